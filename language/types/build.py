@@ -1,0 +1,793 @@
+"""Building types from type references (``Integer[1, 3]``) given as plain Python data.
+
+The parser is not this module's business: the syntax layer turns a type expression into a
+:class:`TypeCall` (a name plus argument values, arguments being runtime values or nested
+TypeCalls) and calls :func:`build_type`. Mistakes become :class:`TypeSystemError` with the
+span the caller attached, and messages modelled on Puppet's. Type aliases live in an
+:class:`~.model.AliasScope`; :func:`resolve_alias` unfolds them lazily, so recursive aliases
+work, and rejects aliases that never reach a real type.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from . import model as m
+from .algebra import make_variant
+from .errors import TypeSystemError
+from .values import (DEFAULT, URI, DefaultValue, Regexp, SemVerRange, Timespan, Timestamp)
+
+__all__ = ["TypeCall", "build_type", "build", "resolve_alias", "define_alias", "check_alias",
+           "BUILTIN_RESOURCE_TYPES", "BUILTIN_ALIASES", "normalize_resource_name",
+           "normalize_class_name", "MAX_DEPTH"]
+
+# Nesting deeper than this is refused; it keeps every recursive function far from Python's
+# own recursion limit.
+MAX_DEPTH = 100
+
+BUILTIN_ALIASES = m.BUILTIN_SCOPE
+
+# Resource types that ship with Puppet 7 (so ``File`` is Resource[File], while an unknown
+# ``Foo`` stays a TypeReference until something defines it).
+BUILTIN_RESOURCE_TYPES = frozenset("""
+augeas component computer cron exec file filebucket group host interface k5login macauthorization
+mailalias maillist mcx mount nagios_command nagios_contact nagios_contactgroup nagios_host
+nagios_hostdependency nagios_hostescalation nagios_hostextinfo nagios_hostgroup nagios_service
+nagios_servicedependency nagios_serviceescalation nagios_serviceextinfo nagios_servicegroup
+nagios_timeperiod notify package resources router schedule scheduled_task selboolean selmodule
+service ssh_authorized_key sshkey stage tidy user vlan whit yumrepo zfs zone zpool
+""".split())
+
+
+@dataclass(frozen=True, eq=False)
+class TypeCall:
+    """A type reference: ``name`` plus arguments (``Integer[1, 2]`` is ``TypeCall('Integer', (1, 2))``).
+
+    ``args`` holds runtime values (int, float, str, bool, None, DEFAULT, Regexp, list, dict,
+    SemVerRange, Timespan, ...), already built types, or nested TypeCalls. ``span`` is any
+    location object the caller wants back in errors; ``arg_spans`` optionally gives one per
+    argument for more precise errors.
+    """
+
+    name: str
+    args: tuple = ()
+    span: Any = None
+    arg_spans: tuple = ()
+
+
+def _kind(v: Any) -> str:
+    """Puppet's name for the type of a value, for messages ("Got Integer")."""
+    if isinstance(v, TypeCall):
+        return f"{v.name}-Type"
+    if isinstance(v, m.PType):
+        return f"{v.name}-Type"
+    if v is None:
+        return "Undef"
+    if isinstance(v, bool):
+        return "Boolean"
+    if isinstance(v, int):
+        return "Integer"
+    if isinstance(v, float):
+        return "Float"
+    if isinstance(v, str):
+        return "String"
+    if isinstance(v, (list, tuple)):
+        return "Array"
+    if isinstance(v, dict):
+        return "Hash"
+    if isinstance(v, DefaultValue):
+        return "Default"
+    return type(v).__name__
+
+
+def _article(word: str) -> str:
+    return ("an " if word[:1] in "AEIOU" else "a ") + word
+
+
+class _Builder:
+    """One build: carries the alias scope, known resource types and the depth budget."""
+
+    def __init__(self, scope: m.AliasScope | None, resource_types: Any):
+        self.scope = scope
+        self.resource_types = BUILTIN_RESOURCE_TYPES if resource_types is None else resource_types
+        self.depth = 0
+
+    # -- helpers ----------------------------------------------------------------------------
+    def err(self, call: TypeCall, msg: str, index: int | None = None,
+            code: str = "ILLEGAL_TYPE_PARAMETER") -> TypeSystemError:
+        span = call.span
+        if index is not None and index < len(call.arg_spans) and call.arg_spans[index] is not None:
+            span = call.arg_spans[index]
+        return TypeSystemError(msg, span, code)
+
+    def arg(self, call: TypeCall, v: Any, i: int) -> Any:
+        """Evaluate one argument: nested TypeCalls become types (or lists of types)."""
+        if isinstance(v, TypeCall):
+            return self.call(v)
+        if isinstance(v, (list, tuple)):
+            return [self.arg(call, x, i) for x in v]
+        if isinstance(v, dict):
+            return {(self.arg(call, k, i) if isinstance(k, TypeCall) else k): self.arg(call, x, i)
+                    for k, x in v.items()}
+        return v
+
+    def type_arg(self, call: TypeCall, v: Any, i: int) -> m.PType:
+        if isinstance(v, m.PType):
+            return v
+        raise self.err(call, f"{call.name}-Type[] arguments must be types. Got {_kind(v)}", i)
+
+    def size(self, call: TypeCall, args: list, offset: int) -> tuple:
+        """A (min, max) size from 1-2 integers/default, or from one Integer type."""
+        if len(args) == 1 and isinstance(args[0], m.IntegerType):
+            lo, hi = args[0].lo, args[0].hi
+        else:
+            vals = []
+            for j, a in enumerate(args):
+                if isinstance(a, DefaultValue):
+                    vals.append(None)
+                elif isinstance(a, int) and not isinstance(a, bool):
+                    vals.append(a)
+                else:
+                    raise self.err(call, "A Type's size constraint arguments must be a single "
+                                   "Integer type, or 1-2 integers (or default). Got "
+                                   f"{_article(_kind(a))}", offset + j)
+            lo = vals[0]
+            hi = vals[1] if len(vals) > 1 else None
+        lo = max(lo or 0, 0)
+        if hi is not None and hi < 0:
+            hi = 0
+        if hi is not None and lo > hi:
+            raise self.err(call, f"'from' must be less or equal to 'to'. Got ({lo}, {hi})", offset)
+        return (lo, hi)
+
+    def arity(self, call: TypeCall, args: list, lo: int, hi: int | None) -> None:
+        n = len(args)
+        if n < lo or (hi is not None and n > hi):
+            if hi is None:
+                what = f"{lo} or more arguments"
+            elif lo == hi:
+                what = f"{lo} argument" + ("s" if lo != 1 else "")
+            else:
+                what = f"{lo} to {hi} arguments"
+            raise self.err(call, f"{call.name}-Type[] accepts {what}. Got {n}",
+                           code="WRONG_NUMBER_OF_TYPE_ARGUMENTS")
+
+    # -- entry ------------------------------------------------------------------------------
+    def call(self, call: TypeCall) -> Any:
+        self.depth += 1
+        try:
+            if self.depth > MAX_DEPTH:
+                raise TypeSystemError("Type expression is nested too deeply", call.span,
+                                      "TYPE_TOO_DEEP")
+            return self._call(call)
+        finally:
+            self.depth -= 1
+
+    def _call(self, call: TypeCall) -> Any:
+        name = call.name
+        if not isinstance(name, str) or not name:
+            raise TypeSystemError(f"Not a type name: {name!r}", call.span, "ILLEGAL_TYPE")
+        name = name[2:] if name.startswith("::") else name
+        args = [self.arg(call, a, i) for i, a in enumerate(call.args)]
+        if self.scope is not None and self.scope.has(name) and name not in m.SIMPLE_TYPES:
+            if args:
+                raise self.err(call, f"Operator '[]' is not applicable to a type alias ({name})",
+                               code="NOT_PARAMETERIZED_TYPE")
+            return m.TypeAliasType(name, self.scope)
+        handler = getattr(self, "t_" + name, None)
+        if handler is None:
+            if name in m.SIMPLE_TYPES:
+                if args:
+                    raise self.err(call, f"Operator '[]' is not applicable to "
+                                   f"{_article(name)}-Type.", code="NOT_PARAMETERIZED_TYPE")
+                return m.SIMPLE_TYPES[name]
+            return self.unknown(call, name, args)
+        if not args:
+            return m.SIMPLE_TYPES[name]
+        return handler(call, args)
+
+    def unknown(self, call: TypeCall, name: str, args: list) -> Any:
+        if name.lower() in self.resource_types:
+            return self.resource(call, [normalize_resource_name(name)] + args, 0)
+        if args:
+            from .format import format_value
+            try:
+                text = f"{name}[{', '.join(format_value(a) for a in args)}]"
+            except Exception:  # pragma: no cover - formatting is total, but be safe
+                text = name
+            return m.TypeReferenceType(text)
+        return m.TypeReferenceType(name)
+
+    # -- numbers and strings ----------------------------------------------------------------
+    def t_Integer(self, call, args):
+        if len(args) > 2:
+            raise self.err(call, "Integer-Type supports [] with one or two arguments (from, to)."
+                           f" Got {len(args)}", code="WRONG_NUMBER_OF_TYPE_ARGUMENTS")
+        vals = []
+        for i, a in enumerate(args):
+            if isinstance(a, DefaultValue):
+                vals.append(None)
+            elif isinstance(a, int) and not isinstance(a, bool):
+                vals.append(a)
+            else:
+                raise self.err(call, "Integer-Type [] requires all arguments to be integers (or "
+                               f"default). Got {_kind(a)}", i)
+        lo, hi = vals[0], (vals[1] if len(vals) > 1 else None)
+        if lo is not None and hi is not None and lo > hi:
+            raise self.err(call, f"'from' must be less or equal to 'to'. Got ({lo}, {hi})")
+        return m.IntegerType(lo, hi)
+
+    def t_Float(self, call, args):
+        if len(args) > 2:
+            raise self.err(call, "Float-Type supports [] with one or two arguments (from, to)."
+                           f" Got {len(args)}", code="WRONG_NUMBER_OF_TYPE_ARGUMENTS")
+        vals = []
+        for i, a in enumerate(args):
+            if isinstance(a, DefaultValue):
+                vals.append(None)
+            elif isinstance(a, (int, float)) and not isinstance(a, bool):
+                if isinstance(a, float) and math.isnan(a):
+                    raise self.err(call, "Float-Type [] does not accept NaN", i)
+                vals.append(float(a))
+            else:
+                raise self.err(call, "Float-Type [] requires all arguments to be floats, or "
+                               f"integers (or default). Got {_kind(a)}", i)
+        lo, hi = vals[0], (vals[1] if len(vals) > 1 else None)
+        if lo is not None and hi is not None and lo > hi:
+            raise self.err(call, f"'from' must be less or equal to 'to'. Got ({lo}, {hi})")
+        return m.FloatType(lo, hi)
+
+    def t_String(self, call, args):
+        self.arity(call, args, 1, 2)
+        return m.StringType(self.size(call, args, 0))
+
+    def t_Enum(self, call, args):
+        values: list = []
+        ci = False
+        flat: list = []
+        for i, a in enumerate(args):
+            if isinstance(a, list):
+                flat.extend((x, i) for x in a)
+            else:
+                flat.append((a, i))
+        if flat and isinstance(flat[-1][0], bool):
+            ci = flat[-1][0]
+            flat = flat[:-1]
+        for a, i in flat:
+            if isinstance(a, str):
+                values.append(a)
+            elif isinstance(a, m.EnumType):
+                values.extend(a.values)
+            else:
+                raise self.err(call, "Error creating type specialization of an Enum-Type, Cannot "
+                               f"use {_kind(a)} where String is expected", i)
+        return m.EnumType(tuple(sorted(set(values))), ci)
+
+    def t_Pattern(self, call, args):
+        pats: list = []
+        for i, a in enumerate(args):
+            if isinstance(a, str):
+                pats.append(Regexp(a))
+            elif isinstance(a, Regexp):
+                pats.append(a)
+            elif isinstance(a, m.RegexpType):
+                pats.append(Regexp(a.pattern or ""))
+            elif isinstance(a, m.PatternType):
+                pats.extend(a.patterns)
+            else:
+                raise self.err(call, "Error creating type specialization of a Pattern-Type, Cannot"
+                               f" use {_kind(a)} where String or Regexp or Pattern-Type or "
+                               "Regexp-Type is expected", i)
+        return m.PatternType(tuple(dict.fromkeys(pats)))
+
+    def t_Boolean(self, call, args):
+        self.arity(call, args, 1, 1)
+        if not isinstance(args[0], bool):
+            raise self.err(call, "Error creating type specialization of a Boolean-Type, Cannot use"
+                           f" {_kind(args[0])} where Boolean is expected", 0)
+        return m.BooleanType(args[0])
+
+    def t_Regexp(self, call, args):
+        self.arity(call, args, 1, 1)
+        a = args[0]
+        if isinstance(a, Regexp):
+            return m.RegexpType(a.pattern)
+        if isinstance(a, str):
+            return m.RegexpType(a)
+        raise self.err(call, "Error creating type specialization of a Regexp-Type, Cannot use "
+                       f"{_kind(a)} where String or Regexp is expected", 0)
+
+    def t_SemVer(self, call, args):
+        ranges = []
+        for i, a in enumerate(args):
+            if isinstance(a, SemVerRange):
+                ranges.append(a)
+            elif isinstance(a, str):
+                try:
+                    ranges.append(SemVerRange.parse(a))
+                except ValueError:
+                    raise self.err(call, f'Unparsable version range: "{a}"', i) from None
+            else:
+                raise self.err(call, "Error creating type specialization of a SemVer-Type, Cannot "
+                               f"use {_kind(a)} where String or SemVerRange is expected", i)
+        return m.SemVerType(tuple(dict.fromkeys(ranges)))
+
+    def _time(self, call, args, cls, tcls):
+        if len(args) > 2:
+            raise self.err(call, f"{call.name}-Type supports [] with one or two arguments "
+                           f"(from, to). Got {len(args)}", code="WRONG_NUMBER_OF_TYPE_ARGUMENTS")
+        vals = []
+        for i, a in enumerate(args):
+            try:
+                if isinstance(a, DefaultValue):
+                    vals.append(None)
+                elif isinstance(a, cls):
+                    vals.append(a)
+                elif isinstance(a, (int, float)) and not isinstance(a, bool):
+                    vals.append(cls.from_seconds(a))
+                elif isinstance(a, str):
+                    vals.append(cls.parse(a))
+                else:
+                    raise self.err(call, f"{call.name}-Type [] requires arguments to be "
+                                   f"{call.name}, String, Integer, Float (or default). "
+                                   f"Got {_kind(a)}", i)
+            except ValueError as exc:
+                raise self.err(call, str(exc), i) from None
+        lo, hi = vals[0], (vals[1] if len(vals) > 1 else None)
+        if lo is not None and hi is not None and lo > hi:
+            raise self.err(call, f"'from' must be less or equal to 'to'. Got ({lo}, {hi})")
+        return tcls(lo, hi)
+
+    def t_Timespan(self, call, args):
+        return self._time(call, args, Timespan, m.TimespanType)
+
+    def t_Timestamp(self, call, args):
+        return self._time(call, args, Timestamp, m.TimestampType)
+
+    def t_URI(self, call, args):
+        self.arity(call, args, 1, 1)
+        a = args[0]
+        if isinstance(a, (str, URI)):
+            return m.URIType(tuple(URI(str(a)).parts().items()))
+        if isinstance(a, dict):
+            bad = [k for k in a if k not in ("scheme", "userinfo", "host", "port", "path",
+                                             "query", "fragment", "opaque")]
+            if bad:
+                raise self.err(call, f"URI-Type[] has no part named '{bad[0]}'", 0)
+            return m.URIType(tuple(a.items()))
+        raise self.err(call, f"URI-Type[] argument must be a String, URI or Hash. Got {_kind(a)}",
+                       0)
+
+    # -- collections ------------------------------------------------------------------------
+    def t_Collection(self, call, args):
+        self.arity(call, args, 1, 2)
+        return m.CollectionType(self.size(call, args, 0))
+
+    def t_Array(self, call, args):
+        self.arity(call, args, 1, 3)
+        if len(args) == 2 and all(isinstance(a, (int, DefaultValue)) and not isinstance(a, bool)
+                                  for a in args):
+            size = self.size(call, args, 0)
+            return m.EMPTY_ARRAY if size == (0, 0) else m.ArrayType(m.ANY, size)
+        elem = self.type_arg(call, args[0], 0)
+        size = self.size(call, args[1:], 1) if len(args) > 1 else None
+        if size == (0, 0):
+            return m.EMPTY_ARRAY  # an empty array has no elements to constrain
+        return m.ArrayType(elem, size)
+
+    def t_Hash(self, call, args):
+        self.arity(call, args, 1, 4)
+        if len(args) <= 2 and all(isinstance(a, (int, DefaultValue)) and not isinstance(a, bool)
+                                  for a in args):
+            size = self.size(call, args, 0)
+            return m.EMPTY_HASH if size == (0, 0) else m.HashType(m.ANY, m.ANY, size)
+        if len(args) == 1:
+            self.type_arg(call, args[0], 0)
+            self.arity(call, args, 2, 4)
+        key = self.type_arg(call, args[0], 0)
+        value = self.type_arg(call, args[1], 1)
+        size = self.size(call, args[2:], 2) if len(args) > 2 else None
+        if size == (0, 0):
+            return m.EMPTY_HASH
+        return m.HashType(key, value, size)
+
+    def t_Tuple(self, call, args):
+        types = []
+        i = 0
+        while i < len(args) and isinstance(args[i], m.PType):
+            types.append(args[i])
+            i += 1
+        rest = args[i:]
+        if len(rest) > 2 or any(not isinstance(a, (int, DefaultValue)) or isinstance(a, bool)
+                                for a in rest):
+            bad = next((j for j, a in enumerate(rest) if not isinstance(a, (int, DefaultValue))
+                        or isinstance(a, bool)), 0)
+            raise self.err(call, "Tuple-Type[] arguments must be types followed by at most two "
+                           f"size integers. Got {_kind(rest[bad])}", i + bad)
+        if not types:
+            raise self.err(call, "A Tuple-Type[] accepts 1 or more arguments. Got 0",
+                           code="WRONG_NUMBER_OF_TYPE_ARGUMENTS")
+        size = self.size(call, rest, i) if rest else None
+        return m.TupleType(tuple(types), size)
+
+    def t_Struct(self, call, args):
+        self.arity(call, args, 1, 1)
+        h = args[0]
+        if not isinstance(h, dict):
+            raise self.err(call, "Error creating type specialization of a Struct-Type, Cannot use"
+                           f" {_kind(h)} where Hash is expected", 0)
+        elements = []
+        seen = set()
+        for k, v in h.items():
+            if isinstance(k, str):
+                key, mode = k, None
+            elif isinstance(k, m.OptionalType) and k.key is not None:
+                key, mode = k.key, "optional"
+            elif isinstance(k, m.NotUndefType) and k.key is not None:
+                key, mode = k.key, "required"
+            elif isinstance(k, m.EnumType) and len(k.values) == 1:
+                key, mode = k.values[0], None
+            else:
+                raise self.err(call, "Illegal Struct member key type. Expected NotUndef, Optional,"
+                               f" String, or Enum. Got: {_kind(k).replace('-Type', '')}", 0)
+            if not isinstance(v, m.PType):
+                raise self.err(call, "Struct-Type[] member values must be types. Got "
+                               f"{_kind(v)}", 0)
+            if key in seen:
+                raise self.err(call, f"Struct-Type[] has duplicate key '{key}'", 0)
+            seen.add(key)
+            accepts_undef = _accepts_undef(v)
+            optional = (mode == "optional") or (mode is None and accepts_undef)
+            elements.append(m.StructElement(key, v, optional))
+        return m.StructType(tuple(elements))
+
+    # -- combinators ------------------------------------------------------------------------
+    def t_Variant(self, call, args):
+        types = [self.type_arg(call, a, i) for i, a in enumerate(args)]
+        return make_variant(types)
+
+    def _optional_like(self, call, args, cls):
+        self.arity(call, args, 1, 1)
+        a = args[0]
+        if isinstance(a, str):
+            return cls(m.StringType(value=a), a)
+        if isinstance(a, m.PType):
+            return cls(a)
+        raise self.err(call, f"{call.name}-Type[] argument must be a Type or a String. Got "
+                       f"{_kind(a)}", 0)
+
+    def t_Optional(self, call, args):
+        return self._optional_like(call, args, m.OptionalType)
+
+    def t_NotUndef(self, call, args):
+        return self._optional_like(call, args, m.NotUndefType)
+
+    def _single(self, call, args, cls):
+        self.arity(call, args, 1, 1)
+        return cls(self.type_arg(call, args[0], 0))
+
+    def t_Type(self, call, args):
+        return self._single(call, args, m.TypeType)
+
+    def t_Iterable(self, call, args):
+        return self._single(call, args, m.IterableType)
+
+    def t_Iterator(self, call, args):
+        return self._single(call, args, m.IteratorType)
+
+    def t_Sensitive(self, call, args):
+        return self._single(call, args, m.SensitiveType)
+
+    def t_Init(self, call, args):
+        t = self.type_arg(call, args[0], 0)
+        return m.InitType(t, tuple(_freeze(a) for a in args[1:]))
+
+    def t_Callable(self, call, args):
+        if isinstance(args[0], list) and len(args) <= 2:
+            params = self.callable_params(call, args[0])
+            ret = self.type_arg(call, args[1], 1) if len(args) == 2 else None
+            if ret == m.ANY:
+                ret = None
+            return m.CallableType(params[0], params[1], ret)
+        params = self.callable_params(call, args)
+        return m.CallableType(params[0], params[1], None)
+
+    def callable_params(self, call, args):
+        args = list(args)
+        block = None
+        if args and (isinstance(args[-1], m.CallableType) or (
+                isinstance(args[-1], m.OptionalType) and isinstance(args[-1].type, m.CallableType))):
+            # A trailing Callable is the block, unless it is the only parameter type and no
+            # sizes were given... Puppet treats a lone Callable as the block as well.
+            block = args.pop()
+        types = []
+        i = 0
+        while i < len(args) and not isinstance(args[i], (int, DefaultValue)):
+            a = args[i]
+            if isinstance(a, str):
+                a = m.RuntimeType("ruby", a)
+            if not isinstance(a, m.PType):
+                raise self.err(call, "Callable-Type[] parameters must be types. Got "
+                               f"{_kind(a)}", i)
+            types.append(a)
+            i += 1
+        rest = args[i:]
+        if len(rest) > 2 or any(not isinstance(a, (int, DefaultValue)) or isinstance(a, bool)
+                                for a in rest):
+            raise self.err(call, "Callable-Type[] size constraint must be at most two integers "
+                           "(or default) after the parameter types", i)
+        size = None
+        if rest:
+            size = self.size(call, rest, i)
+        if not types and size is None and block is not None:
+            size = (0, 0)
+        return m.TupleType(tuple(types), size), block
+
+    # -- catalog, runtime, objects --------------------------------------------------------
+    def t_Runtime(self, call, args):
+        self.arity(call, args, 2, 2) if len(args) != 2 else None
+        rt, nm = args
+        if not isinstance(rt, str):
+            raise self.err(call, f"Runtime-Type[] runtime must be a String. Got {_kind(rt)}", 0)
+        if isinstance(nm, list) and len(nm) == 2 and isinstance(nm[0], Regexp):
+            return m.RuntimeType(rt, (nm[0], str(nm[1])))
+        if not isinstance(nm, str):
+            raise self.err(call, "Error creating type specialization of a Runtime-Type, Cannot "
+                           f"use {_kind(nm)} where String is expected", 1)
+        return m.RuntimeType(rt, nm)
+
+    def resource(self, call, args, offset):
+        t = args[0]
+        if isinstance(t, m.ResourceType) and t.title is None and t.type_name is not None:
+            tname = t.type_name
+        elif isinstance(t, str):
+            tname = normalize_resource_name(t)
+        elif isinstance(t, m.TypeReferenceType) and "[" not in t.text:
+            tname = normalize_resource_name(t.text)
+        elif isinstance(t, m.ClassType) and t.class_name is None:
+            return self.t_Class(call, args[1:]) if len(args) > 1 else m.CLASS
+        else:
+            raise self.err(call, "First argument to Resource[] must be a resource type or a "
+                           f"String. Got {_kind(t)}.", offset)
+        titles = args[1:]
+        if not titles:
+            return m.ResourceType(tname)
+        out = []
+        for i, title in enumerate(_flatten(titles)):
+            if not isinstance(title, str):
+                raise self.err(call, f"Resource[] titles must be Strings. Got {_kind(title)}",
+                               offset + 1 + i)
+            out.append(m.ResourceType(tname, title))
+        return out[0] if len(out) == 1 else out
+
+    def t_Resource(self, call, args):
+        return self.resource(call, args, 0)
+
+    def t_Class(self, call, args):
+        out = []
+        for i, a in enumerate(_flatten(args)):
+            if not isinstance(a, str):
+                raise self.err(call, "Illegal Class name in class reference. "
+                               f"{_article(_kind(a))} cannot be used where a String is expected", i)
+            out.append(m.ClassType(normalize_class_name(a)))
+        return out[0] if len(out) == 1 else out
+
+    def t_Object(self, call, args):
+        self.arity(call, args, 1, 1)
+        h = args[0]
+        if isinstance(h, m.ObjectType):
+            return h
+        if not isinstance(h, dict):
+            raise self.err(call, f"Object-Type[] argument must be a Hash. Got {_kind(h)}", 0)
+        return object_from_hash(h, lambda msg: self.err(call, msg, 0))
+
+    def t_TypeSet(self, call, args):
+        self.arity(call, args, 1, 1)
+        h = args[0]
+        if not isinstance(h, dict):
+            raise self.err(call, f"TypeSet-Type[] argument must be a Hash. Got {_kind(h)}", 0)
+        types = h.get("types", {}) or {}
+        if not isinstance(types, dict):
+            raise self.err(call, "TypeSet 'types' must be a Hash", 0)
+        built = []
+        for name, body in types.items():
+            if isinstance(body, dict):
+                body = object_from_hash({"name": name, **body}, lambda msg: self.err(call, msg, 0))
+            if not isinstance(body, m.PType):
+                raise self.err(call, f"TypeSet type '{name}' must be a type or a Hash", 0)
+            built.append((str(name), body))
+        return m.TypeSetType(h.get("name"), str(h.get("version")) if h.get("version") else None,
+                             tuple(built))
+
+
+def object_from_hash(h: dict, err) -> m.ObjectType:
+    """Build an Object type from its declaration hash (name, parent, attributes, functions)."""
+    allowed = {"name", "parent", "attributes", "functions", "type_parameters", "constants",
+               "equality", "equality_include_type", "serialization", "annotations"}
+    for k in h:
+        if k not in allowed:
+            raise err(f"Object initializer has no key '{k}'")
+    name = h.get("name")
+    if name is not None and not isinstance(name, str):
+        raise err("Object 'name' must be a String")
+    parent = h.get("parent")
+    if parent is not None and not isinstance(parent, m.PType):
+        raise err("Object 'parent' must be a type")
+    attrs = []
+    for an, spec in (h.get("attributes") or {}).items():
+        if isinstance(spec, m.PType):
+            attrs.append(m.ObjectAttribute(str(an), spec))
+        elif isinstance(spec, dict):
+            t = spec.get("type", m.ANY)
+            if not isinstance(t, m.PType):
+                raise err(f"attribute '{an}' type must be a type")
+            attrs.append(m.ObjectAttribute(str(an), t, "value" in spec, _freeze(spec.get("value")),
+                                           spec.get("kind")))
+        else:
+            raise err(f"attribute '{an}' must be a type or a Hash")
+    funcs = []
+    for fn, spec in (h.get("functions") or {}).items():
+        if isinstance(spec, dict):
+            spec = spec.get("type", m.CALLABLE)
+        if not isinstance(spec, m.CallableType):
+            raise err(f"function '{fn}' must be a Callable")
+        funcs.append((str(fn), spec))
+    return m.ObjectType(name, parent, tuple(attrs), tuple(funcs))
+
+
+def _flatten(args):
+    for a in args:
+        if isinstance(a, list):
+            yield from _flatten(a)
+        else:
+            yield a
+
+
+def _freeze(v: Any) -> Any:
+    """A hashable version of a value (lists -> tuples, dicts -> tuples of pairs)."""
+    if isinstance(v, list):
+        return tuple(_freeze(x) for x in v)
+    if isinstance(v, dict):
+        return tuple((_freeze(k), _freeze(x)) for k, x in v.items())
+    return v
+
+
+def _accepts_undef(t: m.PType) -> bool:
+    from .relations import is_assignable
+    return is_assignable(t, m.UNDEF)
+
+
+def normalize_resource_name(name: str) -> str:
+    """``file`` / ``::foo::bar`` -> ``File`` / ``Foo::Bar`` (Puppet's capitalised form)."""
+    name = name[2:] if name.startswith("::") else name
+    return "::".join(seg[:1].upper() + seg[1:] for seg in name.split("::"))
+
+
+def normalize_class_name(name: str) -> str:
+    name = name[2:] if name.startswith("::") else name
+    return name.lower()
+
+
+def build_type(call: Any, scope: m.AliasScope | None = None,
+               resource_types: Any = None) -> m.PType:
+    """Build the type a reference denotes. Raises only :class:`TypeSystemError`.
+
+    ``call`` is a :class:`TypeCall` (or an already built type, returned as is). ``scope`` holds
+    user type aliases; ``resource_types`` is the set of known resource type names (lower case),
+    Puppet's built-in ones by default. A reference producing several types
+    (``File['a', 'b']``) is an error here; use :func:`build` to get the list.
+    """
+    out = build(call, scope, resource_types)
+    if isinstance(out, list):
+        raise TypeSystemError("A type reference with several titles denotes several types",
+                              getattr(call, "span", None), "ILLEGAL_TYPE")
+    return out
+
+
+def build(call: Any, scope: m.AliasScope | None = None, resource_types: Any = None) -> Any:
+    """Like :func:`build_type`, but ``Class[a, b]`` / ``File['a', 'b']`` give a list of types."""
+    if isinstance(call, m.PType):
+        return call
+    if not isinstance(call, TypeCall):
+        raise TypeSystemError(f"Not a type reference: {_kind(call)}", None, "ILLEGAL_TYPE")
+    try:
+        return _Builder(scope, resource_types).call(call)
+    except TypeSystemError:
+        raise
+    except RecursionError:
+        raise TypeSystemError("Type expression is nested too deeply", call.span,
+                              "TYPE_TOO_DEEP") from None
+    except Exception as exc:  # last line of defence: errors are data, never tracebacks
+        raise TypeSystemError(f"Invalid type expression: {exc}", call.span,
+                              "ILLEGAL_TYPE") from None
+
+
+# --- aliases ---------------------------------------------------------------------------------
+
+def define_alias(scope: m.AliasScope, name: str, body: Any) -> m.TypeAliasType:
+    """Add ``type name = body`` to ``scope`` (body: TypeCall or type); returns the alias type.
+
+    Resolution is lazy, so aliases may refer to each other in any order; call
+    :func:`check_alias` once all are defined to report those that never resolve.
+    """
+    scope.define(name, body)
+    return m.TypeAliasType(name, scope)
+
+
+def _resolve(alias: m.TypeAliasType) -> m.PType:
+    scope = alias.scope
+    name = alias.alias_name
+    if scope is None:
+        raise TypeSystemError(f"Type alias '{name}' has no scope", None, "UNRESOLVED_ALIAS")
+    cache = scope._resolved
+    if name in cache:
+        hit = cache[name]
+        if isinstance(hit, TypeSystemError):
+            raise hit
+        return hit
+    body = scope.body(name)
+    if body is None:
+        raise TypeSystemError(f"Type alias '{name}' is not defined", None, "UNRESOLVED_ALIAS")
+    if name in scope._resolving:
+        raise TypeSystemError(f"Type alias '{name}' cannot be resolved to a real type", None,
+                              "ILLEGAL_ALIAS")
+    scope._resolving.add(name)
+    try:
+        t = build_type(body, scope) if isinstance(body, TypeCall) else body
+        seen = {name}
+        # Follow alias-to-alias chains; a chain that returns to itself never reaches a type.
+        while isinstance(t, m.TypeAliasType):
+            if t.alias_name in seen and t.scope is scope:
+                raise TypeSystemError(f"Type alias '{name}' cannot be resolved to a real type",
+                                      getattr(body, "span", None), "ILLEGAL_ALIAS")
+            seen.add(t.alias_name)
+            t = _resolve(t)
+        if _directly_self_referent(t, alias, 0):
+            raise TypeSystemError(f"Type alias '{name}' cannot be resolved to a real type",
+                                  getattr(body, "span", None), "ILLEGAL_ALIAS")
+        cache[name] = t
+        return t
+    except TypeSystemError as exc:
+        cache[name] = exc
+        raise
+    finally:
+        scope._resolving.discard(name)
+
+
+def _directly_self_referent(t: m.PType, alias: m.TypeAliasType, depth: int) -> bool:
+    """True when ``t`` reaches ``alias`` through Variant/Optional/NotUndef only.
+
+    Such an alias (``type A = Variant[A, Integer]``) has no finite meaning, while one that goes
+    through a container (``type Tree = Array[Tree]``) is a proper recursive type.
+    """
+    if depth > MAX_DEPTH:
+        return True
+    if t == alias:
+        return True
+    if isinstance(t, m.VariantType):
+        return any(_directly_self_referent(x, alias, depth + 1) for x in t.types)
+    if isinstance(t, (m.OptionalType, m.NotUndefType)) and t.type is not None:
+        return _directly_self_referent(t.type, alias, depth + 1)
+    if isinstance(t, m.TypeAliasType) and t.scope is alias.scope and t != alias:
+        try:
+            inner = t.scope.body(t.alias_name)
+        except Exception:
+            return False
+        if isinstance(inner, m.PType):
+            return _directly_self_referent(inner, alias, depth + 1)
+    return False
+
+
+def resolve_alias(alias: m.TypeAliasType) -> m.PType:
+    """The type an alias stands for; raises TypeSystemError for undefined/looping aliases."""
+    return _resolve(alias)
+
+
+def check_alias(scope: m.AliasScope, name: str) -> TypeSystemError | None:
+    """The error that resolving alias ``name`` gives, or None when it is fine."""
+    try:
+        _resolve(m.TypeAliasType(name, scope))
+        return None
+    except TypeSystemError as exc:
+        return exc

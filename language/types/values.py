@@ -1,0 +1,658 @@
+"""Runtime values of the Puppet language that Python has no native equivalent for.
+
+The value model used by the type system (and, later, by the evaluator) is:
+
+=================  ==========================================================
+Puppet             Python
+=================  ==========================================================
+Integer            ``int`` (never ``bool``: ``True`` is a Boolean, not 1)
+Float              ``float``
+String             ``str``
+Boolean            ``bool``
+undef              ``None``
+default            :data:`DEFAULT` (the only :class:`DefaultValue`)
+Array              ``list`` (or ``tuple``)
+Hash               ``dict`` (insertion ordered)
+Regexp             :class:`Regexp`
+Sensitive          :class:`Sensitive`
+Binary             :class:`Binary`
+URI                :class:`URI`
+SemVer             :class:`SemVer`
+SemVerRange        :class:`SemVerRange`
+Timespan           :class:`Timespan` (exact nanoseconds)
+Timestamp          :class:`Timestamp` (exact nanoseconds since the epoch, UTC)
+Deferred           :class:`Deferred`
+Object instances   :class:`ObjectValue`
+types              the type classes of :mod:`.model`
+=================  ==========================================================
+
+Every class here is immutable and hashable. Parsing helpers raise :class:`ValueError`;
+callers in the type builder turn that into positioned diagnostics.
+"""
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+from urllib.parse import urlsplit
+
+__all__ = [
+    "DefaultValue", "DEFAULT", "Regexp", "Sensitive", "Binary", "URI", "SemVer", "SemVerRange",
+    "Timespan", "Timestamp", "Deferred", "ObjectValue", "ruby_regexp_to_python",
+]
+
+NSECS_PER_SEC = 1_000_000_000
+
+
+class DefaultValue:
+    """The value of the literal ``default`` (a singleton)."""
+
+    _instance: "DefaultValue | None" = None
+
+    def __new__(cls) -> "DefaultValue":
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "default"
+
+    def __reduce__(self):  # keep the singleton through copy/pickle
+        return (DefaultValue, ())
+
+
+DEFAULT = DefaultValue()
+
+
+# --- Regexp ----------------------------------------------------------------------------------
+
+_RUBY_ESCAPES = [
+    # Ruby spells anchors and classes that Python's re lacks or names differently.
+    (r"\A", r"\A"), (r"\z", r"\Z"), (r"\Z", r"(?=\n?\Z)"), (r"\h", r"[0-9a-fA-F]"),
+    (r"\H", r"[^0-9a-fA-F]"),
+]
+
+
+@lru_cache(maxsize=4096)
+def ruby_regexp_to_python(source: str) -> "re.Pattern[str] | None":
+    """Compile a Ruby regular expression source with Python's ``re`` as closely as possible.
+
+    Returns None when the pattern cannot be compiled; matching against it then fails, which is
+    the conservative answer for instance checks.
+    """
+    out = []
+    i = 0
+    while i < len(source):
+        ch = source[i]
+        if ch == "\\" and i + 1 < len(source):
+            pair = source[i:i + 2]
+            for ruby, py in _RUBY_ESCAPES:
+                if pair == ruby:
+                    out.append(py)
+                    break
+            else:
+                out.append(pair)
+            i += 2
+            continue
+        if source.startswith("(?<", i) and i + 3 < len(source) and source[i + 3] not in "=!":
+            # Ruby named groups (?<name>...) are Python's (?P<name>...).
+            out.append("(?P<")
+            i += 3
+            continue
+        out.append(ch)
+        i += 1
+    try:
+        # Ruby's ^ and $ always match at line boundaries.
+        return re.compile("".join(out), re.MULTILINE)
+    except (re.error, RecursionError, OverflowError, ValueError):
+        return None
+
+
+@dataclass(frozen=True)
+class Regexp:
+    """A regular expression value; ``pattern`` is the source text between the slashes."""
+
+    pattern: str
+
+    def compiled(self) -> "re.Pattern[str] | None":
+        return ruby_regexp_to_python(self.pattern)
+
+    def matches(self, text: str) -> bool:
+        rx = self.compiled()
+        return rx is not None and rx.search(text) is not None
+
+    def __str__(self) -> str:
+        return self.pattern
+
+
+# --- Sensitive, Binary, Deferred, objects ------------------------------------------------------
+
+@dataclass(frozen=True, eq=False)
+class Sensitive:
+    """A value whose content must not be shown; identity equality, like Puppet."""
+
+    value: Any
+
+    def __repr__(self) -> str:
+        return "Sensitive [value redacted]"
+
+
+@dataclass(frozen=True)
+class Binary:
+    """A sequence of bytes."""
+
+    data: bytes
+
+    @classmethod
+    def from_base64(cls, text: str, strict: bool = False) -> "Binary":
+        try:
+            if strict:
+                return cls(base64.b64decode(text, validate=True))
+            return cls(base64.b64decode(text + "=" * (-len(text) % 4)))
+        except (binascii.Error, ValueError) as exc:
+            raise ValueError("invalid base64") from exc
+
+    def to_base64(self) -> str:
+        return base64.b64encode(self.data).decode("ascii")
+
+    def __str__(self) -> str:
+        return self.to_base64()
+
+
+@dataclass(frozen=True)
+class Deferred:
+    """A function call to be resolved later (on the agent)."""
+
+    name: str
+    arguments: tuple = ()
+
+
+@dataclass(frozen=True)
+class ObjectValue:
+    """An instance of an Object type: the type's name plus its attribute values (name, value)."""
+
+    type_name: str
+    attributes: tuple = ()
+
+    def get(self, name: str, default: Any = None) -> Any:
+        for k, v in self.attributes:
+            if k == name:
+                return v
+        return default
+
+
+# --- URI -------------------------------------------------------------------------------------
+
+URI_PARTS = ("scheme", "userinfo", "host", "port", "path", "query", "fragment", "opaque")
+
+
+@dataclass(frozen=True)
+class URI:
+    """A URI, kept as text; :meth:`parts` splits it the way Puppet's URI type does."""
+
+    text: str
+
+    def parts(self) -> dict:
+        """The non-empty components in Puppet's order (scheme, userinfo, host, port, path, ...)."""
+        try:
+            s = urlsplit(self.text)
+            port = s.port
+        except ValueError:
+            return {"path": self.text}
+        out: dict = {}
+        if s.scheme:
+            out["scheme"] = s.scheme
+        netloc = s.netloc
+        if "@" in netloc:
+            out["userinfo"] = netloc.rsplit("@", 1)[0]
+        if s.hostname:
+            out["host"] = s.hostname
+        if port is not None:
+            out["port"] = str(port)
+        if s.path:
+            out["path"] = s.path
+        if s.query:
+            out["query"] = s.query
+        if s.fragment:
+            out["fragment"] = s.fragment
+        return out
+
+    def __str__(self) -> str:
+        return self.text
+
+
+# --- SemVer ----------------------------------------------------------------------------------
+
+_SEMVER_RE = re.compile(
+    r"^v?(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)"
+    r"(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?(?:\+([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?$")
+
+
+def _pre_key(pre: tuple) -> tuple:
+    # A version without prerelease sorts after any prerelease of the same triple; numeric
+    # identifiers sort before alphanumeric ones, numerically among themselves.
+    if not pre:
+        return (1,)
+    return (0,) + tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in pre)
+
+
+@dataclass(frozen=True)
+class SemVer:
+    """A semantic version (semver.org 2.0); build metadata is kept but does not order."""
+
+    major: int
+    minor: int
+    patch: int
+    prerelease: tuple = ()
+    build: tuple = ()
+
+    @classmethod
+    def parse(cls, text: str) -> "SemVer":
+        m = _SEMVER_RE.match(text.strip()) if isinstance(text, str) else None
+        if not m:
+            raise ValueError(f"The string '{text}' cannot be converted to a SemVer")
+        pre = tuple(m.group(4).split(".")) if m.group(4) else ()
+        build = tuple(m.group(5).split(".")) if m.group(5) else ()
+        return cls(int(m.group(1)), int(m.group(2)), int(m.group(3)), pre, build)
+
+    def key(self) -> tuple:
+        return (self.major, self.minor, self.patch, _pre_key(self.prerelease))
+
+    def __lt__(self, other: "SemVer") -> bool:
+        return self.key() < other.key()
+
+    def __le__(self, other: "SemVer") -> bool:
+        return self.key() <= other.key()
+
+    def __gt__(self, other: "SemVer") -> bool:
+        return self.key() > other.key()
+
+    def __ge__(self, other: "SemVer") -> bool:
+        return self.key() >= other.key()
+
+    def stable(self) -> bool:
+        return not self.prerelease
+
+    def __str__(self) -> str:
+        s = f"{self.major}.{self.minor}.{self.patch}"
+        if self.prerelease:
+            s += "-" + ".".join(self.prerelease)
+        if self.build:
+            s += "+" + ".".join(self.build)
+        return s
+
+
+_MIN_SEMVER = SemVer(0, 0, 0, ("0",))  # the lowest version there is (0.0.0-0)
+
+
+@dataclass(frozen=True)
+class _Interval:
+    """One conjunction of comparators, as an interval of versions."""
+
+    lo: SemVer | None
+    lo_incl: bool
+    hi: SemVer | None
+    hi_incl: bool
+
+    def contains(self, v: SemVer) -> bool:
+        if self.lo is not None:
+            if v.key() < self.lo.key() or (not self.lo_incl and v.key() == self.lo.key()):
+                return False
+        if self.hi is not None:
+            if v.key() > self.hi.key() or (not self.hi_incl and v.key() == self.hi.key()):
+                return False
+        return True
+
+    def covers(self, other: "_Interval") -> bool:
+        """True when every version of ``other`` is in this interval."""
+        if self.lo is not None:
+            if other.lo is None:
+                return False
+            if other.lo.key() < self.lo.key():
+                return False
+            if other.lo.key() == self.lo.key() and other.lo_incl and not self.lo_incl:
+                return False
+        if self.hi is not None:
+            if other.hi is None:
+                return False
+            if other.hi.key() > self.hi.key():
+                return False
+            if other.hi.key() == self.hi.key() and other.hi_incl and not self.hi_incl:
+                return False
+        return True
+
+    def prerelease_ok(self, v: SemVer) -> bool:
+        # A prerelease is only in a range when an end of the range names the same triple with
+        # a prerelease of its own (npm and SemanticPuppet rule).
+        for end in (self.lo, self.hi):
+            if end is not None and end.prerelease and (end.major, end.minor, end.patch) == (
+                    v.major, v.minor, v.patch):
+                return True
+        return False
+
+    def intersect(self, other: "_Interval") -> "_Interval":
+        lo, lo_incl = self.lo, self.lo_incl
+        if other.lo is not None and (lo is None or other.lo.key() > lo.key() or (
+                other.lo.key() == lo.key() and not other.lo_incl)):
+            lo, lo_incl = other.lo, other.lo_incl
+        hi, hi_incl = self.hi, self.hi_incl
+        if other.hi is not None and (hi is None or other.hi.key() < hi.key() or (
+                other.hi.key() == hi.key() and not other.hi_incl)):
+            hi, hi_incl = other.hi, other.hi_incl
+        return _Interval(lo, lo_incl, hi, hi_incl)
+
+
+_PARTIAL_RE = re.compile(
+    r"^v?(0|[1-9]\d*|[xX*])(?:\.(0|[1-9]\d*|[xX*])(?:\.(0|[1-9]\d*|[xX*])"
+    r"(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?(?:\+([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?)?)?$")
+
+
+def _partial(text: str) -> tuple:
+    m = _PARTIAL_RE.match(text)
+    if not m:
+        raise ValueError(f"Unparsable version range: '{text}'")
+    nums = []
+    for g in m.group(1, 2, 3):
+        if g is None or g in "xX*":
+            break
+        nums.append(int(g))
+    pre = tuple(m.group(4).split(".")) if m.group(4) and len(nums) == 3 else ()
+    return nums, pre
+
+
+def _bump(nums: list) -> SemVer:
+    """The first version past a partial version (1.2 -> 1.3.0-0 as an exclusive bound)."""
+    if len(nums) == 1:
+        return SemVer(nums[0] + 1, 0, 0)
+    return SemVer(nums[0], nums[1] + 1, 0)
+
+
+def _exact(nums: list, pre: tuple) -> SemVer:
+    full = nums + [0] * (3 - len(nums))
+    return SemVer(full[0], full[1], full[2], pre)
+
+
+def _comparator(op: str, text: str) -> _Interval:
+    nums, pre = _partial(text)
+    if not nums:
+        return _Interval(None, True, None, True)
+    v = _exact(nums, pre)
+    full = len(nums) == 3
+    if op in ("", "="):
+        if full:
+            return _Interval(v, True, v, True)
+        return _Interval(v, True, _bump(nums), False)
+    if op == ">=":
+        return _Interval(v, True, None, True)
+    if op == ">":
+        return _Interval(v, False, None, True) if full else _Interval(_bump(nums), True, None, True)
+    if op == "<":
+        return _Interval(None, True, v, False)
+    if op == "<=":
+        return _Interval(None, True, v, True) if full else _Interval(None, True, _bump(nums), False)
+    if op == "~":
+        if len(nums) == 1:
+            return _Interval(v, True, _bump(nums), False)
+        return _Interval(v, True, SemVer(nums[0], nums[1] + 1, 0), False)
+    if op == "^":
+        if nums[0] != 0 or len(nums) == 1:
+            return _Interval(v, True, SemVer(nums[0] + 1, 0, 0), False)
+        if len(nums) == 2 or nums[1] != 0:
+            return _Interval(v, True, SemVer(0, nums[1] + 1, 0), False)
+        return _Interval(v, True, SemVer(0, 0, nums[2] + 1), False)
+    raise ValueError(f"Unparsable version range: '{op}{text}'")
+
+
+_COMP_RE = re.compile(r"(>=|<=|>|<|=|~>|~|\^)?\s*([^\s]+)")
+
+
+def _conjunction(text: str) -> _Interval:
+    text = text.strip()
+    if text in ("", "*"):
+        return _Interval(None, True, None, True)
+    hy = re.match(r"^(\S+)\s+-\s+(\S+)$", text)
+    if hy:
+        lo_nums, lo_pre = _partial(hy.group(1))
+        hi_nums, hi_pre = _partial(hy.group(2))
+        lo = _exact(lo_nums, lo_pre) if lo_nums else None
+        if len(hi_nums) == 3:
+            return _Interval(lo, True, _exact(hi_nums, hi_pre), True)
+        if not hi_nums:
+            return _Interval(lo, True, None, True)
+        return _Interval(lo, True, _bump(hi_nums), False)
+    result = _Interval(None, True, None, True)
+    pos = 0
+    matched_any = False
+    for m in _COMP_RE.finditer(text):
+        if text[pos:m.start()].strip():
+            raise ValueError(f"Unparsable version range: '{text}'")
+        op = m.group(1) or ""
+        if op == "~>":
+            op = "~"
+        result = result.intersect(_comparator(op, m.group(2)))
+        pos = m.end()
+        matched_any = True
+    if not matched_any or text[pos:].strip():
+        raise ValueError(f"Unparsable version range: '{text}'")
+    return result
+
+
+@dataclass(frozen=True)
+class SemVerRange:
+    """A range of versions in npm/SemanticPuppet syntax (``>=1.0.0 <2.0.0 || 3.x``)."""
+
+    text: str
+    intervals: tuple = field(default=(), compare=False, hash=False, repr=False)
+
+    @classmethod
+    def parse(cls, text: str) -> "SemVerRange":
+        if not isinstance(text, str):
+            raise ValueError("a SemVerRange must be created from a String")
+        parts = text.split("||")
+        intervals = tuple(_conjunction(p) for p in parts)
+        return cls(text.strip(), intervals)
+
+    @classmethod
+    def exact(cls, version: SemVer) -> "SemVerRange":
+        return cls(f"{version} - {version}", (_Interval(version, True, version, True),))
+
+    def include(self, version: SemVer) -> bool:
+        for iv in self.intervals:
+            if iv.contains(version) and (version.stable() or iv.prerelease_ok(version)):
+                return True
+        return False
+
+    def covers(self, other: "SemVerRange") -> bool:
+        """Every version in ``other`` is in this range (each interval covered by one of ours)."""
+        return all(any(mine.covers(theirs) for mine in self.intervals)
+                   for theirs in other.intervals)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+# --- Timespan / Timestamp ----------------------------------------------------------------------
+
+def _seconds_to_ns(value: Any) -> int:
+    if isinstance(value, bool):
+        raise ValueError("a Boolean is not a number of seconds")
+    if isinstance(value, int):
+        return value * NSECS_PER_SEC
+    if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            raise ValueError("not a finite number of seconds")
+        return round(value * NSECS_PER_SEC)
+    raise ValueError("not a number of seconds")
+
+
+@dataclass(frozen=True, order=True)
+class Timespan:
+    """A duration with nanosecond precision (``nsecs`` may be negative)."""
+
+    nsecs: int
+
+    @classmethod
+    def from_seconds(cls, value: Any) -> "Timespan":
+        return cls(_seconds_to_ns(value))
+
+    @classmethod
+    def parse(cls, text: str) -> "Timespan":
+        """Parse the default formats ``D-HH:MM:SS.N``, ``HH:MM:SS``, ``D-HH:MM`` and variants."""
+        m = re.match(r"^\s*(-)?(?:(\d+)-)?(\d+):(\d+)(?::(\d+)(?:\.(\d+))?)?\s*$", text)
+        if not m:
+            m2 = re.match(r"^\s*(-)?(\d+)(?:\.(\d+))?\s*$", text)
+            if not m2:
+                raise ValueError(f"Unable to parse '{text}' using any of the formats")
+            frac = (m2.group(3) or "").ljust(9, "0")[:9]
+            ns = int(m2.group(2)) * NSECS_PER_SEC + int(frac or 0)
+            return cls(-ns if m2.group(1) else ns)
+        days = int(m.group(2) or 0)
+        hours, minutes = int(m.group(3)), int(m.group(4))
+        secs = int(m.group(5) or 0)
+        frac = (m.group(6) or "").ljust(9, "0")[:9]
+        ns = (((days * 24 + hours) * 60 + minutes) * 60 + secs) * NSECS_PER_SEC + int(frac or 0)
+        return cls(-ns if m.group(1) else ns)
+
+    def seconds(self) -> float:
+        return self.nsecs / NSECS_PER_SEC
+
+    def __str__(self) -> str:
+        ns = abs(self.nsecs)
+        secs, frac = divmod(ns, NSECS_PER_SEC)
+        mins, s = divmod(secs, 60)
+        hours, m = divmod(mins, 60)
+        days, h = divmod(hours, 24)
+        sign = "-" if self.nsecs < 0 else ""
+        fraction = "0" if frac == 0 else f"{frac:09d}"
+        return f"{sign}{days}-{h:02d}:{m:02d}:{s:02d}.{fraction}"
+
+
+# Time zone abbreviations Puppet's Timestamp parser accepts, as offsets in minutes. A fixed
+# table keeps this module free of tz database IO.
+_ZONES = {"UTC": 0, "GMT": 0, "Z": 0, "UT": 0, "CET": 60, "CEST": 120, "EET": 120, "EEST": 180,
+          "WET": 0, "WEST": 60, "EST": -300, "EDT": -240, "CST": -360, "CDT": -300,
+          "MST": -420, "MDT": -360, "PST": -480, "PDT": -420, "JST": 540, "IST": 330}
+
+_TS_RE = re.compile(
+    r"^\s*(-?\d{4,})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?)?"
+    r"\s*(Z|[A-Za-z]{1,5}|[+-]\d{2}:?\d{2})?\s*$")
+
+
+def _days_from_civil(y: int, m: int, d: int) -> int:
+    # Proleptic Gregorian calendar to days since 1970-01-01 (Howard Hinnant's algorithm).
+    y -= m <= 2
+    era = (y if y >= 0 else y - 399) // 400
+    yoe = y - era * 400
+    doy = (153 * (m + (-3 if m > 2 else 9)) + 2) // 5 + d - 1
+    doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
+    return era * 146097 + doe - 719468
+
+
+def _civil_from_days(z: int) -> tuple:
+    z += 719468
+    era = (z if z >= 0 else z - 146096) // 146097
+    doe = z - era * 146097
+    yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
+    y = yoe + era * 400
+    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
+    mp = (5 * doy + 2) // 153
+    d = doy - (153 * mp + 2) // 5 + 1
+    m = mp + (3 if mp < 10 else -9)
+    return (y + (m <= 2), m, d)
+
+
+@dataclass(frozen=True, order=True)
+class Timestamp:
+    """A point in time with nanosecond precision, as nanoseconds since 1970-01-01 UTC."""
+
+    nsecs: int
+
+    @classmethod
+    def from_seconds(cls, value: Any) -> "Timestamp":
+        return cls(_seconds_to_ns(value))
+
+    @classmethod
+    def parse(cls, text: str) -> "Timestamp":
+        m = _TS_RE.match(text) if isinstance(text, str) else None
+        if not m:
+            raise ValueError(f"Unable to parse '{text}' using any of the formats")
+        y, mo, d = int(m.group(1)), int(m.group(2)), int(m.group(3))
+        if not (1 <= mo <= 12 and 1 <= d <= 31):
+            raise ValueError(f"Unable to parse '{text}' using any of the formats")
+        hh, mm, ss = int(m.group(4) or 0), int(m.group(5) or 0), int(m.group(6) or 0)
+        frac = int((m.group(7) or "").ljust(9, "0")[:9] or 0)
+        zone = m.group(8) or "UTC"
+        if zone[0] in "+-":
+            digits = zone[1:].replace(":", "")
+            offset = int(digits[:2]) * 60 + int(digits[2:])
+            offset = -offset if zone[0] == "-" else offset
+        elif zone.upper() in _ZONES:
+            offset = _ZONES[zone.upper()]
+        else:
+            raise ValueError(f"Unable to parse '{text}' using any of the formats")
+        secs = _days_from_civil(y, mo, d) * 86400 + hh * 3600 + mm * 60 + ss - offset * 60
+        return cls(secs * NSECS_PER_SEC + frac)
+
+    def seconds(self) -> float:
+        return self.nsecs / NSECS_PER_SEC
+
+    def __str__(self) -> str:
+        secs, frac = divmod(self.nsecs, NSECS_PER_SEC)
+        days, rem = divmod(secs, 86400)
+        y, mo, d = _civil_from_days(days)
+        h, rem = divmod(rem, 3600)
+        mi, s = divmod(rem, 60)
+        return f"{y:04d}-{mo:02d}-{d:02d}T{h:02d}:{mi:02d}:{s:02d}.{frac:09d} UTC"
+
+
+# --- equality and comparison of values (Puppet's == and <) ---------------------------------------
+
+def _time_seconds(v: Any) -> Any:
+    return v.nsecs / NSECS_PER_SEC if isinstance(v, (Timespan, Timestamp)) else v
+
+
+def puppet_equal(a: Any, b: Any) -> bool:
+    """Puppet's ``==`` on values: strings compare case-insensitively, numbers by value,
+    Timespans/Timestamps against numbers by seconds, collections element-wise.
+    """
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, str) and isinstance(b, str):
+        return a.casefold() == b.casefold()
+    if isinstance(a, (Timespan, Timestamp)) or isinstance(b, (Timespan, Timestamp)):
+        if type(a) is type(b):
+            return a == b
+        if isinstance(a, (int, float, Timespan, Timestamp)) and isinstance(
+                b, (int, float, Timespan, Timestamp)):
+            return _time_seconds(a) == _time_seconds(b)
+        return False
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return a == b
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(puppet_equal(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return len(a) == len(b) and all(
+            any(puppet_equal(k, k2) and puppet_equal(v, b[k2]) for k2 in b) for k, v in a.items())
+    return type(a) is type(b) and a == b
+
+
+def puppet_compare(a: Any, b: Any) -> int:
+    """Puppet's ordering of two comparable values (-1, 0, 1); ValueError when not comparable."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        raise ValueError("Booleans are not comparable")
+    if isinstance(a, str) and isinstance(b, str):
+        x, y = a.casefold(), b.casefold()
+    elif isinstance(a, (int, float, Timespan, Timestamp)) and isinstance(
+            b, (int, float, Timespan, Timestamp)):
+        if isinstance(a, Timespan) and isinstance(b, Timestamp) or (
+                isinstance(a, Timestamp) and isinstance(b, Timespan)):
+            raise ValueError("a Timespan and a Timestamp are not comparable")
+        x, y = _time_seconds(a), _time_seconds(b)
+    elif isinstance(a, SemVer) and isinstance(b, SemVer):
+        x, y = a.key(), b.key()
+    else:
+        raise ValueError(f"{type(a).__name__} and {type(b).__name__} are not comparable")
+    return (x > y) - (x < y)
