@@ -1,0 +1,1 @@
+"""puppet_ls.language.ide: editor features (symbols, hover, completion, …) returning plain data."""

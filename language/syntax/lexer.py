@@ -1,0 +1,742 @@
+"""The Puppet lexer: source text to a lossless token stream, with errors as data.
+
+Every character of the input ends up in exactly one token, so concatenating token texts gives
+the input back.  Significant tokens carry the trivia (whitespace, comments, heredoc bodies, EPP
+code-tag delimiters) that precedes them; the parser never looks at trivia, the tree keeps it.
+
+The lexical structure is not context free, and the rules of Puppet's own lexer are followed:
+
+* ``[`` is LISTSTART when preceded by whitespace or at the start of input, else LBRACK;
+* ``{`` after ``?`` is SELBRACE;
+* ``(`` with only blanks before it on its line is WSLPAREN (it cannot start an argument list);
+* ``/`` starts a REGEX unless the previous token ends an operand;
+* a double-quoted string is split into text, ``$var`` and ``${ expr }`` pieces, and inside
+  ``${ }`` a leading bare word followed by ``}``, ``[`` or ``.`` is a variable;
+* a heredoc ``@(TAG:syntax/flags)`` takes its text from the lines after the current one; that
+  text is delivered as a HEREDOC_BODY trivia token at the place it occupies in the file, and its
+  pieces (for interpolation) are lexed into ``Heredoc.tokens``;
+* in EPP template mode the input starts as text, and ``<% %>``, ``<%= %>``, ``<%- -%>``,
+  ``<%# %>``, ``<%%`` and ``%%>`` switch between text and code.
+
+Bad input never stops the lexer: it produces an ERROR_TOKEN (or a best-effort token) and records
+a LexError with the exact range, then goes on.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from . import kinds as K
+
+# A significant token: (kind, text, offset, leading_trivia).  leading_trivia is a tuple of
+# (kind, text) pairs, or of (HEREDOC_BODY, text, Heredoc) for heredoc bodies.
+Token = tuple
+
+
+@dataclass(slots=True)
+class LexError:
+    offset: int
+    end: int
+    code: str
+    message: str
+
+
+@dataclass(slots=True)
+class Heredoc:
+    """What the lexer learned about one heredoc; its body is lexed into ``tokens``."""
+    header_offset: int
+    tag: str
+    syntax: str
+    flags: str                 # escape flags as written ('' when none given)
+    escapes: frozenset         # escapes in force ('t', 'r', 'n', 's', 'u', 'L', '$')
+    interpolate: bool          # quoted end tag
+    body_offset: int = -1
+    body_end: int = -1
+    text_end: int = -1         # where the end-tag line starts
+    margin: int = 0
+    trim: bool = False
+    tokens: list = field(default_factory=list)   # significant tokens of the text part
+    trailing: tuple = ()       # trivia after the last token of the text part
+
+
+@dataclass(slots=True)
+class LexResult:
+    tokens: list               # significant tokens; the last one is EOF (text '')
+    errors: list               # LexError
+    heredocs: list             # Heredoc, in header order
+
+
+_BLANKS = " \t\r\f\v\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000"
+_WS_RE = re.compile("[" + _BLANKS + "]+")
+_NEWLINE_RE = re.compile(r"\n")
+_COMMENT_RE = re.compile(r"#[^\n]*")
+_ML_COMMENT_RE = re.compile(r"/\*.*?\*/", re.S)
+_WORD_RE = re.compile(r"(?:::)?[a-z_][\w-]*(?:::[a-z_][\w-]*)*")
+_NAME_RE = re.compile(r"(?:::)?[a-z]\w*(?:::[a-z]\w*)*\Z")
+_CLASSREF_RE = re.compile(r"(?:::)?[A-Z]\w*(?:::[A-Z]\w*)*")
+_VARIABLE_RE = re.compile(r"\$(?:::)?(?:\w+::)*\w+")
+_NUMBER_RE = re.compile(r"0[xX][0-9A-Fa-f]*|\d+(?:\.\d+)?(?:[eE]-?\d+)?")
+_NUMBER_TAIL_RE = re.compile(r"[\w.]+")
+_SQ_RE = re.compile(r"'(?:[^'\\]|\\.)*'", re.S)
+_REGEX_RE = re.compile(r"/(?:[^\\/\n]|\\[^\n])*/")
+_HEREDOC_RE = re.compile(
+    r"@\(([^:/\r\n)]+)(?::[" + _BLANKS + r"]*([a-z][a-zA-Z0-9_+]+)[" + _BLANKS + r"]*)?"
+    r"(?:/((?:\w|[$])*)[" + _BLANKS + r"]*)?\)")
+_DQ_TEXT_RE = re.compile(r'(?:[^"\\$]|\\.|\$(?![{\w]|::\w))+', re.S)
+_STRING_VAR_RE = re.compile(r"\$(?:::)?(?:\w+::)*\w+")
+_EPP_TEXT_RE = re.compile(r"(?:[^<%]|<(?!%)|<%%|%%>|%(?!%>))+", re.S)
+
+# Operators by first character, longest first.
+_OPERATORS = {
+    "[": None, "{": None, "(": None, "/": None, "@": None,   # handled specially
+    "]": ((("]", K.RBRACK),)),
+    "}": ((("}", K.RBRACE),)),
+    ")": ((")", K.RPAREN),),
+    "=": (("==", K.ISEQUAL), ("=~", K.MATCH), ("=>", K.FARROW), ("=", K.EQUALS)),
+    "!": (("!=", K.NOTEQUAL), ("!~", K.NOMATCH), ("!", K.NOT)),
+    "<": (("<<|", K.LLCOLLECT), ("<|", K.LCOLLECT), ("<<", K.LSHIFT), ("<=", K.LESSEQUAL),
+          ("<-", K.OUT_EDGE), ("<~", K.OUT_EDGE_SUB), ("<", K.LESSTHAN)),
+    ">": ((">=", K.GREATEREQUAL), (">>", K.RSHIFT), (">", K.GREATERTHAN)),
+    "|": (("|>>", K.RRCOLLECT), ("|>", K.RCOLLECT), ("|", K.PIPE)),
+    "+": (("+=", K.APPENDS), ("+>", K.PARROW), ("+", K.PLUS)),
+    "-": (("-=", K.DELETES), ("->", K.IN_EDGE), ("-", K.MINUS)),
+    "~": (("~>", K.IN_EDGE_SUB), ("~", K.TILDE)),
+    "*": (("*", K.TIMES),),
+    "%": (("%", K.MODULO),),
+    ".": ((".", K.DOT),),
+    ",": ((",", K.COMMA),),
+    ";": ((";", K.SEMIC),),
+    "?": (("?", K.QMARK),),
+    ":": ((":", K.COLON),),
+}
+
+# After these a '/' is a division, not the start of a regular expression.
+_NO_REGEX_AFTER = frozenset({
+    K.RPAREN, K.RBRACK, K.RRCOLLECT, K.RCOLLECT, K.NAME, K.CLASSREF, K.NUMBER, K.STRING,
+    K.BOOLEAN, K.REGEX, K.VARIABLE, K.WORD, K.DQ_CLOSE, K.HEREDOC, K.INTERP_CLOSE,
+})
+
+_ESCAPE_FLAGS = frozenset("trnsuL$")
+
+_BOMS = (
+    (b"\x00\x00\xfe\xff", "UTF-32 (BE)"), (b"\xff\xfe\x00\x00", "UTF-32 (LE)"),
+    (b"\xef\xbb\xbf", "UTF-8"), (b"\xfe\xff", "UTF-16 (BE)"), (b"\xff\xfe", "UTF-16 (LE)"),
+    (b"\xf7\x64\x4c", "UTF-1"), (b"\x2b\x2f\x76\x38", "UTF-7"), (b"\x2b\x2f\x76\x39", "UTF-7"),
+    (b"\x2b\x2f\x76\x2b", "UTF-7"), (b"\x2b\x2f\x76\x2f", "UTF-7"),
+    (b"\xdd\x73\x66\x73", "UTF-EBCDIC"), (b"\x0e\xfe\xff", "SCSU"), (b"\xfb\xee\x28", "BOCU-1"),
+    (b"\x84\x31\x95\x33", "GB-18030"),
+)
+
+
+def detect_bom(data: bytes) -> tuple[str, bytes] | None:
+    """The kind and bytes of a byte order mark at the start of raw file content, if any."""
+    for mark, name in _BOMS:
+        if data.startswith(mark):
+            return name, mark
+    return None
+
+
+def bom_message(name: str, mark: bytes) -> str:
+    shown = " ".join(f"{b:02X}" for b in mark)
+    return f"Illegal {name} Byte Order mark at beginning of input: [{shown}] - remove these from the puppet source"
+
+
+class _Lexer:
+    __slots__ = ("text", "n", "tokens", "errors", "heredocs", "trivia", "prev", "epp", "keywords",
+                 "pending_bodies", "body_resume", "depth")
+
+    def __init__(self, text: str, epp: bool, tasks: bool):
+        self.text = text
+        self.n = len(text)
+        self.tokens: list = []
+        self.errors: list = []
+        self.heredocs: list = []
+        self.trivia: list = []
+        self.prev = None          # kind of the previous significant token
+        self.epp = epp
+        self.keywords = dict(K.KEYWORDS, **K.TASK_KEYWORDS) if tasks else K.KEYWORDS
+        self.pending_bodies: list = []   # heredocs whose body starts after the current line
+        self.body_resume = -1     # where the next heredoc body on this line may start
+        self.depth = 0
+
+    # -- helpers ------------------------------------------------------------------------------
+    def error(self, offset: int, end: int, code: str, message: str) -> None:
+        self.errors.append(LexError(offset, end, code, message))
+
+    def emit(self, kind: str, text: str, offset: int) -> None:
+        self.tokens.append((kind, text, offset, tuple(self.trivia)))
+        self.trivia.clear()
+        self.prev = kind
+
+    # -- main loop ------------------------------------------------------------------------------
+    def lex_code(self, pos: int, stop_at_brace: bool) -> int:
+        """Lex code from ``pos``.  With ``stop_at_brace`` (inside ``${ }``) return at the ``}``
+        that balances; in EPP mode return at a closing ``%>``/``-%>``.  Returns the position."""
+        text = self.text
+        n = self.n
+        trivia = self.trivia
+        tokens = self.tokens
+        keywords = self.keywords
+        brace_depth = 0
+        while pos < n:
+            c = text[pos]
+            # ---- trivia ----
+            if c == " " or c == "\t" or c == "\r" or (c in _BLANKS and c != "\n"):
+                m = _WS_RE.match(text, pos)
+                trivia.append((K.WHITESPACE, m.group()))
+                pos = m.end()
+                continue
+            if c == "\n":
+                trivia.append((K.NEWLINE, "\n"))
+                pos += 1
+                if self.pending_bodies:
+                    pos = self.flush_heredoc_bodies(pos)
+                continue
+            if c == "#":
+                m = _COMMENT_RE.match(text, pos)
+                trivia.append((K.COMMENT, m.group()))
+                pos = m.end()
+                continue
+            if c == "/" and text.startswith("/*", pos):
+                m = _ML_COMMENT_RE.match(text, pos)
+                if m is None:
+                    self.error(pos, n, "UNCLOSED_COMMENT", "Unclosed multi-line comment")
+                    trivia.append((K.ML_COMMENT, text[pos:]))
+                    pos = n
+                    if self.pending_bodies:
+                        self.flush_heredoc_bodies(pos)
+                    continue
+                trivia.append((K.ML_COMMENT, m.group()))
+                pos = m.end()
+                if self.pending_bodies and "\n" in m.group():
+                    # A comment that spans the end of a heredoc header line: the body was
+                    # inside the comment.  Puppet does the same naive thing; we just make sure
+                    # the heredoc is reported instead of left dangling.
+                    self.drop_pending_bodies()
+                continue
+            # ---- words ----
+            if c.isalpha() or c == "_" or (c == ":" and text.startswith("::", pos)):
+                if "a" <= c <= "z" or c == "_" or (c == ":" and pos + 2 < n and (text[pos + 2].islower() or text[pos + 2] == "_")):
+                    m = _WORD_RE.match(text, pos)
+                    if m is not None:
+                        word = m.group()
+                        end = m.end()
+                        # A trailing '-' is not part of a word ('a-' is NAME MINUS).
+                        while word.endswith("-"):
+                            word = word[:-1]
+                            end -= 1
+                        if _NAME_RE.match(word):
+                            kind = keywords.get(word, K.NAME)
+                        else:
+                            kind = K.WORD
+                        if text.startswith("::", end):
+                            pos = self.bad_qualified_name(pos, end)
+                            continue
+                        if stop_at_brace and self.first_in_interpolation():
+                            kind = self.interpolated_name(kind, end)
+                        self.emit(kind, word, pos)
+                        pos = end
+                        continue
+                elif "A" <= c <= "Z" or (c == ":" and pos + 2 < n and text[pos + 2].isupper()):
+                    m = _CLASSREF_RE.match(text, pos)
+                    end = m.end()
+                    if text.startswith("::", end):
+                        pos = self.bad_qualified_name(pos, end)
+                        continue
+                    self.emit(K.CLASSREF, m.group(), pos)
+                    pos = end
+                    continue
+                if c == ":":
+                    # '::' not followed by a name
+                    self.emit(K.COLON, ":", pos)
+                    pos += 1
+                    continue
+                # other unicode letters: not part of the language
+                end = pos + 1
+                self.error(pos, end, "ILLEGAL_CHARACTER", f"Illegal character '{c}'")
+                self.emit(K.ERROR_TOKEN, c, pos)
+                pos = end
+                continue
+            # ---- variables ----
+            if c == "$":
+                m = _VARIABLE_RE.match(text, pos)
+                if m is None:
+                    self.error(pos, pos + 1, "ILLEGAL_VARIABLE", "Illegal variable name, '$' must be followed by a name")
+                    self.emit(K.ERROR_TOKEN, "$", pos)
+                    pos += 1
+                    continue
+                self.emit(K.VARIABLE, m.group(), pos)
+                pos = m.end()
+                continue
+            # ---- numbers ----
+            if "0" <= c <= "9":
+                pos = self.lex_number(pos, stop_at_brace and self.first_in_interpolation())
+                continue
+            # ---- strings ----
+            if c == "'":
+                m = _SQ_RE.match(text, pos)
+                if m is None:
+                    end = self.unclosed_quote(pos, "'")
+                    self.emit(K.STRING, text[pos:end], pos)
+                    pos = end
+                    continue
+                self.emit(K.STRING, m.group(), pos)
+                pos = m.end()
+                continue
+            if c == '"':
+                pos = self.lex_dq_string(pos)
+                continue
+            # ---- EPP tag ends ----
+            if self.epp and not stop_at_brace:
+                if c == "%" and text.startswith("%>", pos):
+                    return pos
+                if c == "-" and text.startswith("-%>", pos):
+                    return pos
+            # ---- brackets with context ----
+            if c == "[":
+                if pos == 0 or text[pos - 1] in " \t\r\n" or text[pos - 1] in _BLANKS:
+                    self.emit(K.LISTSTART, "[", pos)
+                else:
+                    self.emit(K.LBRACK, "[", pos)
+                pos += 1
+                continue
+            if c == "{":
+                brace_depth += 1
+                self.emit(K.SELBRACE if self.prev == K.QMARK else K.LBRACE, "{", pos)
+                pos += 1
+                continue
+            if c == "}":
+                if stop_at_brace and brace_depth == 0:
+                    return pos
+                brace_depth -= 1
+                self.emit(K.RBRACE, "}", pos)
+                pos += 1
+                continue
+            if c == "(":
+                ls = text.rfind("\n", 0, pos) + 1
+                if ls == pos or text[ls:pos].strip(_BLANKS) == "":
+                    self.emit(K.WSLPAREN, "(", pos)
+                else:
+                    self.emit(K.LPAREN, "(", pos)
+                pos += 1
+                continue
+            if c == "/":
+                if self.prev not in _NO_REGEX_AFTER:
+                    m = _REGEX_RE.match(text, pos)
+                    if m is not None:
+                        self.emit(K.REGEX, m.group(), pos)
+                        pos = m.end()
+                        continue
+                self.emit(K.DIV, "/", pos)
+                pos += 1
+                continue
+            if c == "@":
+                if text.startswith("@(", pos):
+                    pos = self.lex_heredoc_header(pos)
+                    continue
+                if text.startswith("@@", pos):
+                    self.emit(K.ATAT, "@@", pos)
+                    pos += 2
+                    continue
+                self.emit(K.AT, "@", pos)
+                pos += 1
+                continue
+            ops = _OPERATORS.get(c)
+            if ops:
+                for op, kind in ops:
+                    if text.startswith(op, pos):
+                        self.emit(kind, op, pos)
+                        pos += len(op)
+                        break
+                continue
+            if c == "\ufeff" and pos == 0:
+                self.error(0, 1, "ILLEGAL_BOM", bom_message("UTF-8", b"\xef\xbb\xbf"))
+                trivia.append((K.BOM, c))
+                pos += 1
+                continue
+            # anything else
+            self.error(pos, pos + 1, "ILLEGAL_CHARACTER", f"Illegal character '{c}'" if c.isprintable() else f"Illegal character U+{ord(c):04X}")
+            self.emit(K.ERROR_TOKEN, c, pos)
+            pos += 1
+        return pos
+
+    # -- words ------------------------------------------------------------------------------
+    def first_in_interpolation(self) -> bool:
+        """Is the token being lexed the first one after '${'?"""
+        return bool(self.tokens) and self.tokens[-1][0] == K.INTERP_OPEN
+
+    def interpolated_name(self, kind: str, end: int) -> str:
+        """Inside '${', a leading name (or number or keyword) that is followed by '}', '[' or
+        '.' is the name of a variable ("${x}" is "${$x}")."""
+        if kind in (K.NAME, K.WORD) or kind in K.KEYWORD_KINDS:
+            nxt = self.text[end:end + 1]
+            if nxt in ("}", "[", "."):
+                return K.VARIABLE
+        return kind
+
+    def bad_qualified_name(self, pos: int, end: int) -> int:
+        m = re.compile(r"(?:::)?[\w-]+(?:::[\w-]*)*").match(self.text, pos)
+        bad_end = max(m.end() if m else end, end + 2)
+        self.error(pos, bad_end, "ILLEGAL_NAME", f"Illegal fully qualified name '{self.text[pos:bad_end]}'")
+        self.emit(K.ERROR_TOKEN, self.text[pos:bad_end], pos)
+        return bad_end
+
+    # -- numbers ------------------------------------------------------------------------------
+    def lex_number(self, pos: int, interpolated: bool = False) -> int:
+        text = self.text
+        m = _NUMBER_RE.match(text, pos)
+        end = m.end()
+        value = m.group()
+        nxt = text[end:end + 1]
+        if nxt and (nxt.isalnum() or nxt == "_" or (nxt == "." and text[end + 1:end + 2].isdigit())):
+            # '3g', '0x3g', '4.3g', '1.2.3': a number glued to more word characters.  (A '.'
+            # followed by a name is a method call on a number: '42.type'.)
+            bad_end = _NUMBER_TAIL_RE.match(text, end).end()
+            self.error(pos, bad_end, "ILLEGAL_NUMBER", f"Illegal number '{text[pos:bad_end]}'")
+            self.emit(K.ERROR_TOKEN, text[pos:bad_end], pos)
+            return bad_end
+        if interpolated and nxt in ("}", "[", "."):
+            # "${0}" is the match variable $0
+            self.emit(K.VARIABLE, value, pos)
+            return end
+        if value[:2] in ("0x", "0X"):
+            if len(value) == 2:
+                self.error(pos, end, "INVALID_HEX_NUMBER", f"Not a valid hex number {value}")
+                self.emit(K.ERROR_TOKEN, value, pos)
+                return end
+        elif len(value) > 1 and value[0] == "0" and value.isdigit():
+            if not all(ch in "01234567" for ch in value):
+                self.error(pos, end, "INVALID_OCTAL_NUMBER", f"Not a valid octal number {value}")
+                self.emit(K.ERROR_TOKEN, value, pos)
+                return end
+        self.emit(K.NUMBER, value, pos)
+        return end
+
+    # -- strings ------------------------------------------------------------------------------
+    def unclosed_quote(self, pos: int, quote: str) -> int:
+        """Report a quote that is never closed.  The string is ended at the end of its line so
+        that the rest of the file is still lexed as code (Puppet swallows it all)."""
+        text = self.text
+        nl = text.find("\n", pos)
+        end = self.n if nl < 0 else nl
+        # Puppet shows the first five characters after the quote and points just past it.
+        following = text[pos + 1:pos + 6].replace("\n", "\\n")
+        more = "..." if len(text) - pos - 1 > 5 else ""
+        self.error(pos + 1, end, "UNCLOSED_QUOTE",
+                   f"Unclosed quote after '{quote}' followed by '{following}{more}'")
+        return end
+
+    def lex_dq_string(self, pos: int) -> int:
+        """Lex a double-quoted string into DQ_OPEN, pieces, DQ_CLOSE."""
+        text = self.text
+        start = pos
+        close = self.scan_dq_close(pos + 1)
+        if close < 0:
+            end = self.unclosed_quote(pos, '"')
+            # Deliver what there is as text so the tree keeps it, ending at the line end.
+            self.emit(K.DQ_OPEN, '"', pos)
+            if end > pos + 1:
+                self.emit(K.STRING_TEXT, text[pos + 1:end], pos + 1)
+            self.emit(K.DQ_CLOSE, "", end)
+            return end
+        self.emit(K.DQ_OPEN, '"', start)
+        pos = self.lex_string_parts(pos + 1, close, _DQ_TEXT_RE, True)
+        self.emit(K.DQ_CLOSE, '"', close)
+        return close + 1
+
+    def scan_dq_close(self, pos: int) -> int:
+        """Find the closing quote of a double-quoted string starting at ``pos`` (after the
+        opening quote), skipping escapes and the insides of interpolations (which may hold
+        strings of their own).  -1 when there is none."""
+        text = self.text
+        n = self.n
+        depth = 0
+        while pos < n:
+            c = text[pos]
+            if c == "\\":
+                pos += 2
+                continue
+            if depth == 0:
+                if c == '"':
+                    return pos
+                if c == "$" and text.startswith("${", pos):
+                    depth = 1
+                    pos += 2
+                    continue
+                pos += 1
+                continue
+            # inside an interpolation: track braces and nested strings
+            if c == "{":
+                depth += 1
+            elif c == "}":
+                depth -= 1
+            elif c == '"':
+                inner = self.scan_dq_close(pos + 1)
+                if inner < 0:
+                    return -1
+                pos = inner
+            elif c == "'":
+                m = _SQ_RE.match(text, pos)
+                if m is None:
+                    return -1
+                pos = m.end() - 1
+            pos += 1
+        return -1
+
+    def lex_string_parts(self, pos: int, end: int, text_re, interpolate: bool) -> int:
+        """Lex the pieces of string content in [pos, end): STRING_TEXT, STRING_VAR and
+        INTERP_OPEN … INTERP_CLOSE (with the code tokens in between)."""
+        text = self.text
+        while pos < end:
+            if interpolate and text[pos] == "$":
+                if text.startswith("${", pos):
+                    self.emit(K.INTERP_OPEN, "${", pos)
+                    self.depth += 1
+                    if self.depth > 100:
+                        self.error(pos, end, "NESTING_TOO_DEEP", "Interpolation nested too deeply")
+                        self.emit(K.STRING_TEXT, text[pos + 2:end], pos + 2)
+                        self.depth -= 1
+                        return end
+                    inner = self.lex_code(pos + 2, True)
+                    self.depth -= 1
+                    if inner >= end or text[inner] != "}":
+                        # cannot happen for DQ strings (scan_dq_close balanced the braces) but
+                        # can in a heredoc body: report and resume after the body part
+                        self.error(pos, min(inner, end), "UNCLOSED_INTERPOLATION", "Unclosed interpolation '${'")
+                        return max(inner, end)
+                    self.emit(K.INTERP_CLOSE, "}", inner)
+                    pos = inner + 1
+                    continue
+                m = _STRING_VAR_RE.match(text, pos)
+                if m is not None:
+                    self.emit(K.STRING_VAR, m.group(), pos)
+                    pos = m.end()
+                    continue
+            m = text_re.match(text, pos, end)
+            if m is None or m.end() == pos:
+                # a lone '$' that the text pattern refused (e.g. '$' at the very end)
+                self.emit(K.STRING_TEXT, text[pos], pos)
+                pos += 1
+                continue
+            self.emit(K.STRING_TEXT, m.group(), pos)
+            pos = m.end()
+        return pos
+
+    # -- heredoc ------------------------------------------------------------------------------
+    def lex_heredoc_header(self, pos: int) -> int:
+        text = self.text
+        m = _HEREDOC_RE.match(text, pos)
+        if m is None:
+            close = text.find(")", pos)
+            nl = text.find("\n", pos)
+            end = close + 1 if close >= 0 and (nl < 0 or close < nl) else (nl if nl >= 0 else self.n)
+            self.error(pos, end, "HEREDOC_INVALID_SYNTAX", "Invalid heredoc: malformed @(...) header")
+            self.emit(K.ERROR_TOKEN, text[pos:end], pos)
+            return end
+        end = m.end()
+        raw_tag = m.group(1).strip(_BLANKS)
+        syntax = m.group(2) or ""
+        flags = m.group(3)
+        interpolate = False
+        tag = raw_tag
+        if raw_tag.startswith('"'):
+            if len(raw_tag) >= 2 and raw_tag.endswith('"'):
+                tag = raw_tag[1:-1]
+                interpolate = True
+            else:
+                self.error(pos, end, "HEREDOC_INVALID_SYNTAX", "Invalid heredoc: unbalanced quote in end tag")
+        ok = True
+        if tag == "":
+            self.error(pos, end, "HEREDOC_EMPTY_ENDTAG", "Heredoc: the end tag may not be empty")
+            ok = False
+        escapes: set = set()
+        if flags is not None:
+            if flags == "":
+                escapes = set(_ESCAPE_FLAGS)
+            for ch in flags:
+                if ch not in _ESCAPE_FLAGS:
+                    self.error(pos, end, "HEREDOC_INVALID_ESCAPE", f"Invalid heredoc escape char. Only t, r, n, s,  u, L, $ allowed. Got '{ch}'")
+                    ok = False
+                elif ch in escapes and flags != "":
+                    self.error(pos, end, "HEREDOC_MULTIPLE_ESCAPE", f"An escape char for @() may only appear once. Got '{ch}'")
+                    ok = False
+                escapes.add(ch)
+        hd = Heredoc(pos, tag, syntax, flags or "", frozenset(escapes), interpolate)
+        self.heredocs.append(hd)
+        self.emit(K.HEREDOC, text[pos:end], pos)
+        if ok:
+            # The body starts after the current line, or after the previous heredoc's body when
+            # several heredocs share a line.
+            self.pending_bodies.append(hd)
+        return end
+
+    def flush_heredoc_bodies(self, pos: int) -> int:
+        """At the start of the line after heredoc headers: deliver their bodies in order."""
+        bodies = self.pending_bodies
+        self.pending_bodies = []
+        for hd in bodies:
+            pos = self.lex_heredoc_body(hd, pos)
+        return pos
+
+    def drop_pending_bodies(self) -> None:
+        for hd in self.pending_bodies:
+            self.error(hd.header_offset, hd.header_offset + 2, "HEREDOC_WITHOUT_END_TAGGED_LINE",
+                       "Heredoc without any following lines of text")
+        self.pending_bodies = []
+
+    def lex_heredoc_body(self, hd: Heredoc, pos: int) -> int:
+        text = self.text
+        n = self.n
+        tag_re = re.compile(r"([" + _BLANKS + r"]*)(\|)?[" + _BLANKS + r"]*(-)?[" + _BLANKS + r"]*" + re.escape(hd.tag) + r"[" + _BLANKS + r"]*(?:\r?\n|\Z)")
+        line = pos
+        while line < n:
+            m = tag_re.match(text, line)
+            if m is not None:
+                break
+            nl = text.find("\n", line)
+            if nl < 0:
+                line = n
+                break
+            line = nl + 1
+        else:
+            m = None
+        if line >= n and m is None:
+            m = tag_re.match(text, n) if n > pos else None
+        if m is None:
+            self.error(hd.header_offset, hd.header_offset + len(hd.tag) + 3, "HEREDOC_WITHOUT_END_TAGGED_LINE",
+                       f"Heredoc without end-tagged line: no line with '{hd.tag}' after the @(...)")
+            hd.body_offset = pos
+            hd.text_end = n
+            hd.body_end = n
+        else:
+            hd.body_offset = pos
+            hd.text_end = line
+            hd.body_end = m.end()
+            hd.margin = len(m.group(1)) if m.group(2) else 0
+            hd.trim = bool(m.group(3))
+        # Lex the text part into its own token list (pieces for interpolation).
+        saved_tokens, saved_trivia, saved_prev = self.tokens, self.trivia, self.prev
+        self.tokens, self.trivia = [], []
+        if hd.interpolate:
+            self.lex_string_parts(pos, hd.text_end, _heredoc_text_re(hd.escapes), True)
+        elif hd.text_end > pos:
+            self.emit(K.STRING_TEXT, text[pos:hd.text_end], pos)
+        hd.tokens = self.tokens
+        hd.trailing = tuple(self.trivia)
+        self.tokens, self.trivia, self.prev = saved_tokens, saved_trivia, saved_prev
+        self.trivia.append((K.HEREDOC_BODY, text[pos:hd.body_end], hd))
+        return hd.body_end
+
+    # -- EPP ---------------------------------------------------------------------------------
+    def lex_epp(self) -> None:
+        text = self.text
+        n = self.n
+        pos = 0
+        trim_next = False
+        while pos < n:
+            if trim_next:
+                # '-%>' removes the blanks and one line break that follow it
+                m = re.compile(r"[ \t]*(?:\r?\n)?").match(text, pos)
+                if m.end() > pos:
+                    self.trivia.append((K.WHITESPACE, m.group()))
+                    pos = m.end()
+                trim_next = False
+                if pos >= n:
+                    break
+            m = _EPP_TEXT_RE.match(text, pos)
+            if m is not None and m.end() > pos:
+                chunk = m.group()
+                end = m.end()
+                if text.startswith("<%-", end):
+                    # '<%-' trims the blanks before it on its line
+                    stripped = chunk.rstrip(" \t")
+                    if stripped != chunk and (stripped == "" or stripped.endswith("\n")):
+                        if stripped:
+                            self.emit(K.EPP_TEXT, stripped, pos)
+                        self.trivia.append((K.WHITESPACE, chunk[len(stripped):]))
+                        pos = end
+                        continue
+                self.emit(K.EPP_TEXT, chunk, pos)
+                pos = end
+                continue
+            if pos >= n:
+                break
+            # at a tag or at a lone '%'
+            if text.startswith("<%#", pos):
+                close = text.find("%>", pos + 3)
+                if close < 0:
+                    self.error(pos, n, "EPP_UNCLOSED_COMMENT", "Unbalanced epp comment: '<%#' without '%>'")
+                    self.trivia.append((K.EPP_COMMENT, text[pos:]))
+                    pos = n
+                    break
+                end = close + 2
+                if text.startswith("-%>", close - 1):
+                    trim_next = True
+                self.trivia.append((K.EPP_COMMENT, text[pos:end]))
+                pos = end
+                continue
+            render = text.startswith("<%=", pos)
+            opened = pos
+            if render:
+                self.emit(K.RENDER_EXPR, "<%=", pos)
+                pos = self.lex_code(pos + 3, False)
+            elif text.startswith("<%", pos):
+                tag = "<%-" if text.startswith("<%-", pos) else "<%"
+                self.trivia.append((K.EPP_OPEN, tag))
+                pos = self.lex_code(pos + len(tag), False)
+            else:
+                # a '%' that the text pattern could not take
+                self.emit(K.EPP_TEXT, text[pos], pos)
+                pos += 1
+                continue
+            if pos >= n:
+                self.error(opened, n, "EPP_UNCLOSED_TAG",
+                           "Unbalanced epp tag, reached end of input without finding a closing '%>'")
+                break
+            close_text = "-%>" if text.startswith("-%>", pos) else "%>"
+            if render:
+                self.emit(K.EPP_END_TRIM if close_text == "-%>" else K.EPP_END, close_text, pos)
+            else:
+                self.trivia.append((K.EPP_CLOSE, close_text))
+            pos += len(close_text)
+            trim_next = close_text == "-%>"
+
+    def finish(self) -> LexResult:
+        if self.pending_bodies:
+            self.drop_pending_bodies()
+        self.emit(K.EOF, "", self.n)
+        return LexResult(self.tokens, self.errors, self.heredocs)
+
+
+_heredoc_text_res: dict = {}
+
+
+def _heredoc_text_re(escapes: frozenset):
+    """The pattern for literal text in an interpolating heredoc.  A backslash only escapes
+    what the heredoc's flags enable, so with no '$' flag "\\$x" is a backslash followed by
+    an interpolation of $x."""
+    pat = _heredoc_text_res.get(escapes)
+    if pat is None:
+        pairs = ""
+        if escapes:
+            chars = "".join(re.escape(c) for c in sorted(escapes - {"L"})) + "\\\\"
+            pairs = r"\\[" + chars + "]|"
+            if "L" in escapes:
+                pairs += r"\\\r?\n|"
+        pat = re.compile(r"(?:[^\\$]|" + pairs + r"\\|\$(?![{\w]|::\w))+", re.S)
+        _heredoc_text_res[escapes] = pat
+    return pat
+
+
+def lex(text: str, epp: bool = False, tasks: bool = False) -> LexResult:
+    """Tokenize Puppet source (or an EPP template when ``epp``).  Never raises."""
+    lx = _Lexer(text, epp, tasks)
+    if epp:
+        lx.lex_epp()
+    else:
+        pos = lx.lex_code(0, False)
+        while pos < lx.n:
+            # a stray '}' can only stop lex_code in interpolation mode, so this is defensive
+            lx.emit(K.ERROR_TOKEN, text[pos], pos)
+            pos = lx.lex_code(pos + 1, False)
+    return lx.finish()

@@ -1,0 +1,1356 @@
+"""The Puppet parser: tokens to a lossless green tree plus syntax errors; it never raises.
+
+Hand-written recursive descent with a precedence-climbing loop for operators (see
+docs/decisions.md for why not a generated parser).  The layering follows Puppet's grammar:
+
+    statement   := statement-call | assignment
+    assignment  := relationship (('=' | '+=' | '-=') assignment)?
+    relationship:= resource (('->' | '~>' | '<-' | '<~') resource)*
+    resource    := '@' resource | '@@' resource | 'class' '{' bodies '}' | expression ('{' … '}')?
+    expression  := operators by precedence over primaries with postfix access/call/method
+
+Operator precedence, loosest first, as Puppet 7 actually parses (the selector binds looser than
+comparisons but tighter than 'and', which differs from a naive reading of the grammar file):
+``or``, ``and``, selector ``?``, ``< <= > >=``, ``== !=``, ``<< >>``, ``+ -``, ``* / %``,
+``=~ !~``, ``in``, unary ``- ! *``, then postfix ``[ ]``, ``.name``, ``( )`` and collectors.
+
+Recovery: braces are paired before parsing (``_pair_braces``; a missing ``}`` is placed by
+indentation and inserted as a zero-width token), so a block's damage cannot leak out of it.
+Inside a block, an unexpected token is wrapped in an ERROR node together with what follows up
+to the next token that can start a statement, skipping whole bracketed groups.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import kinds as K
+from .lexer import Heredoc, LexResult, lex
+from .tree import GreenNode
+
+STATEMENT_CALLS = frozenset({
+    "require", "realize", "include", "contain", "tag", "debug", "info", "notice", "warning",
+    "err", "fail", "import", "break", "next", "return",
+})
+
+# binding powers of binary operators
+_BINARY = {
+    K.OR: 10, K.AND: 20,
+    K.GREATEREQUAL: 30, K.GREATERTHAN: 30, K.LESSTHAN: 30, K.LESSEQUAL: 30,
+    K.NOTEQUAL: 40, K.ISEQUAL: 40,
+    K.LSHIFT: 50, K.RSHIFT: 50,
+    K.MINUS: 60, K.PLUS: 60,
+    K.TIMES: 70, K.DIV: 70, K.MODULO: 70,
+    K.MATCH: 80, K.NOMATCH: 80,
+    K.IN: 90,
+}
+_SELECTOR_BP = 25
+_UNARY_BP = 100
+_RELATIONSHIP = frozenset({K.IN_EDGE, K.IN_EDGE_SUB, K.OUT_EDGE, K.OUT_EDGE_SUB})
+_ASSIGN = frozenset({K.EQUALS, K.APPENDS, K.DELETES})
+
+# tokens that can start an expression
+EXPR_START = frozenset({
+    K.VARIABLE, K.NAME, K.WORD, K.CLASSREF, K.NUMBER, K.STRING, K.REGEX, K.BOOLEAN, K.UNDEF,
+    K.DEFAULT, K.DQ_OPEN, K.HEREDOC, K.LISTSTART, K.LBRACK, K.LBRACE, K.LPAREN, K.WSLPAREN,
+    K.MINUS, K.NOT, K.TIMES, K.IF, K.UNLESS, K.CASE, K.CLASS, K.DEFINE, K.NODE, K.FUNCTION,
+    K.TYPE, K.PLAN, K.APPLY, K.PRIVATE, K.ATTR, K.AT, K.ATAT, K.RENDER_EXPR, K.EPP_TEXT,
+    K.ERROR_TOKEN,
+})
+# tokens at which recovery stops skipping (a statement may start here)
+_RECOVERY_STOP = frozenset({
+    K.RBRACE, K.EOF, K.SEMIC, K.VARIABLE, K.IF, K.UNLESS, K.CASE, K.CLASS, K.DEFINE, K.NODE,
+    K.FUNCTION, K.TYPE, K.PLAN, K.AT, K.ATAT, K.RENDER_EXPR, K.EPP_TEXT,
+})
+_OPENERS = {K.LBRACE: K.RBRACE, K.SELBRACE: K.RBRACE, K.LBRACK: K.RBRACK,
+            K.LISTSTART: K.RBRACK, K.LPAREN: K.RPAREN, K.WSLPAREN: K.RPAREN}
+_ATTRIBUTE_NAME_KINDS = frozenset({K.NAME}) | K.KEYWORD_KINDS
+_COLLECTION_KEYWORDS = frozenset({K.TYPE, K.FUNCTION, K.PLAN, K.APPLY})
+_LITERAL_KINDS = frozenset({K.NUMBER, K.STRING, K.REGEX, K.BOOLEAN, K.UNDEF, K.DEFAULT})
+
+_DESCRIBE = {
+    K.EOF: "end of input", K.RBRACE: "'}'", K.RBRACK: "']'", K.RPAREN: "')'",
+}
+
+
+@dataclass(slots=True)
+class SyntaxError_:
+    """A syntax error: a range of the source, a stable code, a message worded as Puppet words
+    it, and an optional hint (what was expected) that tools may append."""
+    offset: int
+    end: int
+    code: str
+    message: str
+    hint: str = ""
+
+    @property
+    def full_message(self) -> str:
+        return f"{self.message}; expected {self.hint}" if self.hint else self.message
+
+
+@dataclass(slots=True)
+class ParseResult:
+    green: GreenNode
+    errors: list          # lexical and syntax errors, in source order
+    text: str
+
+    @property
+    def root(self):
+        from .tree import SyntaxNode
+        return SyntaxNode(self.green)
+
+
+def _describe(tok) -> str:
+    kind, text = tok[0], tok[1]
+    if kind == K.EOF:
+        return "end of input"
+    if text == "":
+        return _DESCRIBE.get(kind, kind)
+    if len(text) > 20:
+        text = text[:17] + "..."
+    return f"'{text}'"
+
+
+class Parser:
+    def __init__(self, lexed: LexResult, epp: bool = False):
+        self.toks = lexed.tokens
+        self.errors: list = []
+        for e in lexed.errors:
+            self.errors.append(SyntaxError_(e.offset, e.end, e.code, e.message))
+        self.epp = epp
+        self.heredocs = {hd.header_offset: hd for hd in lexed.heredocs}
+        self.body_tokens = set()
+        for idx, tok in enumerate(self.toks):
+            for tv in tok[3]:
+                if tv[0] == K.HEREDOC_BODY:
+                    self.body_tokens.add(idx)
+                    break
+        _pair_braces(self)
+        self.kinds = [t[0] for t in self.toks]
+        self.i = 0
+        self.last_error_at = -1
+        self.untitled_prefixed = False
+        self.brace_offset = 0
+
+    # ---- token helpers ----------------------------------------------------------------------
+    def peek(self, n: int = 0) -> str:
+        j = self.i + n
+        kinds = self.kinds
+        return kinds[j] if j < len(kinds) else K.EOF
+
+    def bump(self, ch: list) -> None:
+        i = self.i
+        tok = self.toks[i]
+        trivia = tok[3]
+        if trivia:
+            if i in self.body_tokens:
+                for tv in trivia:
+                    ch.append(self.heredoc_body(tv) if tv[0] == K.HEREDOC_BODY else tv)
+            else:
+                ch.extend(trivia)
+        kind = tok[0]
+        if kind == K.HEREDOC:
+            ch.append((kind, tok[1]))
+        else:
+            ch.append((kind, tok[1]))
+        if kind != K.EOF:
+            self.i = i + 1
+
+    def bump_as(self, ch: list, kind: str) -> None:
+        """Consume the current token under another kind (e.g. a keyword used as a name)."""
+        self.bump(ch)
+        ch[-1] = (kind, ch[-1][1])
+
+    def error(self, code: str, message: str, tok_index: int | None = None, hint: str = "") -> None:
+        j = self.i if tok_index is None else tok_index
+        if j >= len(self.toks):
+            j = len(self.toks) - 1
+        tok = self.toks[j]
+        if j == self.last_error_at and tok[0] != K.EOF:
+            return   # one error per token is enough
+        self.last_error_at = j
+        self.errors.append(SyntaxError_(tok[2], tok[2] + len(tok[1]), code, message, hint))
+
+    def syntax_error(self, expected: str | None = None) -> None:
+        tok = self.toks[self.i]
+        self.error("SYNTAX_ERROR", f"Syntax error at {_describe(tok)}", hint=expected or "")
+
+    def expect(self, ch: list, kind: str, what: str) -> bool:
+        if self.kinds[self.i] == kind:
+            self.bump(ch)
+            return True
+        self.syntax_error(what)
+        return False
+
+    def skip_group(self, ch: list) -> None:
+        """Consume a bracketed group (or one token) as part of error recovery."""
+        kind = self.kinds[self.i]
+        close = _OPENERS.get(kind)
+        self.bump(ch)
+        if close is None:
+            return
+        depth = 1
+        kinds = self.kinds
+        while kinds[self.i] != K.EOF:
+            k = kinds[self.i]
+            if k in _OPENERS:
+                if k in (K.LBRACE, K.SELBRACE):
+                    self.skip_group(ch)
+                    continue
+                depth += 1
+            elif k == close or (close != K.RBRACE and k == K.RBRACE):
+                if k == K.RBRACE and close != K.RBRACE:
+                    return      # never eat a '}' that belongs to an outer block
+                depth -= 1
+                if depth == 0:
+                    self.bump(ch)
+                    return
+            elif k in (K.RBRACK, K.RPAREN):
+                depth -= 1
+                self.bump(ch)
+                if depth <= 0:
+                    return
+                continue
+            self.bump(ch)
+
+    def recover(self, ch: list, stop=_RECOVERY_STOP) -> None:
+        """Wrap tokens up to a plausible restart point in an ERROR node."""
+        err: list = []
+        kinds = self.kinds
+        while kinds[self.i] not in stop:
+            self.skip_group(err)
+        if err:
+            ch.append(GreenNode(K.ERROR, err))
+
+    # ---- heredoc bodies ---------------------------------------------------------------------
+    def heredoc_body(self, tv) -> GreenNode:
+        hd: Heredoc = tv[2]
+        sub = Parser.__new__(Parser)
+        sub.toks = list(hd.tokens) + [(K.EOF, "", hd.text_end, hd.trailing)]
+        sub.kinds = [t[0] for t in sub.toks]
+        sub.errors = self.errors
+        sub.epp = False
+        sub.heredocs = self.heredocs
+        sub.body_tokens = set()
+        for idx, tok in enumerate(sub.toks):
+            for t2 in tok[3]:
+                if t2[0] == K.HEREDOC_BODY:
+                    sub.body_tokens.add(idx)
+        sub.i = 0
+        sub.last_error_at = -1
+        sub.untitled_prefixed = False
+        sub.brace_offset = 0
+        ch: list = []
+        sub.string_parts(ch, K.EOF)
+        if sub.kinds[sub.i] != K.EOF:
+            sub.recover(ch, frozenset({K.EOF}))
+        sub.bump(ch)
+        ch.pop()  # the synthetic EOF token (its trivia stays)
+        text_node = GreenNode(K.HEREDOC_TEXT, ch)
+        end_text = tv[1][hd.text_end - hd.body_offset:]
+        children = [text_node]
+        if end_text:
+            children.append((K.HEREDOC_END, end_text))
+        return GreenNode(K.HEREDOC_BODY, children)
+
+    # ---- entry points -----------------------------------------------------------------------
+    def parse_file(self) -> GreenNode:
+        ch: list = []
+        if self.epp:
+            self.epp_params(ch)
+        self.statements(ch, top=True)
+        while self.kinds[self.i] != K.EOF:
+            # only a stray '}' (turned into an error token by brace pairing) gets here
+            self.recover(ch, frozenset({K.EOF}))
+            self.statements(ch, top=True)
+        self.bump(ch)
+        return GreenNode(K.EPP_FILE if self.epp else K.SOURCE_FILE, ch)
+
+    def epp_params(self, ch: list) -> None:
+        kinds = self.kinds
+        j = self.i
+        # the parameter list may only be preceded by whitespace-only text
+        if kinds[j] == K.EPP_TEXT and self.toks[j][1].strip() == "" and kinds[j + 1] == K.PIPE:
+            self.bump(ch)
+        if kinds[self.i] == K.PIPE:
+            node: list = []
+            self.param_list(node, K.PIPE, K.PIPE)
+            ch.append(GreenNode(K.EPP_PARAMS, node))
+
+    # ---- statements -------------------------------------------------------------------------
+    def statements(self, ch: list, top: bool = False) -> None:
+        """Statements up to a '}' (not consumed) or end of input."""
+        kinds = self.kinds
+        while True:
+            k = kinds[self.i]
+            if k == K.RBRACE or k == K.EOF:
+                return
+            if k == K.SEMIC:
+                self.bump(ch)
+                continue
+            if k not in EXPR_START:
+                self.syntax_error()
+                self.recover(ch, _RECOVERY_STOP - {K.SEMIC} | {K.SEMIC})
+                if kinds[self.i] == k and k not in (K.RBRACE, K.EOF, K.SEMIC):
+                    # recovery did not move (the token is itself a restart token)
+                    err: list = []
+                    self.skip_group(err)
+                    ch.append(GreenNode(K.ERROR, err))
+                continue
+            before = self.i
+            self.statement(ch)
+            if self.i == before:
+                err = []
+                self.skip_group(err)
+                ch.append(GreenNode(K.ERROR, err))
+
+    def statement(self, ch: list) -> None:
+        kinds = self.kinds
+        tok = self.toks[self.i]
+        if tok[0] == K.NAME and tok[1] in STATEMENT_CALLS:
+            nxt = kinds[self.i + 1]
+            if nxt in EXPR_START and nxt != K.LPAREN and not (nxt in (K.MINUS, K.TIMES) and not self.spaced_unary(self.i + 1)):
+                if not (nxt == K.LBRACE and self.titled_body(self.i + 1)):
+                    node: list = []
+                    self.bump_as(node, K.NAME)
+                    self.call_args_unparenthesized(node)
+                    ch.append(GreenNode(K.STATEMENT_CALL, node))
+                    return
+        expr = self.assignment()
+        if kinds[self.i] == K.COMMA:
+            # 'foo 10, 3' / '$a = 10, 3': arguments without parentheses to something that is not
+            # a statement function
+            node = [expr]
+            prev = next((c for c in reversed(ch) if type(c) is not tuple), None)
+            name = _qname_text(prev) if prev is not None else None
+            if name is not None:
+                self.error("ARGS_TO_NON_CALL", f"attempt to pass argument list to the function '{name}' which cannot be called without parentheses")
+            else:
+                self.error("ILLEGAL_COMMA", "illegal comma separated argument list")
+            while kinds[self.i] == K.COMMA:
+                self.bump(node)
+                if kinds[self.i] in EXPR_START:
+                    node.append(self.assignment())
+            ch.append(GreenNode(K.ERROR, node))
+            return
+        ch.append(expr)
+
+    def spaced_unary(self, j: int) -> bool:
+        """'notice -1' passes -1, but 'notice - 1' is a subtraction."""
+        tok = self.toks[j]
+        nxt = self.toks[j + 1] if j + 1 < len(self.toks) else None
+        return nxt is not None and not nxt[3] and bool(tok[3])
+
+    def call_args_unparenthesized(self, node: list) -> None:
+        node.append(self.assignment())
+        kinds = self.kinds
+        while kinds[self.i] == K.COMMA:
+            self.bump(node)
+            if kinds[self.i] in EXPR_START:
+                node.append(self.assignment())
+            else:
+                self.syntax_error("an argument")
+                return
+
+    def titled_body(self, j: int) -> bool:
+        """Does the brace at token j start a resource body with a title ('title: ...')?
+        Scans to the first ':' or '=>'/'+>' at nesting depth 0 (titles are short)."""
+        kinds = self.kinds
+        depth = 0
+        j += 1
+        n = len(kinds)
+        while j < n:
+            k = kinds[j]
+            if k in _OPENERS:
+                depth += 1
+            elif k in (K.RBRACE, K.RBRACK, K.RPAREN):
+                if depth == 0:
+                    return False
+                depth -= 1
+            elif depth == 0:
+                if k == K.COLON:
+                    return True
+                if k in (K.FARROW, K.PARROW, K.SEMIC, K.EOF):
+                    return False
+                if k == K.QMARK:
+                    return False
+            j += 1
+        return False
+
+    # ---- assignment / relationship / resource -----------------------------------------------
+    def assignment(self) -> GreenNode:
+        left = self.relationship()
+        if self.kinds[self.i] in _ASSIGN:
+            node = [left]
+            self.bump(node)
+            node.append(self.assignment_operand())
+            return GreenNode(K.ASSIGNMENT, node)
+        return left
+
+    def assignment_operand(self) -> GreenNode:
+        if self.kinds[self.i] in EXPR_START:
+            return self.assignment()
+        return self.missing("an expression")
+
+    def relationship(self) -> GreenNode:
+        left = self.resource()
+        kinds = self.kinds
+        while kinds[self.i] in _RELATIONSHIP:
+            node = [left]
+            self.bump(node)
+            if kinds[self.i] in EXPR_START:
+                node.append(self.resource())
+            else:
+                node.append(self.missing("an expression"))
+            left = GreenNode(K.RELATIONSHIP, node)
+        return left
+
+    def resource(self, prefixed: bool = False) -> GreenNode:
+        kinds = self.kinds
+        k = kinds[self.i]
+        if k == K.AT or k == K.ATAT:
+            at_offset = self.toks[self.i][2]
+            prefix: list = []
+            self.bump(prefix)
+            if kinds[self.i] in EXPR_START:
+                inner = self.resource(prefixed=True)
+            else:
+                inner = self.missing("a resource expression")
+            untitled = self.untitled_prefixed
+            self.untitled_prefixed = False
+            if inner.kind in (K.RESOURCE_EXPR, K.RESOURCE_DEFAULTS, K.RESOURCE_OVERRIDE) and not untitled:
+                return GreenNode(inner.kind, prefix + list(inner.children))
+            if inner.kind != K.ERROR:
+                which = "Virtual (@)" if k == K.AT else "Exported (@@)"
+                tok = self.toks[self.i - 1]
+                self.errors.append(SyntaxError_(at_offset, tok[2] + len(tok[1]), "NOT_VIRTUALIZEABLE",
+                                                f"{which} can only be applied to a Resource Expression"))
+            return GreenNode(K.ERROR, prefix + [inner])
+        if k == K.CLASS and kinds[self.i + 1] == K.LBRACE:
+            node = []
+            self.bump_as(node, K.CLASS)
+            type_node = GreenNode(K.QNAME, [node.pop()])
+            node.append(type_node)
+            self.resource_block(node, titled=True)
+            return GreenNode(K.RESOURCE_EXPR, node)
+        expr = self.expression(0)
+        if kinds[self.i] == K.LBRACE:
+            shape = expr.kind
+            titled = self.titled_body(self.i)
+            if titled or shape in (K.TYPE_REF, K.ACCESS_EXPR) or (shape == K.QNAME and _qname_text(expr) not in STATEMENT_CALLS):
+                if shape not in (K.QNAME, K.TYPE_REF, K.ACCESS_EXPR, K.RESERVED_WORD) and not titled:
+                    return expr
+                node = [expr]
+                self.brace_offset = self.toks[self.i][2]
+                if titled:
+                    self.resource_block(node, titled=True)
+                    return GreenNode(K.RESOURCE_EXPR, node)
+                self.resource_block(node, titled=False)
+                if shape == K.TYPE_REF:
+                    return GreenNode(K.RESOURCE_DEFAULTS, node)
+                if shape == K.ACCESS_EXPR:
+                    return GreenNode(K.RESOURCE_OVERRIDE, node)
+                if prefixed:
+                    # '@file { x => 1 }' is a name followed by a hash, which cannot be virtual
+                    self.untitled_prefixed = True
+                    return GreenNode(K.RESOURCE_EXPR, node)
+                brace = self.brace_offset
+                self.errors.append(SyntaxError_(brace, brace + 1, "RESOURCE_WITHOUT_TITLE",
+                                                "Syntax error: resource body without title or hash with +>"))
+                return GreenNode(K.RESOURCE_EXPR, node)
+        return expr
+
+    def resource_block(self, node: list, titled: bool) -> None:
+        """'{' (title ':' attribute-ops (';' title ':' attribute-ops)*)? '}' or, untitled,
+        '{' attribute-ops '}'."""
+        self.bump(node)   # '{'
+        kinds = self.kinds
+        if not titled:
+            self.attribute_ops(node)
+        else:
+            while kinds[self.i] not in (K.RBRACE, K.EOF):
+                body: list = []
+                if kinds[self.i] in EXPR_START:
+                    body.append(self.expression(0))
+                else:
+                    self.syntax_error("a resource title")
+                    self.recover(body, frozenset({K.COLON, K.SEMIC, K.RBRACE, K.EOF}))
+                if kinds[self.i] == K.COLON:
+                    self.bump(body)
+                    self.attribute_ops(body)
+                else:
+                    self.syntax_error("':' after the resource title")
+                    self.recover(body, frozenset({K.SEMIC, K.RBRACE, K.EOF}))
+                node.append(GreenNode(K.RESOURCE_BODY, body))
+                if kinds[self.i] == K.SEMIC:
+                    self.bump(node)
+                    continue
+                if kinds[self.i] != K.RBRACE:
+                    self.syntax_error("';' or '}'")
+                    self.recover(node, frozenset({K.SEMIC, K.RBRACE, K.EOF}))
+                    if kinds[self.i] == K.SEMIC:
+                        self.bump(node)
+        self.close_brace(node)
+
+    def close_brace(self, node: list) -> None:
+        if self.kinds[self.i] == K.RBRACE:
+            self.bump(node)
+        else:
+            self.syntax_error("'}'")
+            self.recover(node, frozenset({K.RBRACE, K.EOF}))
+            if self.kinds[self.i] == K.RBRACE:
+                self.bump(node)
+
+    def attribute_ops(self, node: list) -> None:
+        """attribute operations up to ';' or '}' (not consumed); trailing comma allowed."""
+        kinds = self.kinds
+        if kinds[self.i] == K.COMMA:
+            # 'title: ,' (no operations, then the optional trailing comma)
+            self.bump(node)
+        while True:
+            k = kinds[self.i]
+            if k in (K.RBRACE, K.SEMIC, K.EOF):
+                return
+            op: list = []
+            if k in _ATTRIBUTE_NAME_KINDS:
+                self.bump_as(op, K.NAME)
+                if kinds[self.i] in (K.FARROW, K.PARROW):
+                    self.bump(op)
+                    op.append(self.expression_or_missing())
+                else:
+                    self.syntax_error("'=>' or '+>'")
+                    self.recover(op, frozenset({K.COMMA, K.SEMIC, K.RBRACE, K.EOF}))
+            elif k == K.TIMES and kinds[self.i + 1] == K.FARROW:
+                self.bump(op)
+                self.bump(op)
+                op.append(self.expression_or_missing())
+            else:
+                self.syntax_error("an attribute name")
+                self.recover(op, frozenset({K.COMMA, K.SEMIC, K.RBRACE, K.EOF}))
+                if op:
+                    node.append(GreenNode(K.ERROR, op) if len(op) != 1 or type(op[0]) is tuple else op[0])
+                if kinds[self.i] == K.COMMA:
+                    self.bump(node)
+                continue
+            node.append(GreenNode(K.ATTRIBUTE_OP, op))
+            if kinds[self.i] == K.COMMA:
+                self.bump(node)
+            elif kinds[self.i] not in (K.RBRACE, K.SEMIC, K.EOF):
+                self.syntax_error("',' or '}'")
+                err: list = []
+                self.recover(err, frozenset({K.COMMA, K.SEMIC, K.RBRACE, K.EOF} | _ATTRIBUTE_NAME_KINDS))
+                if err:
+                    node.append(GreenNode(K.ERROR, err))
+                if kinds[self.i] == K.COMMA:
+                    self.bump(node)
+
+    def expression_or_missing(self) -> GreenNode:
+        if self.kinds[self.i] in EXPR_START:
+            return self.expression(0)
+        return self.missing("an expression")
+
+    def missing(self, what: str) -> GreenNode:
+        self.syntax_error(what)
+        return GreenNode(K.ERROR, [])
+
+    # ---- expressions (precedence climbing) --------------------------------------------------
+    def expression(self, min_bp: int) -> GreenNode:
+        kinds = self.kinds
+        k = kinds[self.i]
+        if k == K.MINUS or k == K.NOT or k == K.TIMES:
+            node: list = []
+            self.bump(node)
+            if kinds[self.i] in EXPR_START:
+                node.append(self.expression(_UNARY_BP))
+            else:
+                node.append(self.missing("an expression"))
+            left = GreenNode(K.UNARY_EXPR, node)
+        else:
+            left = self.postfix(self.primary())
+        while True:
+            k = kinds[self.i]
+            bp = _BINARY.get(k)
+            if bp is not None:
+                if bp <= min_bp:
+                    return left
+                node = [left]
+                self.bump(node)
+                if kinds[self.i] in EXPR_START:
+                    node.append(self.expression(bp))
+                else:
+                    node.append(self.missing("an expression"))
+                left = GreenNode(K.BINARY_EXPR, node)
+                continue
+            if k == K.QMARK:
+                if _SELECTOR_BP <= min_bp:
+                    return left
+                left = self.selector(left)
+                continue
+            return left
+
+    def selector(self, left: GreenNode) -> GreenNode:
+        node = [left]
+        self.bump(node)   # '?'
+        kinds = self.kinds
+        if kinds[self.i] == K.SELBRACE:
+            self.bump(node)
+            while kinds[self.i] not in (K.RBRACE, K.EOF):
+                node.append(self.selector_entry())
+                if kinds[self.i] == K.COMMA:
+                    self.bump(node)
+                elif kinds[self.i] != K.RBRACE:
+                    self.syntax_error("',' or '}'")
+                    self.recover(node, frozenset({K.COMMA, K.RBRACE, K.EOF}))
+                    if kinds[self.i] == K.COMMA:
+                        self.bump(node)
+            self.close_brace(node)
+        else:
+            node.append(self.selector_entry())
+        return GreenNode(K.SELECTOR_EXPR, node)
+
+    def selector_entry(self) -> GreenNode:
+        entry: list = [self.expression_or_missing()]
+        if self.kinds[self.i] == K.FARROW:
+            self.bump(entry)
+            entry.append(self.expression_or_missing())
+        else:
+            self.syntax_error("'=>'")
+        return GreenNode(K.SELECTOR_ENTRY, entry)
+
+    def postfix(self, left: GreenNode) -> GreenNode:
+        kinds = self.kinds
+        while True:
+            k = kinds[self.i]
+            if k == K.LBRACK:
+                node = [left]
+                self.bump(node)
+                if kinds[self.i] == K.RBRACK:
+                    self.syntax_error("an index or type parameter")
+                self.collection_entries(node, K.RBRACK)
+                self.expect_close(node, K.RBRACK, "']'")
+                left = GreenNode(K.ACCESS_EXPR, node)
+            elif k == K.DOT:
+                node = [left]
+                self.bump(node)
+                nk = kinds[self.i]
+                if nk == K.NAME or nk in K.KEYWORD_KINDS:
+                    self.bump_as(node, K.NAME)
+                else:
+                    self.syntax_error("a function name after '.'")
+                if kinds[self.i] == K.LPAREN:
+                    self.arg_list(node)
+                if kinds[self.i] == K.PIPE:
+                    node.append(self.lambda_())
+                left = GreenNode(K.METHOD_CALL, node)
+            elif k == K.LPAREN:
+                node = [left]
+                self.arg_list(node)
+                if kinds[self.i] == K.PIPE:
+                    node.append(self.lambda_())
+                left = GreenNode(K.CALL_EXPR, node)
+            elif k == K.LCOLLECT or k == K.LLCOLLECT:
+                left = self.collector(left)
+            else:
+                return left
+
+    def collector(self, left: GreenNode) -> GreenNode:
+        node = [left]
+        q: list = []
+        kinds = self.kinds
+        opener = kinds[self.i]
+        closer = K.RCOLLECT if opener == K.LCOLLECT else K.RRCOLLECT
+        self.bump(q)
+        if kinds[self.i] != closer:
+            if kinds[self.i] in EXPR_START:
+                q.append(self.expression(0))
+            if kinds[self.i] != closer:
+                self.syntax_error("'|>'" if closer == K.RCOLLECT else "'|>>'")
+                self.recover(q, frozenset({closer, K.RBRACE, K.EOF, K.SEMIC}))
+        if kinds[self.i] == closer:
+            self.bump(q)
+        node.append(GreenNode(K.COLLECT_QUERY, q))
+        if kinds[self.i] == K.LBRACE:
+            self.bump(node)
+            self.attribute_ops(node)
+            self.close_brace(node)
+        return GreenNode(K.COLLECT_EXPR, node)
+
+    def expect_close(self, node: list, kind: str, what: str) -> None:
+        if self.kinds[self.i] == kind:
+            self.bump(node)
+            return
+        self.syntax_error(what)
+        # skip to the closer unless a brace intervenes
+        err: list = []
+        kinds = self.kinds
+        while kinds[self.i] not in (kind, K.RBRACE, K.LBRACE, K.EOF, K.SEMIC):
+            self.skip_group(err)
+        if err:
+            node.append(GreenNode(K.ERROR, err))
+        if kinds[self.i] == kind:
+            self.bump(node)
+
+    def arg_list(self, node: list) -> None:
+        """'(' arguments ')' with unbraced hash entries allowed."""
+        args: list = []
+        self.bump(args)   # '('
+        self.collection_entries(args, K.RPAREN)
+        self.expect_close(args, K.RPAREN, "')'")
+        node.append(GreenNode(K.ARG_LIST, args))
+
+    def collection_entries(self, node: list, close: str) -> None:
+        """Comma-separated entries up to ``close`` (not consumed).  Adjacent ``k => v`` entries
+        become one HASH node without braces (Puppet's unbraced hash)."""
+        kinds = self.kinds
+        pending_hash: list | None = None
+        while True:
+            k = kinds[self.i]
+            if k == close or k == K.EOF or k == K.RBRACE:
+                break
+            if k in _COLLECTION_KEYWORDS and kinds[self.i + 1] in (K.COMMA, close, K.FARROW):
+                item = GreenNode(K.QNAME, [])
+                lit: list = []
+                self.bump(lit)
+                item = GreenNode(K.QNAME, lit)
+            elif k in EXPR_START:
+                item = self.assignment()
+            else:
+                self.syntax_error()
+                err: list = []
+                self.recover(err, frozenset({K.COMMA, close, K.RBRACE, K.EOF, K.SEMIC}))
+                if pending_hash is not None:
+                    node.append(GreenNode(K.HASH, pending_hash))
+                    pending_hash = None
+                if err:
+                    node.append(GreenNode(K.ERROR, err))
+                if kinds[self.i] == K.COMMA:
+                    self.bump(node)
+                    continue
+                if kinds[self.i] == K.SEMIC:
+                    return
+                continue
+            if kinds[self.i] == K.FARROW:
+                entry = [item]
+                self.bump(entry)
+                if kinds[self.i] in _COLLECTION_KEYWORDS and kinds[self.i + 1] in (K.COMMA, close):
+                    lit = []
+                    self.bump(lit)
+                    entry.append(GreenNode(K.QNAME, lit))
+                else:
+                    entry.append(self.assignment_operand())
+                if pending_hash is None:
+                    pending_hash = []
+                pending_hash.append(GreenNode(K.HASH_ENTRY, entry))
+                if kinds[self.i] == K.COMMA:
+                    self.bump(pending_hash)
+                    continue
+            else:
+                if pending_hash is not None:
+                    node.append(GreenNode(K.HASH, pending_hash))
+                    pending_hash = None
+                node.append(item)
+                if kinds[self.i] == K.COMMA:
+                    self.bump(node)
+                    continue
+            k = kinds[self.i]
+            if k != close:
+                self.syntax_error(f"',' or {_DESCRIBE.get(close, close)}")
+                err = []
+                self.recover(err, frozenset({K.COMMA, close, K.RBRACE, K.EOF, K.SEMIC, K.LBRACE}))
+                if pending_hash is not None:
+                    node.append(GreenNode(K.HASH, pending_hash))
+                    pending_hash = None
+                if err:
+                    node.append(GreenNode(K.ERROR, err))
+                if kinds[self.i] == K.COMMA:
+                    self.bump(node)
+                    continue
+                break
+        if pending_hash is not None:
+            node.append(GreenNode(K.HASH, pending_hash))
+
+    # ---- primaries --------------------------------------------------------------------------
+    def primary(self) -> GreenNode:
+        kinds = self.kinds
+        k = kinds[self.i]
+        node: list = []
+        if k == K.VARIABLE:
+            self.bump(node)
+            return GreenNode(K.VARIABLE_EXPR, node)
+        if k in _LITERAL_KINDS:
+            self.bump(node)
+            return GreenNode(K.LITERAL, node)
+        if k == K.NAME or k == K.WORD:
+            self.bump(node)
+            return GreenNode(K.QNAME, node)
+        if k == K.CLASSREF:
+            self.bump(node)
+            return GreenNode(K.TYPE_REF, node)
+        if k == K.DQ_OPEN:
+            return self.dq_string()
+        if k == K.LISTSTART or k == K.LBRACK:
+            self.bump(node)
+            self.collection_entries(node, K.RBRACK)
+            self.expect_close(node, K.RBRACK, "']'")
+            return GreenNode(K.ARRAY, node)
+        if k == K.LBRACE:
+            return self.hash_literal()
+        if k == K.LPAREN or k == K.WSLPAREN:
+            self.bump(node)
+            if kinds[self.i] in EXPR_START:
+                node.append(self.assignment())
+            else:
+                node.append(self.missing("an expression"))
+            self.expect_close(node, K.RPAREN, "')'")
+            return GreenNode(K.PAREN_EXPR, node)
+        if k == K.HEREDOC:
+            self.bump(node)
+            return GreenNode(K.HEREDOC_EXPR, node)
+        if k == K.IF:
+            return self.if_expr()
+        if k == K.UNLESS:
+            return self.unless_expr()
+        if k == K.CASE:
+            return self.case_expr()
+        if k == K.CLASS:
+            return self.class_def()
+        if k == K.DEFINE:
+            return self.named_def(K.DEFINE_DEF)
+        if k == K.PLAN:
+            return self.named_def(K.PLAN_DEF)
+        if k == K.NODE:
+            return self.node_def()
+        if k == K.FUNCTION:
+            if kinds[self.i + 1] in (K.NAME, K.WORD, K.CLASSREF):
+                return self.named_def(K.FUNCTION_DEF)
+            self.bump(node)
+            return GreenNode(K.QNAME, node)
+        if k == K.TYPE:
+            nk = kinds[self.i + 1]
+            if nk == K.CLASSREF:
+                return self.type_alias()
+            if nk == K.LPAREN:
+                # 'type(x)': the function named type
+                self.bump_as(node, K.NAME)
+                return GreenNode(K.QNAME, node)
+            self.bump(node)
+            return GreenNode(K.RESERVED_WORD, node)
+        if k == K.APPLY:
+            return self.apply_expr()
+        if k in (K.PRIVATE, K.ATTR):
+            self.bump(node)
+            return GreenNode(K.RESERVED_WORD, node)
+        if k == K.RENDER_EXPR:
+            self.bump(node)
+            if kinds[self.i] == K.LBRACE and False:
+                pass
+            node.append(self.expression_or_missing() if kinds[self.i] != K.LBRACE else self.block())
+            if kinds[self.i] in (K.EPP_END, K.EPP_END_TRIM):
+                self.bump(node)
+            else:
+                self.syntax_error("'%>'")
+            return GreenNode(K.EPP_RENDER_EXPR, node)
+        if k == K.EPP_TEXT:
+            self.bump(node)
+            return GreenNode(K.EPP_RENDER_STRING, node)
+        if k == K.ERROR_TOKEN:
+            self.bump(node)
+            return GreenNode(K.ERROR, node)
+        if k in (K.AT, K.ATAT):
+            # '@' in an operand position: parse the resource for recovery
+            return self.resource()
+        self.syntax_error("an expression")
+        return GreenNode(K.ERROR, node)
+
+    def dq_string(self) -> GreenNode:
+        node: list = []
+        self.bump(node)   # '"'
+        self.string_parts(node, K.DQ_CLOSE)
+        if self.kinds[self.i] == K.DQ_CLOSE:
+            self.bump(node)
+        return GreenNode(K.DQ_STRING, node)
+
+    def string_parts(self, node: list, close: str) -> None:
+        kinds = self.kinds
+        while True:
+            k = kinds[self.i]
+            if k == K.STRING_TEXT:
+                self.bump(node)
+            elif k == K.STRING_VAR:
+                part: list = []
+                self.bump(part)
+                node.append(GreenNode(K.INTERPOLATION, part))
+            elif k == K.INTERP_OPEN:
+                part = []
+                self.bump(part)
+                if kinds[self.i] == K.INTERP_CLOSE:
+                    self.syntax_error("an expression")
+                else:
+                    part.append(self.assignment())
+                    if kinds[self.i] != K.INTERP_CLOSE:
+                        self.syntax_error("'}'")
+                        self.recover(part, frozenset({K.INTERP_CLOSE, close, K.EOF}))
+                if kinds[self.i] == K.INTERP_CLOSE:
+                    self.bump(part)
+                node.append(GreenNode(K.INTERPOLATION, part))
+            else:
+                return
+
+    def hash_literal(self) -> GreenNode:
+        node: list = []
+        self.bump(node)   # '{'
+        kinds = self.kinds
+        while kinds[self.i] not in (K.RBRACE, K.EOF):
+            entry: list = []
+            if kinds[self.i] in _COLLECTION_KEYWORDS and kinds[self.i + 1] == K.FARROW:
+                lit: list = []
+                self.bump(lit)
+                entry.append(GreenNode(K.QNAME, lit))
+            elif kinds[self.i] in EXPR_START:
+                entry.append(self.assignment())
+            else:
+                self.syntax_error("a hash key")
+                self.recover(node, frozenset({K.COMMA, K.RBRACE, K.EOF}))
+                if kinds[self.i] == K.COMMA:
+                    self.bump(node)
+                continue
+            if kinds[self.i] == K.FARROW:
+                self.bump(entry)
+                if kinds[self.i] in _COLLECTION_KEYWORDS and kinds[self.i + 1] in (K.COMMA, K.RBRACE):
+                    lit = []
+                    self.bump(lit)
+                    entry.append(GreenNode(K.QNAME, lit))
+                else:
+                    entry.append(self.assignment_operand())
+            else:
+                self.syntax_error("'=>'")
+            node.append(GreenNode(K.HASH_ENTRY, entry))
+            if kinds[self.i] == K.COMMA:
+                self.bump(node)
+            elif kinds[self.i] != K.RBRACE:
+                self.syntax_error("',' or '}'")
+                self.recover(node, frozenset({K.COMMA, K.RBRACE, K.EOF}))
+                if kinds[self.i] == K.COMMA:
+                    self.bump(node)
+        self.close_brace(node)
+        return GreenNode(K.HASH, node)
+
+    def block(self) -> GreenNode:
+        """'{' statements '}'"""
+        node: list = []
+        if self.kinds[self.i] != K.LBRACE:
+            self.syntax_error("'{'")
+            return GreenNode(K.BLOCK, node)
+        self.bump(node)
+        self.statements(node)
+        self.close_brace(node)
+        return GreenNode(K.BLOCK, node)
+
+    def if_expr(self) -> GreenNode:
+        node: list = []
+        self.bump(node)   # 'if' or 'elsif'
+        node.append(self.condition())
+        node.append(self.block())
+        kinds = self.kinds
+        if kinds[self.i] == K.ELSIF:
+            node.append(GreenNode(K.ELSIF_CLAUSE, [self.if_expr()]))
+        elif kinds[self.i] == K.ELSE:
+            els: list = []
+            self.bump(els)
+            els.append(self.block())
+            node.append(GreenNode(K.ELSE_CLAUSE, els))
+        return GreenNode(K.IF_EXPR, node)
+
+    def condition(self) -> GreenNode:
+        if self.kinds[self.i] in EXPR_START and self.kinds[self.i] != K.LBRACE:
+            return self.expression(0)
+        return self.missing("a condition")
+
+    def unless_expr(self) -> GreenNode:
+        node: list = []
+        self.bump(node)
+        node.append(self.condition())
+        node.append(self.block())
+        kinds = self.kinds
+        if kinds[self.i] == K.ELSIF:
+            self.error("UNLESS_ELSIF", "elsif not supported in unless expression")
+            node.append(GreenNode(K.ELSIF_CLAUSE, [self.if_expr()]))
+        elif kinds[self.i] == K.ELSE:
+            els: list = []
+            self.bump(els)
+            els.append(self.block())
+            node.append(GreenNode(K.ELSE_CLAUSE, els))
+        return GreenNode(K.UNLESS_EXPR, node)
+
+    def case_expr(self) -> GreenNode:
+        node: list = []
+        self.bump(node)
+        node.append(self.condition())
+        kinds = self.kinds
+        if kinds[self.i] != K.LBRACE:
+            self.syntax_error("'{'")
+            return GreenNode(K.CASE_EXPR, node)
+        self.bump(node)
+        while kinds[self.i] not in (K.RBRACE, K.EOF):
+            opt: list = []
+            if kinds[self.i] not in EXPR_START:
+                self.syntax_error("a case option")
+                self.recover(node, frozenset({K.RBRACE, K.EOF, K.COLON}) | EXPR_START)
+                if kinds[self.i] == K.COLON:
+                    self.bump(node)
+                continue
+            while True:
+                opt.append(self.expression_or_missing())
+                if kinds[self.i] == K.COMMA:
+                    self.bump(opt)
+                    if kinds[self.i] == K.COLON:
+                        break
+                    continue
+                break
+            if kinds[self.i] == K.COLON:
+                self.bump(opt)
+                opt.append(self.block())
+            else:
+                self.syntax_error("':'")
+                self.recover(opt, frozenset({K.RBRACE, K.EOF, K.LBRACE}))
+                if kinds[self.i] == K.LBRACE:
+                    opt.append(self.block())
+            node.append(GreenNode(K.CASE_OPTION, opt))
+        self.close_brace(node)
+        return GreenNode(K.CASE_EXPR, node)
+
+    # ---- definitions ------------------------------------------------------------------------
+    def definition_name(self, node: list) -> None:
+        kinds = self.kinds
+        k = kinds[self.i]
+        if k in (K.NAME, K.WORD, K.CLASSREF):
+            self.bump(node)
+        elif k == K.DEFAULT:
+            self.error("DEFAULT_AS_NAME", "'default' keyword not allowed at this location")
+            self.bump(node)
+        elif k in K.KEYWORD_KINDS:
+            self.error("KEYWORD_AS_NAME", f"'{self.toks[self.i][1]}' keyword not allowed at this location")
+            self.bump(node)
+        elif k == K.STRING or k == K.DQ_OPEN:
+            self.error("QUOTED_NAME", "A quoted string is not valid as a name here")
+            self.primary()  # consume the string
+            node.append(GreenNode(K.ERROR, []))
+        else:
+            self.syntax_error("a name")
+
+    def class_def(self) -> GreenNode:
+        node: list = []
+        self.bump(node)   # 'class'
+        kinds = self.kinds
+        if kinds[self.i] in (K.STRING, K.DQ_OPEN):
+            tok = self.toks[self.i]
+            self.error("QUOTED_NAME", "A quoted string is not valid as a name here")
+            err: list = []
+            err.append(self.primary())
+            node.append(GreenNode(K.ERROR, err))
+        else:
+            self.definition_name(node)
+        if kinds[self.i] in (K.LPAREN, K.WSLPAREN):
+            self.param_list(node, kinds[self.i], K.RPAREN)
+        if kinds[self.i] == K.INHERITS:
+            parent: list = []
+            self.bump(parent)
+            k = kinds[self.i]
+            if k in (K.NAME, K.WORD, K.CLASSREF, K.DEFAULT):
+                self.bump(parent)
+            elif k in K.KEYWORD_KINDS:
+                self.error("KEYWORD_AS_NAME", f"'{self.toks[self.i][1]}' keyword not allowed at this location")
+                self.bump(parent)
+            else:
+                self.syntax_error("a class name")
+            node.append(GreenNode(K.PARENT, parent))
+        node.append(self.block())
+        return GreenNode(K.CLASS_DEF, node)
+
+    def named_def(self, kind: str) -> GreenNode:
+        node: list = []
+        self.bump(node)
+        self.definition_name(node)
+        kinds = self.kinds
+        if kinds[self.i] in (K.LPAREN, K.WSLPAREN):
+            self.param_list(node, kinds[self.i], K.RPAREN)
+        if kind == K.FUNCTION_DEF and kinds[self.i] == K.RSHIFT:
+            node.append(self.return_type())
+        node.append(self.block())
+        return GreenNode(kind, node)
+
+    def return_type(self) -> GreenNode:
+        rt: list = []
+        self.bump(rt)   # '>>'
+        if self.kinds[self.i] == K.CLASSREF:
+            rt.append(self.postfix_access_only(self.primary()))
+        else:
+            rt.append(self.missing("a return type"))
+        return GreenNode(K.RETURN_TYPE, rt)
+
+    def postfix_access_only(self, left: GreenNode) -> GreenNode:
+        kinds = self.kinds
+        while kinds[self.i] == K.LBRACK:
+            node = [left]
+            self.bump(node)
+            if kinds[self.i] == K.RBRACK:
+                self.syntax_error("a type parameter")
+            self.collection_entries(node, K.RBRACK)
+            self.expect_close(node, K.RBRACK, "']'")
+            left = GreenNode(K.ACCESS_EXPR, node)
+        return left
+
+    def param_list(self, node: list, open_kind: str, close_kind: str) -> None:
+        pl: list = []
+        self.bump(pl)   # '(' or '|'
+        kinds = self.kinds
+        while kinds[self.i] != close_kind and kinds[self.i] not in (K.EOF, K.LBRACE, K.RBRACE):
+            before = self.i
+            pl.append(self.param())
+            if kinds[self.i] == K.COMMA:
+                self.bump(pl)
+            elif kinds[self.i] != close_kind:
+                self.syntax_error(f"',' or {'|' if close_kind == K.PIPE else ')'}")
+                self.recover(pl, frozenset({K.COMMA, close_kind, K.LBRACE, K.RBRACE, K.EOF}))
+                if kinds[self.i] == K.COMMA:
+                    self.bump(pl)
+            if self.i == before:
+                break
+        if kinds[self.i] == close_kind:
+            self.bump(pl)
+        else:
+            self.syntax_error("'|'" if close_kind == K.PIPE else "')'")
+        node.append(GreenNode(K.PARAM_LIST, pl))
+
+    def param(self) -> GreenNode:
+        p: list = []
+        kinds = self.kinds
+        if kinds[self.i] == K.CLASSREF:
+            p.append(self.postfix_access_only(self.primary()))
+        if kinds[self.i] == K.TIMES:
+            self.bump(p)
+        if kinds[self.i] == K.VARIABLE:
+            self.bump(p)
+            if kinds[self.i] == K.EQUALS:
+                self.bump(p)
+                p.append(self.expression_or_missing())
+        else:
+            self.syntax_error("a parameter name ($name)")
+            self.recover(p, frozenset({K.COMMA, K.RPAREN, K.PIPE, K.LBRACE, K.RBRACE, K.EOF}))
+        return GreenNode(K.PARAM, p)
+
+    def lambda_(self) -> GreenNode:
+        node: list = []
+        self.param_list(node, K.PIPE, K.PIPE)
+        if self.kinds[self.i] == K.RSHIFT:
+            node.append(self.return_type())
+        node.append(self.block())
+        return GreenNode(K.LAMBDA, node)
+
+    def node_def(self) -> GreenNode:
+        node: list = []
+        self.bump(node)   # 'node'
+        kinds = self.kinds
+        matches: list = []
+        while True:
+            matches.append(self.host_name())
+            if kinds[self.i] == K.COMMA:
+                self.bump(matches)
+                if kinds[self.i] in (K.LBRACE, K.INHERITS):
+                    break
+                continue
+            break
+        node.append(GreenNode(K.HOST_MATCHES, matches))
+        if kinds[self.i] == K.INHERITS:
+            parent: list = []
+            self.bump(parent)
+            parent.append(self.host_name())
+            node.append(GreenNode(K.PARENT, parent))
+        node.append(self.block())
+        return GreenNode(K.NODE_DEF, node)
+
+    def host_name(self) -> GreenNode:
+        kinds = self.kinds
+        hn: list = []
+        k = kinds[self.i]
+        if k in (K.STRING, K.REGEX, K.DEFAULT):
+            self.bump(hn)
+        elif k == K.DQ_OPEN:
+            hn.append(self.dq_string())
+        elif k in (K.NAME, K.WORD, K.NUMBER) or k in K.KEYWORD_KINDS:
+            self.bump(hn)
+            while kinds[self.i] == K.DOT and (kinds[self.i + 1] in (K.NAME, K.WORD, K.NUMBER) or kinds[self.i + 1] in K.KEYWORD_KINDS):
+                self.bump(hn)
+                self.bump(hn)
+        else:
+            self.syntax_error("a host name")
+        return GreenNode(K.HOST_NAME, hn)
+
+    def type_alias(self) -> GreenNode:
+        node: list = []
+        self.bump(node)   # 'type'
+        kinds = self.kinds
+        name = self.postfix_access_only(self.primary())
+        node.append(name)
+        if kinds[self.i] == K.EQUALS:
+            self.bump(node)
+            node.append(self.expression_or_missing())
+            return GreenNode(K.TYPE_ALIAS, node)
+        if kinds[self.i] == K.INHERITS:
+            self.bump(node)
+            if kinds[self.i] == K.CLASSREF:
+                node.append(self.primary())
+            else:
+                node.append(self.missing("a type name"))
+        if kinds[self.i] == K.LBRACE:
+            node.append(self.block())
+            return GreenNode(K.TYPE_DEFINITION, node)
+        self.syntax_error("'='")
+        return GreenNode(K.TYPE_ALIAS, node)
+
+    def apply_expr(self) -> GreenNode:
+        node: list = []
+        self.bump(node)
+        kinds = self.kinds
+        if kinds[self.i] in (K.LPAREN, K.WSLPAREN):
+            self.arg_list(node)
+        else:
+            self.syntax_error("'('")
+        node.append(self.block())
+        return GreenNode(K.APPLY_EXPR, node)
+
+
+def _qname_text(node: GreenNode) -> str | None:
+    if node.kind == K.QNAME:
+        for c in node.children:
+            if type(c) is tuple and c[0] not in K.TRIVIA:
+                return c[1]
+    return None
+
+
+# ---- brace pairing ----------------------------------------------------------------------------
+
+def _pair_braces(p: Parser) -> None:
+    """Make '{'/'}' balanced before parsing, so that recovery can rely on it.
+
+    When the braces balance (every valid file), nothing changes.  Otherwise a stray '}' becomes
+    an error token, and a '{' without its '}' gets a zero-width '}' inserted where its block
+    most likely ended: before the first later line that is indented no deeper than the line of
+    the '{' (or before the '}' that closes an enclosing block, or at the end of input)."""
+    toks = p.toks
+    opens = (K.LBRACE, K.SELBRACE)
+    stack: list = []
+    balanced = True
+    for tok in toks:
+        k = tok[0]
+        if k in opens:
+            stack.append(1)
+        elif k == K.RBRACE:
+            if not stack:
+                balanced = False
+                break
+            stack.pop()
+    if balanced and not stack:
+        return
+    text_len = toks[-1][2]
+    line_info = _LineInfo(toks)
+    out: list = []
+    stack = []   # indices into out of unclosed openers
+    for tok in toks:
+        k = tok[0]
+        if k in opens:
+            stack.append(len(out))
+            out.append(tok)
+            continue
+        if k == K.RBRACE:
+            if not stack:
+                p.errors.append(SyntaxError_(tok[2], tok[2] + 1, "UNMATCHED_BRACE", "Syntax error at '}': no '{' to close"))
+                out.append((K.ERROR_TOKEN, tok[1], tok[2], tok[3]))
+                continue
+            col = line_info.column_if_first(tok)
+            if col is not None:
+                # close inner blocks whose opener line is indented deeper than this '}'
+                while len(stack) > 1 and line_info.indent_of(out[stack[-1]]) > col and \
+                        any(line_info.indent_of(out[s]) <= col for s in stack[:-1]):
+                    _close_virtually(p, out, stack.pop(), line_info)
+            stack.pop()
+            out.append(tok)
+            continue
+        if k == K.EOF:
+            while stack:
+                _close_virtually(p, out, stack.pop(), line_info)
+        out.append(tok)
+    p.toks = out
+
+
+class _LineInfo:
+    """Columns and indentation of tokens, computed from their trivia (first-on-line tokens
+    have a NEWLINE in their trivia, or are at the start of the input)."""
+
+    def __init__(self, toks):
+        self.first_col: dict = {}     # id-independent: offset -> column of a first-on-line token
+        self.line_indent: dict = {}   # offset -> indentation of the token's line
+        indent = 0
+        for idx, tok in enumerate(toks):
+            trivia = tok[3]
+            col = None
+            if idx == 0:
+                col = 0
+                for tv in trivia:
+                    if tv[0] == K.NEWLINE or tv[0] == K.HEREDOC_BODY:
+                        col = 0
+                    elif col is not None:
+                        col += len(tv[1])
+            else:
+                for tv in trivia:
+                    if tv[0] == K.NEWLINE or tv[0] == K.HEREDOC_BODY:
+                        col = 0
+                    elif col is not None:
+                        if tv[0] == K.WHITESPACE:
+                            col += len(tv[1].expandtabs(8)) if "\t" in tv[1] else len(tv[1])
+                        else:
+                            col = None if tv[0] in (K.ML_COMMENT,) and "\n" not in tv[1] else col
+                            if col is not None:
+                                col = None  # a comment before the token on its line
+            if col is not None:
+                indent = col
+                self.first_col[tok[2]] = col
+            self.line_indent[tok[2]] = indent
+
+    def column_if_first(self, tok):
+        return self.first_col.get(tok[2])
+
+    def indent_of(self, tok):
+        return self.line_indent.get(tok[2], 0)
+
+
+def _close_virtually(p: Parser, out: list, open_idx: int, line_info: _LineInfo) -> None:
+    """Insert a zero-width '}' for the opener at out[open_idx]."""
+    opener = out[open_idx]
+    indent = line_info.indent_of(opener)
+    insert_at = len(out)
+    for j in range(open_idx + 1, len(out)):
+        col = line_info.column_if_first(out[j])
+        if col is not None and col <= indent and out[j][0] != K.RBRACE:
+            insert_at = j
+            break
+    if insert_at < len(out):
+        prev = out[insert_at - 1]
+        offset = prev[2] + len(prev[1])
+    else:
+        prev = out[-1] if out else None
+        offset = prev[2] + len(prev[1]) if prev else 0
+    virtual = (K.RBRACE, "", offset, ())
+    out.insert(insert_at, virtual)
+    p.errors.append(SyntaxError_(offset, offset, "MISSING_RBRACE",
+                                 f"Missing '}}' to close the '{{' at offset {opener[2]}"))
+    p.missing_braces = getattr(p, "missing_braces", [])
+    p.missing_braces.append((offset, opener[2]))
+
+
+def parse(text: str, epp: bool = False, tasks: bool = False) -> ParseResult:
+    """Parse Puppet source (or an EPP template) into a lossless tree.  Never raises."""
+    lexed = lex(text, epp=epp, tasks=tasks)
+    parser = Parser(lexed, epp)
+    green = parser.parse_file()
+    errors = sorted(parser.errors, key=lambda e: (e.offset, e.end))
+    return ParseResult(green, errors, text)

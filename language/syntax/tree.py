@@ -1,0 +1,258 @@
+"""The lossless syntax tree: immutable green nodes and positioned red views over them.
+
+Green layer (what the parser builds): a token is a plain ``(kind, text)`` tuple; a node is a
+``GreenNode`` holding its kind and a tuple of children.  Green nodes know their text width but
+not their position, so an edited tree can reuse every untouched subtree as is.
+
+Red layer (what analysis uses): ``SyntaxNode``/``SyntaxToken`` wrap a green element together
+with its absolute offset and parent, created on demand while walking down from the root.
+
+Concatenating the texts of all tokens of the root gives back the source exactly.
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+from . import kinds as K
+
+_TRIVIA = K.TRIVIA
+
+
+class GreenNode:
+    __slots__ = ("kind", "children", "_width")
+
+    def __init__(self, kind: str, children):
+        self.kind = kind
+        self.children = children
+        self._width = -1
+
+    @property
+    def width(self) -> int:
+        w = self._width
+        if w < 0:
+            w = 0
+            for c in self.children:
+                w += len(c[1]) if type(c) is tuple else c.width
+            self._width = w
+        return w
+
+    def text(self) -> str:
+        parts: list = []
+        _collect_text(self, parts)
+        return "".join(parts)
+
+    def __eq__(self, other) -> bool:
+        if self is other:
+            return True
+        if not isinstance(other, GreenNode) or self.kind != other.kind:
+            return False
+        return self.children == other.children
+
+    def __hash__(self) -> int:
+        return hash((self.kind, len(self.children)))
+
+    def __repr__(self) -> str:
+        return f"GreenNode({self.kind}, {len(self.children)} children)"
+
+
+def _collect_text(node: GreenNode, parts: list) -> None:
+    for c in node.children:
+        if type(c) is tuple:
+            parts.append(c[1])
+        else:
+            _collect_text(c, parts)
+
+
+def is_trivia(kind: str) -> bool:
+    return kind in _TRIVIA
+
+
+class SyntaxToken:
+    """A token with its absolute position."""
+    __slots__ = ("kind", "text", "offset", "parent", "index")
+
+    def __init__(self, kind: str, text: str, offset: int, parent: "SyntaxNode | None", index: int):
+        self.kind = kind
+        self.text = text
+        self.offset = offset
+        self.parent = parent
+        self.index = index
+
+    @property
+    def end(self) -> int:
+        return self.offset + len(self.text)
+
+    @property
+    def is_trivia(self) -> bool:
+        return self.kind in _TRIVIA
+
+    def __repr__(self) -> str:
+        return f"{self.kind}@{self.offset}..{self.end} {self.text!r}"
+
+
+class SyntaxNode:
+    """A green node with its absolute position and parent."""
+    __slots__ = ("green", "offset", "parent", "index")
+
+    def __init__(self, green: GreenNode, offset: int = 0, parent: "SyntaxNode | None" = None, index: int = 0):
+        self.green = green
+        self.offset = offset
+        self.parent = parent
+        self.index = index
+
+    @property
+    def kind(self) -> str:
+        return self.green.kind
+
+    @property
+    def end(self) -> int:
+        return self.offset + self.green.width
+
+    @property
+    def text(self) -> str:
+        return self.green.text()
+
+    def children_with_tokens(self) -> Iterator["SyntaxNode | SyntaxToken"]:
+        off = self.offset
+        for i, c in enumerate(self.green.children):
+            if type(c) is tuple:
+                yield SyntaxToken(c[0], c[1], off, self, i)
+                off += len(c[1])
+            else:
+                yield SyntaxNode(c, off, self, i)
+                off += c.width
+
+    def children(self) -> Iterator["SyntaxNode"]:
+        off = self.offset
+        for i, c in enumerate(self.green.children):
+            if type(c) is tuple:
+                off += len(c[1])
+            else:
+                yield SyntaxNode(c, off, self, i)
+                off += c.width
+
+    def tokens(self) -> Iterator[SyntaxToken]:
+        """Direct child tokens (trivia included)."""
+        for c in self.children_with_tokens():
+            if isinstance(c, SyntaxToken):
+                yield c
+
+    def significant_tokens(self) -> Iterator[SyntaxToken]:
+        for c in self.children_with_tokens():
+            if isinstance(c, SyntaxToken) and c.kind not in _TRIVIA:
+                yield c
+
+    def descendants_with_tokens(self) -> Iterator["SyntaxNode | SyntaxToken"]:
+        for c in self.children_with_tokens():
+            yield c
+            if isinstance(c, SyntaxNode):
+                yield from c.descendants_with_tokens()
+
+    def descendants(self) -> Iterator["SyntaxNode"]:
+        for c in self.children():
+            yield c
+            yield from c.descendants()
+
+    def all_tokens(self) -> Iterator[SyntaxToken]:
+        for c in self.descendants_with_tokens():
+            if isinstance(c, SyntaxToken):
+                yield c
+
+    def _tokens_outside_heredoc_bodies(self, reverse: bool = False) -> Iterator[SyntaxToken]:
+        # A heredoc body is out-of-band text that merely sits inside whatever node was open at
+        # the line break; for the shape of a node it counts as trivia.
+        kids = list(self.children_with_tokens())
+        if reverse:
+            kids.reverse()
+        for c in kids:
+            if isinstance(c, SyntaxToken):
+                yield c
+            elif c.kind != K.HEREDOC_BODY:
+                yield from c._tokens_outside_heredoc_bodies(reverse)
+
+    def first_token(self, significant: bool = True) -> SyntaxToken | None:
+        for t in self._tokens_outside_heredoc_bodies():
+            if not significant or t.kind not in _TRIVIA:
+                return t
+        return None
+
+    def last_token(self, significant: bool = True) -> SyntaxToken | None:
+        for t in self._tokens_outside_heredoc_bodies(reverse=True):
+            if not significant or t.kind not in _TRIVIA:
+                return t
+        return None
+
+    @property
+    def range(self) -> tuple[int, int]:
+        """The range without leading and trailing trivia (what an editor should highlight)."""
+        first = self.first_token()
+        if first is None:
+            return (self.offset, self.offset)
+        last = self.last_token()
+        return (first.offset, last.end)
+
+    def child(self, kind: str) -> "SyntaxNode | None":
+        for c in self.children():
+            if c.kind == kind:
+                return c
+        return None
+
+    def token(self, kind: str) -> SyntaxToken | None:
+        for c in self.children_with_tokens():
+            if isinstance(c, SyntaxToken) and c.kind == kind:
+                return c
+        return None
+
+    def ancestors(self) -> Iterator["SyntaxNode"]:
+        p = self.parent
+        while p is not None:
+            yield p
+            p = p.parent
+
+    def token_at(self, offset: int) -> SyntaxToken | None:
+        """The token that contains ``offset`` (the one starting there when on a boundary)."""
+        node = self
+        while True:
+            found = None
+            for c in node.children_with_tokens():
+                if c.offset <= offset < c.end or (c.offset == offset == c.end and isinstance(c, SyntaxToken) and c.kind == K.EOF):
+                    found = c
+                    break
+            if found is None:
+                return None
+            if isinstance(found, SyntaxToken):
+                return found
+            node = found
+
+    def covering_node(self, start: int, end: int) -> "SyntaxNode":
+        """The deepest node whose range covers [start, end)."""
+        node = self
+        while True:
+            nxt = None
+            for c in node.children():
+                if c.offset <= start and end <= c.end and (c.end > c.offset):
+                    nxt = c
+                    break
+            if nxt is None:
+                return node
+            node = nxt
+
+    def __repr__(self) -> str:
+        return f"{self.kind}@{self.offset}..{self.end}"
+
+
+def dump_tree(root: SyntaxNode, include_trivia: bool = False) -> str:
+    """An indented text rendering of the tree (kinds, ranges, token texts) for tests and
+    ``puppet-ls parse --dump``."""
+    lines: list[str] = []
+
+    def walk(node: SyntaxNode, depth: int) -> None:
+        lines.append(f"{'  ' * depth}{node.kind}@{node.offset}..{node.end}")
+        for c in node.children_with_tokens():
+            if isinstance(c, SyntaxNode):
+                walk(c, depth + 1)
+            elif include_trivia or c.kind not in _TRIVIA:
+                lines.append(f"{'  ' * (depth + 1)}{c.kind}@{c.offset}..{c.end} {c.text!r}")
+
+    walk(root, 0)
+    return "\n".join(lines) + "\n"

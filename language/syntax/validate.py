@@ -1,0 +1,345 @@
+"""Validation: what parses but is not legal Puppet (Puppet's own checker works the same way).
+
+One walk over the tree reports, with stable codes from ``puppet_ls.language.messages``:
+illegal assignments (to numbers, qualified or non-variable targets, ``+=``/``-=``), illegal
+variable names, duplicate and reserved parameters, 'captures rest' misuse, duplicate
+``default`` in case/selector, definitions in the wrong place or used as values, collectors used
+as values, expressions whose value is thrown away, bad node host names, ``+>`` outside
+overrides/collectors, unacceptable definition names, and reserved words used as values.
+"""
+from __future__ import annotations
+
+import re
+
+from .. import diagnostics as D
+from ..diagnostics import Diagnostic
+from . import ast as A
+from . import kinds as K
+from .parser import ParseResult
+from .tree import SyntaxNode, SyntaxToken
+
+_VAR_NAME = re.compile(r"\A(?:(?:::)?[a-z]\w*)*(?:(?:::)?[a-z_]\w*)\Z")
+_NUMERIC_VAR = re.compile(r"\A(?:0|[1-9]\d*)\Z")
+_DEF_NAME = re.compile(r"\A(?:::)?[a-z]\w*(?:::[a-z]\w*)*\Z")
+_HOSTNAME = re.compile(r"\A[\w.-]+\Z")
+_STATEMENT_PARENTS = frozenset({K.SOURCE_FILE, K.BLOCK, K.EPP_FILE})
+_RESERVED_VARIABLES = frozenset({"trusted", "facts", "server_facts"})
+
+# Type names that classes and defined types may not take (their lower-case forms clash with the
+# type of the same name).
+_RESERVED_TYPE_NAMES = frozenset({
+    "any", "array", "binary", "boolean", "callable", "catalogentry", "class", "collection",
+    "data", "default", "deferred", "enum", "error", "float", "hash", "init", "integer",
+    "iterable", "iterator", "notundef", "numeric", "object", "optional", "pattern", "regexp",
+    "resource", "richdata", "runtime", "scalar", "scalardata", "semver", "semverrange",
+    "sensitive", "string", "struct", "timespan", "timestamp", "tuple", "type", "typealias",
+    "typereference", "typeset", "undef", "uri", "variant",
+})
+
+_DEF_DESCRIPTION = {
+    K.CLASS_DEF: "a Host Class Definition", K.DEFINE_DEF: "a 'define' expression",
+    K.NODE_DEF: "a Node Definition", K.FUNCTION_DEF: "a Function Definition",
+    K.PLAN_DEF: "a Plan Definition", K.TYPE_ALIAS: "a Type Alias",
+    K.TYPE_DEFINITION: "a Type Definition",
+}
+_NOT_RVALUE_WHAT = {
+    K.CLASS_DEF: "A Host Class Definition", K.DEFINE_DEF: "A 'define' expression",
+    K.NODE_DEF: "A Node Definition", K.FUNCTION_DEF: "A Function Definition",
+    K.PLAN_DEF: "A Plan Definition", K.TYPE_ALIAS: "A Type Alias",
+    K.TYPE_DEFINITION: "A Type Definition",
+}
+
+# Expressions without side effects: a value computed and dropped when not last in a block.
+_IDEM = {
+    K.LITERAL: None, K.QNAME: "Name", K.TYPE_REF: "Type-Name", K.VARIABLE_EXPR: "Variable",
+    K.ARRAY: "Array Expression", K.HASH: "Hash Expression", K.ACCESS_EXPR: "Access Expression",
+    K.SELECTOR_EXPR: "Selector Expression", K.UNARY_EXPR: None, K.BINARY_EXPR: None,
+}
+_LITERAL_NAMES = {K.NUMBER: "Literal Number", K.STRING: "String", K.BOOLEAN: "Literal Boolean",
+                  K.UNDEF: "Literal Undef", K.DEFAULT: "Literal Default", K.REGEX: "Literal Regular Expression"}
+_BINARY_NAMES = {"+": "Arithmetic Expression", "-": "Arithmetic Expression", "*": "Arithmetic Expression",
+                 "/": "Arithmetic Expression", "%": "Arithmetic Expression", "<<": "Arithmetic Expression",
+                 ">>": "Arithmetic Expression", "==": "Comparison Expression", "!=": "Comparison Expression",
+                 "<": "Comparison Expression", ">": "Comparison Expression", "<=": "Comparison Expression",
+                 ">=": "Comparison Expression", "in": "'in' Expression", "and": "'and' Expression",
+                 "or": "'or' Expression"}
+
+
+def validate(result: ParseResult) -> list[Diagnostic]:
+    """Validation diagnostics of a parsed file (syntax errors are in ``result.errors``)."""
+    v = _Validator()
+    v.walk(result.root)
+    return sorted(v.out, key=lambda d: (d.offset, d.end))
+
+
+class _Validator:
+    def __init__(self):
+        self.out: list[Diagnostic] = []
+
+    def add(self, code: str, at, **args) -> None:
+        if isinstance(at, tuple):
+            start, end = at
+        else:
+            start, end = at.range if isinstance(at, SyntaxNode) else (at.offset, at.end)
+        self.out.append(Diagnostic.of(code, start, end, **args))
+
+    def walk(self, node: SyntaxNode) -> None:
+        kind = node.kind
+        handler = getattr(self, "v_" + kind, None)
+        if handler is not None:
+            handler(node)
+        if kind in _STATEMENT_PARENTS:
+            self.statements(node)
+        for c in node.children_with_tokens():
+            if isinstance(c, SyntaxNode):
+                self.walk(c)
+            elif c.kind == K.VARIABLE or c.kind == K.STRING_VAR:
+                self.variable_name(c)
+
+    # ---- statements ------------------------------------------------------------------------
+    def statements(self, node: SyntaxNode) -> None:
+        stmts = [c for c in node.children() if c.kind not in (K.ERROR, K.EPP_PARAMS, K.HEREDOC_BODY)]
+        for s in stmts[:-1]:
+            what = _idem_what(s)
+            if what is not None:
+                self.add("IDEM_EXPRESSION_NOT_LAST", s, what=what)
+
+    # ---- variables -------------------------------------------------------------------------
+    def variable_name(self, tok: SyntaxToken) -> None:
+        name = A.variable_name(tok.text)
+        if name[:1].isdigit():
+            if not _NUMERIC_VAR.match(name):
+                self.add("ILLEGAL_NUMERIC_VAR_NAME", tok, name=name)
+        elif not _VAR_NAME.match(name):
+            self.add("ILLEGAL_VAR_NAME", tok, name=name)
+
+    # ---- assignment ------------------------------------------------------------------------
+    def v_ASSIGNMENT(self, node: SyntaxNode) -> None:
+        a = A.Assignment(node)
+        op = a.op_token
+        if op is not None and op.kind in (K.APPENDS, K.DELETES):
+            self.add("APPENDS_DELETES_NO_LONGER_SUPPORTED", op, op=op.text)
+        self.assignable(a.left())
+        self.rvalue(a.right())
+
+    def assignable(self, target) -> None:
+        if target is None or isinstance(target, A.Error):
+            return
+        if isinstance(target, A.VariableExpr):
+            name = target.name
+            if _NUMERIC_VAR.match(name) or name[:1].isdigit():
+                self.add("ILLEGAL_NUMERIC_ASSIGNMENT", target.syntax, name=name)
+            elif "::" in name:
+                self.add("CROSS_SCOPE_ASSIGNMENT", target.syntax, name=name)
+            return
+        if isinstance(target, A.Array):
+            for e in target.elements():
+                self.assignable(e)
+            return
+        if isinstance(target, A.AccessExpr):
+            self.add("ILLEGAL_INDEXED_ASSIGNMENT", target.syntax)
+            return
+        if isinstance(target, A.ParenExpr):
+            self.assignable(target.expr())
+            return
+        self.add("ILLEGAL_ASSIGNMENT", target.syntax, what=_describe(target))
+
+    def rvalue(self, expr) -> None:
+        """Report an expression used for its value that has none."""
+        if expr is None:
+            return
+        k = expr.syntax.kind
+        if k in _NOT_RVALUE_WHAT:
+            self.add("NOT_RVALUE", expr.syntax, what=_NOT_RVALUE_WHAT[k])
+        elif k == K.COLLECT_EXPR:
+            what = "An Exported Query" if A.CollectExpr(expr.syntax).exported else "A Virtual Query"
+            self.add("NOT_RVALUE", expr.syntax, what=what)
+
+    # ---- definitions -----------------------------------------------------------------------
+    def placement(self, node: SyntaxNode) -> None:
+        parent = node.parent
+        kind = node.kind
+        at_top = parent is not None and parent.kind in (K.SOURCE_FILE, K.EPP_FILE)
+        in_class = parent is not None and parent.kind == K.BLOCK and parent.parent is not None and parent.parent.kind == K.CLASS_DEF
+        if parent is not None and parent.kind not in _STATEMENT_PARENTS:
+            # used as a value (the assignment check reports NOT_RVALUE)
+            if parent.kind != K.ASSIGNMENT:
+                self.add("NOT_RVALUE", node, what=_NOT_RVALUE_WHAT[kind])
+        if kind in (K.CLASS_DEF, K.DEFINE_DEF, K.NODE_DEF):
+            if not (at_top or in_class):
+                self.add("NOT_TOP_LEVEL", node)
+        elif not at_top:
+            if in_class:
+                self.add("NOT_ABSOLUTE_TOP_LEVEL", node, what=_DEF_DESCRIPTION[kind][0].upper() + _DEF_DESCRIPTION[kind][1:])
+            else:
+                self.add("NOT_TOP_LEVEL", node)
+
+    def definition_name(self, node: SyntaxNode) -> None:
+        d = A.view(node)
+        tok = d.name_token if hasattr(d, "name_token") else None
+        if tok is None:
+            return
+        name = tok.text
+        first = node.first_token()
+        at = (first.offset, first.end) if first else tok
+        if tok.kind == K.CLASSREF and node.kind != K.FUNCTION_DEF:
+            if "::" in name:
+                self.add("ILLEGAL_CLASS_REFERENCE", tok)
+            else:
+                self.add("ILLEGAL_DEFINITION_NAME", at, name=name, what=_DEF_DESCRIPTION[node.kind][2:])
+            return
+        if tok.kind in K.KEYWORD_KINDS:
+            return   # the parser reported the keyword
+        if not _DEF_NAME.match(name):
+            self.add("ILLEGAL_DEFINITION_NAME", at, name=name, what=_DEF_DESCRIPTION[node.kind][2:])
+        elif node.kind in (K.CLASS_DEF, K.DEFINE_DEF) and name.lstrip(":") in _RESERVED_TYPE_NAMES:
+            self.add("RESERVED_TYPE_NAME", at, name=name, what=_DEF_DESCRIPTION[node.kind][2:])
+
+    def parameters(self, node: SyntaxNode, container: str | None) -> None:
+        pl = node.child(K.PARAM_LIST)
+        if pl is None:
+            return
+        params = [A.Param(c) for c in pl.children() if c.kind == K.PARAM]
+        seen: set = set()
+        for i, p in enumerate(params):
+            tok = p.name_token
+            if tok is None:
+                continue
+            name = p.name
+            if name in seen:
+                self.add("DUPLICATE_PARAMETER", tok, name=name)
+            seen.add(name)
+            if p.captures_rest:
+                if container in ("a 'define' expression", "a Host Class Definition"):
+                    self.add("CAPTURES_REST_NOT_SUPPORTED", tok, name=name,
+                             container="a 'define'" if container.startswith("a 'define'") else "a Host Class Definition")
+                elif i != len(params) - 1:
+                    self.add("CAPTURES_REST_NOT_LAST", tok, name=name)
+            if container in ("a 'define' expression", "a Host Class Definition") and name in ("title", "name"):
+                self.add("RESERVED_PARAMETER", tok, name=name,
+                         container="the 'define' expression" if container.startswith("a 'define'") else "the Host Class Definition")
+
+    def v_CLASS_DEF(self, node: SyntaxNode) -> None:
+        self.placement(node)
+        self.definition_name(node)
+        self.parameters(node, "a Host Class Definition")
+
+    def v_DEFINE_DEF(self, node: SyntaxNode) -> None:
+        self.placement(node)
+        self.definition_name(node)
+        self.parameters(node, "a 'define' expression")
+
+    def v_FUNCTION_DEF(self, node: SyntaxNode) -> None:
+        self.placement(node)
+        self.definition_name(node)
+        self.parameters(node, None)
+
+    def v_PLAN_DEF(self, node: SyntaxNode) -> None:
+        self.placement(node)
+        self.definition_name(node)
+        self.parameters(node, None)
+
+    def v_NODE_DEF(self, node: SyntaxNode) -> None:
+        self.placement(node)
+        n = A.NodeDef(node)
+        hosts = n.matches() + ([n.parent()] if n.parent() is not None else [])
+        for h in hosts:
+            v = h.value()
+            if isinstance(v, A.DqString):
+                for part in v.parts():
+                    if isinstance(part, A.Interpolation):
+                        self.add("ILLEGAL_HOSTNAME_INTERPOLATION", part.syntax)
+                        break
+                else:
+                    text = "".join(p for p in v.parts() if isinstance(p, str))
+                    if not _HOSTNAME.match(text):
+                        self.add("ILLEGAL_HOSTNAME_CHARS", h.syntax, name=text)
+            elif isinstance(v, str) and not _HOSTNAME.match(v):
+                self.add("ILLEGAL_HOSTNAME_CHARS", h.syntax, name=v)
+
+    def v_TYPE_ALIAS(self, node: SyntaxNode) -> None:
+        self.placement(node)
+
+    def v_TYPE_DEFINITION(self, node: SyntaxNode) -> None:
+        self.placement(node)
+
+    def v_LAMBDA(self, node: SyntaxNode) -> None:
+        self.parameters(node, None)
+
+    def v_EPP_PARAMS(self, node: SyntaxNode) -> None:
+        self.parameters(node, None)
+
+    # ---- case / selector -------------------------------------------------------------------
+    def v_CASE_EXPR(self, node: SyntaxNode) -> None:
+        seen = False
+        for opt in A.CaseExpr(node).options():
+            for v in opt.values():
+                if isinstance(v, A.Literal) and v.token_kind == K.DEFAULT:
+                    if seen:
+                        self.add("DUPLICATE_DEFAULT", v.syntax, container="'case' statement")
+                    seen = True
+
+    def v_SELECTOR_EXPR(self, node: SyntaxNode) -> None:
+        seen = False
+        for e in A.SelectorExpr(node).entries():
+            m = e.matching()
+            if isinstance(m, A.Literal) and m.token_kind == K.DEFAULT:
+                if seen:
+                    self.add("DUPLICATE_DEFAULT", m.syntax, container="Selector Expression")
+                seen = True
+
+    # ---- resources -------------------------------------------------------------------------
+    def appends(self, ops, container: str) -> None:
+        for op in ops:
+            if op.op == "+>":
+                tok = op.name_token
+                self.add("ILLEGAL_ATTRIBUTE_APPEND", tok if tok is not None else op.syntax, name=op.name, container=container)
+
+    def v_RESOURCE_EXPR(self, node: SyntaxNode) -> None:
+        r = A.ResourceExpr(node)
+        for b in r.bodies():
+            self.appends(b.ops(), "a Resource Instance Definition")
+
+    def v_RESOURCE_DEFAULTS(self, node: SyntaxNode) -> None:
+        self.appends(A.ResourceDefaults(node).ops(), "a Resource Defaults Expression")
+
+    def v_COLLECT_EXPR(self, node: SyntaxNode) -> None:
+        parent = node.parent
+        if parent is not None and parent.kind not in _STATEMENT_PARENTS and parent.kind not in (K.RELATIONSHIP, K.ASSIGNMENT):
+            self.rvalue(A.view(node))
+
+    def v_RESERVED_WORD(self, node: SyntaxNode) -> None:
+        self.add("RESERVED_WORD", node, word=A.ReservedWord(node).name)
+
+
+def _idem_what(node: SyntaxNode) -> str | None:
+    """What to call an expression whose value is dropped, or None when it has an effect."""
+    k = node.kind
+    if k == K.PAREN_EXPR:
+        inner = A.ParenExpr(node).expr()
+        return _idem_what(inner.syntax) if inner is not None else None
+    if k not in _IDEM:
+        return None
+    if k == K.LITERAL:
+        t = node.first_token()
+        return _LITERAL_NAMES.get(t.kind) if t else None
+    if k == K.BINARY_EXPR:
+        op = A.BinaryExpr(node).op
+        return _BINARY_NAMES.get(op)   # '=~' sets match variables: not idempotent
+    if k == K.UNARY_EXPR:
+        op = A.UnaryExpr(node).op
+        return {"-": "Unary Minus Expression", "!": "Not Expression"}.get(op)
+    return _IDEM[k]
+
+
+def _describe(expr) -> str:
+    k = expr.syntax.kind
+    if k == K.LITERAL:
+        t = expr.token
+        if t is not None and t.kind == K.NUMBER:
+            v = A.number_value(t.text)
+            return "a Literal Float" if isinstance(v, float) else "a Literal Integer"
+        return "a " + _LITERAL_NAMES.get(t.kind if t else "", "Literal")
+    return {K.QNAME: "a Name", K.TYPE_REF: "a Type-Name", K.DQ_STRING: "a String",
+            K.CALL_EXPR: "a Function Call", K.METHOD_CALL: "a Method call",
+            K.HASH: "a Hash Expression", K.BINARY_EXPR: "an Expression"}.get(k, "an Expression")
