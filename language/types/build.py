@@ -325,7 +325,10 @@ class _Builder:
                 elif isinstance(a, cls):
                     vals.append(a)
                 elif isinstance(a, (int, float)) and not isinstance(a, bool):
-                    vals.append(cls.from_seconds(a))
+                    x = cls.from_seconds(a)
+                    if isinstance(a, float) and cls is Timespan:
+                        x = Timespan(x.nsecs, padded=True)
+                    vals.append(x)
                 elif isinstance(a, str):
                     vals.append(cls.parse(a))
                 else:
@@ -477,7 +480,10 @@ class _Builder:
         return self._single(call, args, m.IteratorType)
 
     def t_Sensitive(self, call, args):
-        return self._single(call, args, m.SensitiveType)
+        # Puppet keeps only the general form of a sensitive value's type.
+        from .algebra import generalize
+        t = self._single(call, args, m.SensitiveType)
+        return m.SensitiveType(generalize(t.type))
 
     def t_Init(self, call, args):
         t = self.type_arg(call, args[0], 0)

@@ -145,13 +145,14 @@ def _range(lo: Any, hi: Any, fmt) -> list:
 
 def _time_range(lo: Any, hi: Any) -> list:
     # Puppet prints a one-value time range ([x, x]) the same as an open one ([x]).
+    fmt = lambda x: getattr(x, "type_text", x.__str__)()  # noqa: E731
     if lo is None and hi is None:
         return []
     if lo is None:
-        return ["default", f"'{hi}'"]
+        return ["default", f"'{fmt(hi)}'"]
     if hi is None or hi == lo:
-        return [f"'{lo}'"]
-    return [f"'{lo}'", f"'{hi}'"]
+        return [f"'{fmt(lo)}'"]
+    return [f"'{fmt(lo)}'", f"'{fmt(hi)}'"]
 
 
 def _with(name: str, parts: list) -> str:

@@ -461,12 +461,13 @@ class _BuiltinScope(AliasScope):
 BUILTIN_SCOPE = _BuiltinScope()
 DATA = TypeAliasType("Data", BUILTIN_SCOPE)
 RICH_DATA = TypeAliasType("RichData", BUILTIN_SCOPE)
+# RichData's hash keys are Puppet's RichDataKey, Variant[String, Numeric].
 # Bodies are written directly (not parsed) so that no parser is needed at import time.
 BUILTIN_SCOPE._bodies["Data"] = VariantType(
     (SCALAR_DATA, UNDEF, HashType(STRING, DATA), ArrayType(DATA)))
 BUILTIN_SCOPE._bodies["RichData"] = VariantType(
-    (SCALAR, SEMVER_RANGE, BINARY, SENSITIVE, TYPE, OBJECT, DEFAULT_T, UNDEF,
-     HashType(RICH_DATA, RICH_DATA), ArrayType(RICH_DATA)))
+    (SCALAR, SEMVER_RANGE, BINARY, URI_T, SENSITIVE, TYPE, OBJECT, DEFAULT_T, UNDEF,
+     HashType(VariantType((STRING, NUMERIC)), RICH_DATA), ArrayType(RICH_DATA)))
 
 # Names of the types that take no parameters / the parameterless singletons by name.
 SIMPLE_TYPES: dict = {

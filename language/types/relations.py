@@ -27,8 +27,6 @@ _SCALAR_DATA_TYPES = (m.ScalarDataType, m.NumericType, m.IntegerType, m.FloatTyp
 _SCALAR_TYPES = _SCALAR_DATA_TYPES + (m.ScalarType, m.RegexpType, m.SemVerType,
                                       m.SemVerRangeType, m.TimespanType, m.TimestampType)
 _ITERATOR_RUNTIME_NAMES = ("Iterator", "Iterable")
-# Types whose new() converts from any ScalarData (so Init[T] accepts those).
-_CONVERTIBLE_TARGETS = (m.StringType, m.IntegerType, m.FloatType, m.NumericType, m.BooleanType)
 
 
 def resolve(t: m.PType) -> m.PType:
@@ -266,8 +264,7 @@ def _specific(a: m.PType, b: m.PType, ctx: _Ctx) -> bool:  # noqa: C901 - one ca
             return _asg(m.RICH_DATA, b, ctx)
         if _asg(a.type, b, ctx):
             return True
-        target = resolve(a.type)
-        return isinstance(target, _CONVERTIBLE_TARGETS) and _asg(m.SCALAR_DATA, b, ctx)
+        return _init_accepts(resolve(a.type), b, ctx)
     if A is m.ObjectType:
         if not isinstance(b, m.ObjectType):
             return False
@@ -309,6 +306,19 @@ def _specific(a: m.PType, b: m.PType, ctx: _Ctx) -> bool:  # noqa: C901 - one ca
         return isinstance(b, m.ClassType) and (a.class_name is None or a.class_name == b.class_name)
     if A is m.TypeReferenceType:
         return a == b
+    return False
+
+
+def _init_accepts(target: m.PType, b: m.PType, ctx: _Ctx) -> bool:
+    """Whether new() of ``target`` has a signature taking one argument of type ``b``."""
+    if isinstance(target, m.StringType) and target.value is None and target.size is None:
+        return _asg(m.RICH_DATA, b, ctx)
+    if isinstance(target, (m.IntegerType, m.FloatType, m.NumericType)):
+        return any(_asg(t, b, ctx) for t in (m.NUMERIC, m.BOOLEAN, m.TIMESPAN, m.TIMESTAMP))
+    if isinstance(target, m.BooleanType):
+        return _asg(m.NUMERIC, b, ctx) or _asg(m.BOOLEAN, b, ctx)
+    if isinstance(target, m.ArrayType):
+        return _asg(target.element, b, ctx)
     return False
 
 
@@ -662,20 +672,27 @@ def _inst1(t: m.PType, v: Any, ctx: _Ctx) -> bool:  # noqa: C901 - one case per 
 def _convertible(target: m.PType, v: Any) -> bool:
     """Whether new() of a simple scalar type accepts ``v`` (Init[T] instance checks)."""
     if isinstance(target, (m.IntegerType, m.FloatType, m.NumericType)):
-        if isinstance(v, str):
+        if isinstance(v, bool):
+            n: Any = int(v)
+        elif isinstance(v, (int, float)):
+            n = v
+        elif isinstance(v, (Timespan, Timestamp)):
+            n = v.nsecs / 1_000_000_000
+        elif isinstance(v, str):
             try:
-                n = int(v, 0) if isinstance(target, m.IntegerType) else float(v)
+                n = int(v, 0)
             except ValueError:
                 try:
                     n = float(v)
                 except ValueError:
                     return False
-                if isinstance(target, m.IntegerType):
-                    n = int(n)
-            return is_instance(target, n) if not isinstance(target, m.NumericType) else True
-        return isinstance(v, (int, float)) and not isinstance(v, bool) and (
-            isinstance(target, m.NumericType) or is_instance(target, type(target) is m.IntegerType
-                                                             and int(v) or float(v)))
+        else:
+            return False
+        if isinstance(target, m.IntegerType):
+            return is_instance(target, int(n))
+        if isinstance(target, m.FloatType):
+            return is_instance(target, float(n))
+        return True
     if isinstance(target, m.StringType):
         return isinstance(v, (int, float, str, bool)) and is_instance(target, str(v))
     if isinstance(target, m.BooleanType):
@@ -685,6 +702,8 @@ def _convertible(target: m.PType, v: Any) -> bool:
 
 
 def _object_instance(t: m.ObjectType, v: Any) -> bool:
+    if t == m.OBJECT and isinstance(v, m.PType):
+        return True  # types are objects too (Puppet's Pcore)
     if t.type_name == "Deferred" or (isinstance(v, Deferred) and t == m.OBJECT):
         return isinstance(v, Deferred)
     if not isinstance(v, ObjectValue):
@@ -702,12 +721,16 @@ def _iterable_instance(t: m.IterableType, v: Any, ctx: _Ctx) -> bool:
         return elem is None or all(_instance(elem, x, ctx) for x in v)
     if isinstance(v, dict):
         return elem is None or all(_instance(elem, [k, x], ctx) for k, x in v.items())
-    if isinstance(v, str):
-        return elem is None or all(_instance(elem, c, ctx) for c in v)
-    if isinstance(v, int):
-        if v < 0:
+    if isinstance(v, (str, int)):
+        if isinstance(v, int) and v < 0:
             return False
-        return elem is None or v == 0 or _asg(elem, m.IntegerType(0, v - 1), ctx)
+        # Puppet decides from the inferred type of the value (String iterates String[1, 1],
+        # an Integer n iterates Integer[n, n]), not from the actual content.
+        if elem is None:
+            return True
+        from .algebra import infer
+        et = iterable_element_type(infer(v))
+        return et is not None and _asg(elem, et, ctx)
     if isinstance(v, m.PType):
         tt = m.TypeType(v)
         if not is_iterable_type(tt):

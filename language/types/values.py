@@ -493,6 +493,9 @@ class Timespan:
     """A duration with nanosecond precision (``nsecs`` may be negative)."""
 
     nsecs: int
+    # Puppet prints a Timespan made from a Float type parameter with all nine fraction digits
+    # inside type text; this flag remembers that origin (it takes no part in equality).
+    padded: bool = field(default=False, compare=False)
 
     @classmethod
     def from_seconds(cls, value: Any) -> "Timespan":
@@ -526,8 +529,18 @@ class Timespan:
         hours, m = divmod(mins, 60)
         days, h = divmod(hours, 24)
         sign = "-" if self.nsecs < 0 else ""
-        fraction = "0" if frac == 0 else f"{frac:09d}"
+        # Puppet's default format prints the nanoseconds unpadded, trailing zeros dropped
+        # (so 0.001 s reads ".1"); kept as is for fidelity.
+        fraction = str(frac).rstrip("0") or "0"
         return f"{sign}{days}-{h:02d}:{m:02d}:{s:02d}.{fraction}"
+
+    def type_text(self) -> str:
+        """The text inside a Timespan type: like str(), but all digits after a Float origin."""
+        text = str(self)
+        if not self.padded:
+            return text
+        head = text.rsplit(".", 1)[0]
+        return f"{head}.{self.nsecs and abs(self.nsecs) % NSECS_PER_SEC}"
 
 
 # Time zone abbreviations Puppet's Timestamp parser accepts, as offsets in minutes. A fixed
