@@ -126,9 +126,11 @@ def _infer_collection(v: Any, as_set: bool, depth: int, seen: set) -> m.PType:
 
 
 def _reduce(types: list) -> m.PType:
+    # Puppet drops undef elements here ([1, undef] -> Array[Integer[1, 1]]); we keep them as
+    # Optional so that a value is always an instance of its inferred type.
     out = types[0]
     for t in types[1:]:
-        out = _common(out, t, puppet_undef=True)
+        out = _common(out, t, puppet_undef=False)
     return out
 
 
@@ -321,12 +323,16 @@ def normalize(t: m.PType, depth: int = 0) -> m.PType:  # noqa: C901
         if t.key is not None:
             return t
         inner = n(t.type) if t.type is not None else m.ANY
-        while isinstance(inner, (m.NotUndefType, m.OptionalType)) and inner.key is None and (
-                inner.type is not None):
-            inner = inner.type
         if not asg(inner, m.UNDEF):
             return inner
-        return m.NotUndefType(None if inner == m.ANY else inner)
+        core = inner
+        while isinstance(core, (m.NotUndefType, m.OptionalType)) and core.key is None and (
+                core.type is not None):
+            core = core.type
+        if not asg(core, m.UNDEF):
+            return core
+        return t if isinstance(core, m.UndefType) else m.NotUndefType(
+            None if inner == m.ANY else inner)
     if isinstance(t, m.ArrayType):
         return m.ArrayType(n(t.element), t.size)
     if isinstance(t, m.HashType):

@@ -761,27 +761,34 @@ def _resolve(alias: m.TypeAliasType) -> m.PType:
         scope._resolving.discard(name)
 
 
-def _directly_self_referent(t: m.PType, alias: m.TypeAliasType, depth: int) -> bool:
+def _directly_self_referent(t: m.PType, alias: m.TypeAliasType, depth: int,
+                            visited: set | None = None) -> bool:
     """True when ``t`` reaches ``alias`` through Variant/Optional/NotUndef only.
 
     Such an alias (``type A = Variant[A, Integer]``) has no finite meaning, while one that goes
     through a container (``type Tree = Array[Tree]``) is a proper recursive type.
     """
+    visited = set() if visited is None else visited
     if depth > MAX_DEPTH:
         return True
     if t == alias:
         return True
     if isinstance(t, m.VariantType):
-        return any(_directly_self_referent(x, alias, depth + 1) for x in t.types)
+        return any(_directly_self_referent(x, alias, depth + 1, visited) for x in t.types)
     if isinstance(t, (m.OptionalType, m.NotUndefType)) and t.type is not None:
-        return _directly_self_referent(t.type, alias, depth + 1)
+        return _directly_self_referent(t.type, alias, depth + 1, visited)
     if isinstance(t, m.TypeAliasType) and t.scope is alias.scope and t != alias:
-        try:
-            inner = t.scope.body(t.alias_name)
-        except Exception:
+        if t.alias_name in visited:
             return False
+        visited.add(t.alias_name)
+        inner = t.scope.body(t.alias_name)
+        if isinstance(inner, TypeCall):
+            try:
+                inner = build_type(inner, t.scope)
+            except TypeSystemError:
+                return False
         if isinstance(inner, m.PType):
-            return _directly_self_referent(inner, alias, depth + 1)
+            return _directly_self_referent(inner, alias, depth + 1, visited)
     return False
 
 

@@ -132,13 +132,33 @@ def _asg1(a: m.PType, b: m.PType, ctx: _Ctx) -> bool:
     if isinstance(b, m.OptionalType):
         if not _asg(a, m.UNDEF, ctx):
             return False
-        return b.type is None or _asg(a, b.type, ctx)
+        # A bare Optional is Optional[Any] here; Puppet treats it as Undef on this side and
+        # as Any on the other, which is not transitive (see docs/types.md).
+        return _asg(a, b.type or m.ANY, ctx)
     if isinstance(b, m.NotUndefType):
         inner = b.type or m.ANY
         if not _asg(inner, m.UNDEF, ctx):
             return _asg(a, inner, ctx)
+        # NotUndef[Optional[T]] is T when T itself rejects undef
+        stripped = _without_undef(inner)
+        if stripped is not None and not _asg(stripped, m.UNDEF, ctx):
+            return _asg(a, stripped, ctx)
         return _specific(a, b, ctx)
     return _specific(a, b, ctx)
+
+
+def _without_undef(t: m.PType) -> m.PType | None:
+    """``t`` with its explicit Undef alternatives removed (None when nothing would remain)."""
+    t = resolve(t)
+    if isinstance(t, m.OptionalType) and t.key is None:
+        return _without_undef(t.type) if t.type is not None else m.ANY
+    if isinstance(t, m.VariantType):
+        from .algebra import make_variant
+        rest = [x for x in (_without_undef(y) for y in t.types) if x is not None]
+        return make_variant(rest) if rest else None
+    if isinstance(t, m.UndefType):
+        return None
+    return t
 
 
 def _size_ok(a_size: Any, b_size: Any) -> bool:
@@ -225,7 +245,8 @@ def _specific(a: m.PType, b: m.PType, ctx: _Ctx) -> bool:  # noqa: C901 - one ca
         if isinstance(b, m.TupleType):
             if not _range_covers(size_of(a.size), _tuple_range(b)):
                 return False
-            return all(_asg(a.element, t, ctx) for t in b.types)
+            # a Tuple without types has elements of any type
+            return all(_asg(a.element, t, ctx) for t in (b.types or (m.ANY,)))
         if isinstance(b, m.ArrayType):
             return _size_ok(a.size, b.size) and _asg(a.element, b.element, ctx)
         return False
@@ -362,7 +383,8 @@ def _enum_assignable(a: m.EnumType, b: m.PType) -> bool:
 
 def _pattern_assignable(a: m.PatternType, b: m.PType) -> bool:
     if isinstance(b, m.PatternType):
-        return not a.patterns or a == b
+        # every string matching one of b's patterns matches one of ours when ours include them
+        return not a.patterns or (bool(b.patterns) and set(b.patterns) <= set(a.patterns))
     if not isinstance(b, (m.StringType, m.EnumType)):
         return False
     if not a.patterns:

@@ -151,7 +151,9 @@ class Binary:
         try:
             if strict:
                 return cls(base64.b64decode(text, validate=True))
-            return cls(base64.b64decode(text + "=" * (-len(text) % 4)))
+            # lenient: whitespace and missing padding are forgiven, other characters are not
+            compact = "".join(text.split()).rstrip("=")
+            return cls(base64.b64decode(compact + "=" * (-len(compact) % 4), validate=True))
         except (binascii.Error, ValueError) as exc:
             raise ValueError("invalid base64") from exc
 
