@@ -172,6 +172,9 @@ def _common(a: m.PType, b: m.PType, puppet_undef: bool, depth: int = 0) -> m.PTy
                 a.type_name.lower() == b.type_name.lower()):
             return m.ResourceType(a.type_name)
         return m.RESOURCE
+    if isinstance(a, (m.ResourceType, m.ClassType, m.CatalogEntryType)) and isinstance(
+            b, (m.ResourceType, m.ClassType, m.CatalogEntryType)):
+        return m.CATALOG_ENTRY  # the specification's rule; Puppet's calculator says Any
     if isinstance(a, m.IntegerType) and isinstance(b, m.IntegerType):
         return m.IntegerType(_min(a.lo, b.lo), _max(a.hi, b.hi))
     if isinstance(a, m.FloatType) and isinstance(b, m.FloatType):

@@ -408,7 +408,7 @@ def _comparator(op: str, text: str) -> _Interval:
     raise ValueError(f"Unparsable version range: '{op}{text}'")
 
 
-_COMP_RE = re.compile(r"(>=|<=|>|<|=|~>|~|\^)?\s*([^\s]+)")
+_COMP_RE = re.compile(r"\s*(>=|<=|>|<|=|~>|~|\^)?\s*(v?[0-9xX*][^\s]*)")
 
 
 def _conjunction(text: str) -> _Interval:
