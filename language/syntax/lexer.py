@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ..messages import issue
 from . import kinds as K
 
 # A significant token: (kind, text, offset, leading_trivia).  leading_trivia is a tuple of
@@ -77,6 +78,7 @@ _CLASSREF_RE = re.compile(r"(?:::)?[A-Z]\w*(?:::[A-Z]\w*)*")
 _VARIABLE_RE = re.compile(r"\$(?:::)?(?:\w+::)*\w+")
 _NUMBER_RE = re.compile(r"0[xX][0-9A-Fa-f]*|\d+(?:\.\d+)?(?:[eE]-?\d+)?")
 _NUMBER_TAIL_RE = re.compile(r"[\w.]+")
+_QUALIFIED_RE = re.compile(r"(?:::)?[\w-]+(?:::[\w-]*)*")
 _SQ_RE = re.compile(r"'(?:[^'\\]|\\.)*'", re.S)
 _REGEX_RE = re.compile(r"/(?:[^\\/\n]|\\[^\n])*/")
 _HEREDOC_RE = re.compile(
@@ -137,8 +139,11 @@ def detect_bom(data: bytes) -> tuple[str, bytes] | None:
 
 
 def bom_message(name: str, mark: bytes) -> str:
-    shown = " ".join(f"{b:02X}" for b in mark)
-    return f"Illegal {name} Byte Order mark at beginning of input: [{shown}] - remove these from the puppet source"
+    return issue("ILLEGAL_BOM").format(kind=name, bytes=" ".join(f"{b:02X}" for b in mark))
+
+
+def _show_char(c: str) -> str:
+    return f"'{c}'" if c.isprintable() else f"U+{ord(c):04X}"
 
 
 class _Lexer:
@@ -160,8 +165,8 @@ class _Lexer:
         self.depth = 0
 
     # -- helpers ------------------------------------------------------------------------------
-    def error(self, offset: int, end: int, code: str, message: str) -> None:
-        self.errors.append(LexError(offset, end, code, message))
+    def error(self, offset: int, end: int, code: str, **args) -> None:
+        self.errors.append(LexError(offset, end, code, issue(code).format(**args)))
 
     def emit(self, kind: str, text: str, offset: int) -> None:
         self.tokens.append((kind, text, offset, tuple(self.trivia)))
@@ -182,7 +187,7 @@ class _Lexer:
             c = text[pos]
             # ---- trivia ----
             if c == " " or c == "\t" or c == "\r" or (c in _BLANKS and c != "\n"):
-                m = _WS_RE.match(text, pos)
+                m = _WS_RE.match(text, pos, n)
                 trivia.append((K.WHITESPACE, m.group()))
                 pos = m.end()
                 continue
@@ -193,15 +198,15 @@ class _Lexer:
                     pos = self.flush_heredoc_bodies(pos)
                 continue
             if c == "#":
-                m = _COMMENT_RE.match(text, pos)
+                m = _COMMENT_RE.match(text, pos, n)
                 trivia.append((K.COMMENT, m.group()))
                 pos = m.end()
                 continue
-            if c == "/" and text.startswith("/*", pos):
-                m = _ML_COMMENT_RE.match(text, pos)
+            if c == "/" and text.startswith("/*", pos, n):
+                m = _ML_COMMENT_RE.match(text, pos, n)
                 if m is None:
-                    self.error(pos, n, "UNCLOSED_COMMENT", "Unclosed multi-line comment")
-                    trivia.append((K.ML_COMMENT, text[pos:]))
+                    self.error(pos, n, "UNCLOSED_COMMENT")
+                    trivia.append((K.ML_COMMENT, text[pos:n]))
                     pos = n
                     if self.pending_bodies:
                         self.flush_heredoc_bodies(pos)
@@ -215,9 +220,9 @@ class _Lexer:
                     self.drop_pending_bodies()
                 continue
             # ---- words ----
-            if c.isalpha() or c == "_" or (c == ":" and text.startswith("::", pos)):
+            if c.isalpha() or c == "_" or (c == ":" and text.startswith("::", pos, n)):
                 if "a" <= c <= "z" or c == "_" or (c == ":" and pos + 2 < n and (text[pos + 2].islower() or text[pos + 2] == "_")):
-                    m = _WORD_RE.match(text, pos)
+                    m = _WORD_RE.match(text, pos, n)
                     if m is not None:
                         word = m.group()
                         end = m.end()
@@ -238,7 +243,7 @@ class _Lexer:
                         pos = end
                         continue
                 elif "A" <= c <= "Z" or (c == ":" and pos + 2 < n and text[pos + 2].isupper()):
-                    m = _CLASSREF_RE.match(text, pos)
+                    m = _CLASSREF_RE.match(text, pos, n)
                     end = m.end()
                     if text.startswith("::", end):
                         pos = self.bad_qualified_name(pos, end)
@@ -253,15 +258,15 @@ class _Lexer:
                     continue
                 # other unicode letters: not part of the language
                 end = pos + 1
-                self.error(pos, end, "ILLEGAL_CHARACTER", f"Illegal character '{c}'")
+                self.error(pos, end, "ILLEGAL_CHARACTER", char=_show_char(c))
                 self.emit(K.ERROR_TOKEN, c, pos)
                 pos = end
                 continue
             # ---- variables ----
             if c == "$":
-                m = _VARIABLE_RE.match(text, pos)
+                m = _VARIABLE_RE.match(text, pos, n)
                 if m is None:
-                    self.error(pos, pos + 1, "ILLEGAL_VARIABLE", "Illegal variable name, '$' must be followed by a name")
+                    self.error(pos, pos + 1, "ILLEGAL_VARIABLE")
                     self.emit(K.ERROR_TOKEN, "$", pos)
                     pos += 1
                     continue
@@ -274,7 +279,7 @@ class _Lexer:
                 continue
             # ---- strings ----
             if c == "'":
-                m = _SQ_RE.match(text, pos)
+                m = _SQ_RE.match(text, pos, n)
                 if m is None:
                     end = self.unclosed_quote(pos, "'")
                     self.emit(K.STRING, text[pos:end], pos)
@@ -288,9 +293,9 @@ class _Lexer:
                 continue
             # ---- EPP tag ends ----
             if self.epp and not stop_at_brace:
-                if c == "%" and text.startswith("%>", pos):
+                if c == "%" and text.startswith("%>", pos, n):
                     return pos
-                if c == "-" and text.startswith("-%>", pos):
+                if c == "-" and text.startswith("-%>", pos, n):
                     return pos
             # ---- brackets with context ----
             if c == "[":
@@ -322,7 +327,7 @@ class _Lexer:
                 continue
             if c == "/":
                 if self.prev not in _NO_REGEX_AFTER:
-                    m = _REGEX_RE.match(text, pos)
+                    m = _REGEX_RE.match(text, pos, n)
                     if m is not None:
                         self.emit(K.REGEX, m.group(), pos)
                         pos = m.end()
@@ -331,10 +336,10 @@ class _Lexer:
                 pos += 1
                 continue
             if c == "@":
-                if text.startswith("@(", pos):
+                if text.startswith("@(", pos, n):
                     pos = self.lex_heredoc_header(pos)
                     continue
-                if text.startswith("@@", pos):
+                if text.startswith("@@", pos, n):
                     self.emit(K.ATAT, "@@", pos)
                     pos += 2
                     continue
@@ -350,12 +355,12 @@ class _Lexer:
                         break
                 continue
             if c == "\ufeff" and pos == 0:
-                self.error(0, 1, "ILLEGAL_BOM", bom_message("UTF-8", b"\xef\xbb\xbf"))
+                self.error(0, 1, "ILLEGAL_BOM", kind="UTF-8", bytes="EF BB BF")
                 trivia.append((K.BOM, c))
                 pos += 1
                 continue
             # anything else
-            self.error(pos, pos + 1, "ILLEGAL_CHARACTER", f"Illegal character '{c}'" if c.isprintable() else f"Illegal character U+{ord(c):04X}")
+            self.error(pos, pos + 1, "ILLEGAL_CHARACTER", char=_show_char(c))
             self.emit(K.ERROR_TOKEN, c, pos)
             pos += 1
         return pos
@@ -375,24 +380,24 @@ class _Lexer:
         return kind
 
     def bad_qualified_name(self, pos: int, end: int) -> int:
-        m = re.compile(r"(?:::)?[\w-]+(?:::[\w-]*)*").match(self.text, pos)
+        m = _QUALIFIED_RE.match(self.text, pos, self.n)
         bad_end = max(m.end() if m else end, end + 2)
-        self.error(pos, bad_end, "ILLEGAL_NAME", f"Illegal fully qualified name '{self.text[pos:bad_end]}'")
+        self.error(pos, bad_end, "ILLEGAL_NAME", name=self.text[pos:bad_end])
         self.emit(K.ERROR_TOKEN, self.text[pos:bad_end], pos)
         return bad_end
 
     # -- numbers ------------------------------------------------------------------------------
     def lex_number(self, pos: int, interpolated: bool = False) -> int:
         text = self.text
-        m = _NUMBER_RE.match(text, pos)
+        m = _NUMBER_RE.match(text, pos, self.n)
         end = m.end()
         value = m.group()
-        nxt = text[end:end + 1]
-        if nxt and (nxt.isalnum() or nxt == "_" or (nxt == "." and text[end + 1:end + 2].isdigit())):
+        nxt = text[end:end + 1] if end < self.n else ""
+        if nxt and (nxt.isalnum() or nxt == "_" or (nxt == "." and end + 1 < self.n and text[end + 1].isdigit())):
             # '3g', '0x3g', '4.3g', '1.2.3': a number glued to more word characters.  (A '.'
             # followed by a name is a method call on a number: '42.type'.)
-            bad_end = _NUMBER_TAIL_RE.match(text, end).end()
-            self.error(pos, bad_end, "ILLEGAL_NUMBER", f"Illegal number '{text[pos:bad_end]}'")
+            bad_end = _NUMBER_TAIL_RE.match(text, end, self.n).end()
+            self.error(pos, bad_end, "ILLEGAL_NUMBER", text=text[pos:bad_end])
             self.emit(K.ERROR_TOKEN, text[pos:bad_end], pos)
             return bad_end
         if interpolated and nxt in ("}", "[", "."):
@@ -401,12 +406,12 @@ class _Lexer:
             return end
         if value[:2] in ("0x", "0X"):
             if len(value) == 2:
-                self.error(pos, end, "INVALID_HEX_NUMBER", f"Not a valid hex number {value}")
+                self.error(pos, end, "INVALID_HEX_NUMBER", text=value)
                 self.emit(K.ERROR_TOKEN, value, pos)
                 return end
         elif len(value) > 1 and value[0] == "0" and value.isdigit():
             if not all(ch in "01234567" for ch in value):
-                self.error(pos, end, "INVALID_OCTAL_NUMBER", f"Not a valid octal number {value}")
+                self.error(pos, end, "INVALID_OCTAL_NUMBER", text=value)
                 self.emit(K.ERROR_TOKEN, value, pos)
                 return end
         self.emit(K.NUMBER, value, pos)
@@ -417,13 +422,12 @@ class _Lexer:
         """Report a quote that is never closed.  The string is ended at the end of its line so
         that the rest of the file is still lexed as code (Puppet swallows it all)."""
         text = self.text
-        nl = text.find("\n", pos)
+        nl = text.find("\n", pos, self.n)
         end = self.n if nl < 0 else nl
         # Puppet shows the first five characters after the quote and points just past it.
         following = text[pos + 1:pos + 6].replace("\n", "\\n")
         more = "..." if len(text) - pos - 1 > 5 else ""
-        self.error(pos + 1, end, "UNCLOSED_QUOTE",
-                   f"Unclosed quote after '{quote}' followed by '{following}{more}'")
+        self.error(pos + 1, end, "UNCLOSED_QUOTE", quote=quote, following=following + more)
         return end
 
     def lex_dq_string(self, pos: int) -> int:
@@ -493,16 +497,21 @@ class _Lexer:
                     self.emit(K.INTERP_OPEN, "${", pos)
                     self.depth += 1
                     if self.depth > 100:
-                        self.error(pos, end, "NESTING_TOO_DEEP", "Interpolation nested too deeply")
+                        self.error(pos, end, "NESTING_TOO_DEEP")
                         self.emit(K.STRING_TEXT, text[pos + 2:end], pos + 2)
                         self.depth -= 1
                         return end
+                    # The interpolation may not run past the end of its string (a '#' in it
+                    # would otherwise start a comment that swallows the closing quote).
+                    saved_n = self.n
+                    self.n = end
                     inner = self.lex_code(pos + 2, True)
+                    self.n = saved_n
                     self.depth -= 1
                     if inner >= end or text[inner] != "}":
                         # cannot happen for DQ strings (scan_dq_close balanced the braces) but
                         # can in a heredoc body: report and resume after the body part
-                        self.error(pos, min(inner, end), "UNCLOSED_INTERPOLATION", "Unclosed interpolation '${'")
+                        self.error(pos, min(inner, end), "UNCLOSED_INTERPOLATION")
                         return max(inner, end)
                     self.emit(K.INTERP_CLOSE, "}", inner)
                     pos = inner + 1
@@ -525,12 +534,12 @@ class _Lexer:
     # -- heredoc ------------------------------------------------------------------------------
     def lex_heredoc_header(self, pos: int) -> int:
         text = self.text
-        m = _HEREDOC_RE.match(text, pos)
+        m = _HEREDOC_RE.match(text, pos, self.n)
         if m is None:
             close = text.find(")", pos)
             nl = text.find("\n", pos)
             end = close + 1 if close >= 0 and (nl < 0 or close < nl) else (nl if nl >= 0 else self.n)
-            self.error(pos, end, "HEREDOC_INVALID_SYNTAX", "Invalid heredoc: malformed @(...) header")
+            self.error(pos, end, "HEREDOC_INVALID_SYNTAX", detail="malformed @(...) header")
             self.emit(K.ERROR_TOKEN, text[pos:end], pos)
             return end
         end = m.end()
@@ -544,10 +553,10 @@ class _Lexer:
                 tag = raw_tag[1:-1]
                 interpolate = True
             else:
-                self.error(pos, end, "HEREDOC_INVALID_SYNTAX", "Invalid heredoc: unbalanced quote in end tag")
+                self.error(pos, end, "HEREDOC_INVALID_SYNTAX", detail="unbalanced quote in end tag")
         ok = True
         if tag == "":
-            self.error(pos, end, "HEREDOC_EMPTY_ENDTAG", "Heredoc: the end tag may not be empty")
+            self.error(pos, end, "HEREDOC_EMPTY_ENDTAG")
             ok = False
         escapes: set = set()
         if flags is not None:
@@ -555,10 +564,10 @@ class _Lexer:
                 escapes = set(_ESCAPE_FLAGS)
             for ch in flags:
                 if ch not in _ESCAPE_FLAGS:
-                    self.error(pos, end, "HEREDOC_INVALID_ESCAPE", f"Invalid heredoc escape char. Only t, r, n, s,  u, L, $ allowed. Got '{ch}'")
+                    self.error(pos, end, "HEREDOC_INVALID_ESCAPE", char=ch)
                     ok = False
                 elif ch in escapes and flags != "":
-                    self.error(pos, end, "HEREDOC_MULTIPLE_ESCAPE", f"An escape char for @() may only appear once. Got '{ch}'")
+                    self.error(pos, end, "HEREDOC_MULTIPLE_ESCAPE", char=ch)
                     ok = False
                 escapes.add(ch)
         hd = Heredoc(pos, tag, syntax, flags or "", frozenset(escapes), interpolate)
@@ -580,8 +589,7 @@ class _Lexer:
 
     def drop_pending_bodies(self) -> None:
         for hd in self.pending_bodies:
-            self.error(hd.header_offset, hd.header_offset + 2, "HEREDOC_WITHOUT_END_TAGGED_LINE",
-                       "Heredoc without any following lines of text")
+            self.error(hd.header_offset, hd.header_offset + 2, "HEREDOC_WITHOUT_TEXT")
         self.pending_bodies = []
 
     def lex_heredoc_body(self, hd: Heredoc, pos: int) -> int:
@@ -603,8 +611,7 @@ class _Lexer:
         if line >= n and m is None:
             m = tag_re.match(text, n) if n > pos else None
         if m is None:
-            self.error(hd.header_offset, hd.header_offset + len(hd.tag) + 3, "HEREDOC_WITHOUT_END_TAGGED_LINE",
-                       f"Heredoc without end-tagged line: no line with '{hd.tag}' after the @(...)")
+            self.error(hd.header_offset, hd.header_offset + len(hd.tag) + 3, "HEREDOC_WITHOUT_END_TAGGED_LINE", tag=hd.tag)
             hd.body_offset = pos
             hd.text_end = n
             hd.body_end = n
@@ -665,7 +672,7 @@ class _Lexer:
             if text.startswith("<%#", pos):
                 close = text.find("%>", pos + 3)
                 if close < 0:
-                    self.error(pos, n, "EPP_UNCLOSED_COMMENT", "Unbalanced epp comment: '<%#' without '%>'")
+                    self.error(pos, n, "EPP_UNCLOSED_COMMENT")
                     self.trivia.append((K.EPP_COMMENT, text[pos:]))
                     pos = n
                     break
@@ -690,8 +697,7 @@ class _Lexer:
                 pos += 1
                 continue
             if pos >= n:
-                self.error(opened, n, "EPP_UNCLOSED_TAG",
-                           "Unbalanced epp tag, reached end of input without finding a closing '%>'")
+                self.error(opened, n, "EPP_UNCLOSED_TAG")
                 break
             close_text = "-%>" if text.startswith("-%>", pos) else "%>"
             if render:
@@ -706,6 +712,21 @@ class _Lexer:
             self.drop_pending_bodies()
         self.emit(K.EOF, "", self.n)
         return LexResult(self.tokens, self.errors, self.heredocs)
+
+
+def next_token_kind(text: str, pos: int, prev_kind: str | None, window: int = 200) -> str:
+    """The kind of the first significant token at or after ``pos`` in ``text``, lexed in the
+    context of a previous token of kind ``prev_kind`` (used to check what follows an edited
+    statement without lexing the rest of the file)."""
+    lx = _Lexer(text, False, False)
+    lx.prev = prev_kind
+    while True:
+        lx.n = min(len(text), pos + window)
+        lx.tokens = []
+        lx.lex_code(pos, False)
+        if lx.tokens or lx.n >= len(text):
+            return lx.tokens[0][0] if lx.tokens else K.EOF
+        window *= 4
 
 
 _heredoc_text_res: dict = {}

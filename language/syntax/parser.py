@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..messages import issue
 from . import kinds as K
 from .lexer import Heredoc, LexResult, lex
 from .tree import GreenNode
@@ -118,13 +119,14 @@ class Parser:
             self.errors.append(SyntaxError_(e.offset, e.end, e.code, e.message))
         self.epp = epp
         self.heredocs = {hd.header_offset: hd for hd in lexed.heredocs}
+        _pair_braces(self)   # may insert tokens, so token indices are only final after it
         self.body_tokens = set()
-        for idx, tok in enumerate(self.toks):
-            for tv in tok[3]:
-                if tv[0] == K.HEREDOC_BODY:
-                    self.body_tokens.add(idx)
-                    break
-        _pair_braces(self)
+        if lexed.heredocs:
+            for idx, tok in enumerate(self.toks):
+                for tv in tok[3]:
+                    if tv[0] == K.HEREDOC_BODY:
+                        self.body_tokens.add(idx)
+                        break
         self.kinds = [t[0] for t in self.toks]
         self.i = 0
         self.last_error_at = -1
@@ -160,7 +162,7 @@ class Parser:
         self.bump(ch)
         ch[-1] = (kind, ch[-1][1])
 
-    def error(self, code: str, message: str, tok_index: int | None = None, hint: str = "") -> None:
+    def error(self, code: str, tok_index: int | None = None, hint: str = "", **args) -> None:
         j = self.i if tok_index is None else tok_index
         if j >= len(self.toks):
             j = len(self.toks) - 1
@@ -168,11 +170,11 @@ class Parser:
         if j == self.last_error_at and tok[0] != K.EOF:
             return   # one error per token is enough
         self.last_error_at = j
-        self.errors.append(SyntaxError_(tok[2], tok[2] + len(tok[1]), code, message, hint))
+        self.errors.append(SyntaxError_(tok[2], tok[2] + len(tok[1]), code, issue(code).format(**args), hint))
 
     def syntax_error(self, expected: str | None = None) -> None:
         tok = self.toks[self.i]
-        self.error("SYNTAX_ERROR", f"Syntax error at {_describe(tok)}", hint=expected or "")
+        self.error("SYNTAX_ERROR", hint=expected or "", at=_describe(tok))
 
     def expect(self, ch: list, kind: str, what: str) -> bool:
         if self.kinds[self.i] == kind:
@@ -323,9 +325,9 @@ class Parser:
             prev = next((c for c in reversed(ch) if type(c) is not tuple), None)
             name = _qname_text(prev) if prev is not None else None
             if name is not None:
-                self.error("ARGS_TO_NON_CALL", f"attempt to pass argument list to the function '{name}' which cannot be called without parentheses")
+                self.error("ARGS_TO_NON_CALL", name=name)
             else:
-                self.error("ILLEGAL_COMMA", "illegal comma separated argument list")
+                self.error("ILLEGAL_COMMA")
             while kinds[self.i] == K.COMMA:
                 self.bump(node)
                 if kinds[self.i] in EXPR_START:
@@ -422,8 +424,7 @@ class Parser:
             if inner.kind != K.ERROR:
                 which = "Virtual (@)" if k == K.AT else "Exported (@@)"
                 tok = self.toks[self.i - 1]
-                self.errors.append(SyntaxError_(at_offset, tok[2] + len(tok[1]), "NOT_VIRTUALIZEABLE",
-                                                f"{which} can only be applied to a Resource Expression"))
+                self.errors.append(SyntaxError_(at_offset, tok[2] + len(tok[1]), "NOT_VIRTUALIZEABLE", issue("NOT_VIRTUALIZEABLE").format(which=which)))
             return GreenNode(K.ERROR, prefix + [inner])
         if k == K.CLASS and kinds[self.i + 1] == K.LBRACE:
             node = []
@@ -454,8 +455,7 @@ class Parser:
                     self.untitled_prefixed = True
                     return GreenNode(K.RESOURCE_EXPR, node)
                 brace = self.brace_offset
-                self.errors.append(SyntaxError_(brace, brace + 1, "RESOURCE_WITHOUT_TITLE",
-                                                "Syntax error: resource body without title or hash with +>"))
+                self.errors.append(SyntaxError_(brace, brace + 1, "RESOURCE_WITHOUT_TITLE", issue("RESOURCE_WITHOUT_TITLE").format()))
                 return GreenNode(K.RESOURCE_EXPR, node)
         return expr
 
@@ -972,7 +972,7 @@ class Parser:
         node.append(self.block())
         kinds = self.kinds
         if kinds[self.i] == K.ELSIF:
-            self.error("UNLESS_ELSIF", "elsif not supported in unless expression")
+            self.error("UNLESS_ELSIF")
             node.append(GreenNode(K.ELSIF_CLAUSE, [self.if_expr()]))
         elif kinds[self.i] == K.ELSE:
             els: list = []
@@ -1025,15 +1025,14 @@ class Parser:
         if k in (K.NAME, K.WORD, K.CLASSREF):
             self.bump(node)
         elif k == K.DEFAULT:
-            self.error("DEFAULT_AS_NAME", "'default' keyword not allowed at this location")
+            self.error("KEYWORD_AS_NAME", word="default")
             self.bump(node)
         elif k in K.KEYWORD_KINDS:
-            self.error("KEYWORD_AS_NAME", f"'{self.toks[self.i][1]}' keyword not allowed at this location")
+            self.error("KEYWORD_AS_NAME", word=self.toks[self.i][1])
             self.bump(node)
         elif k == K.STRING or k == K.DQ_OPEN:
-            self.error("QUOTED_NAME", "A quoted string is not valid as a name here")
-            self.primary()  # consume the string
-            node.append(GreenNode(K.ERROR, []))
+            self.error("QUOTED_NAME")
+            node.append(GreenNode(K.ERROR, [self.primary()]))
         else:
             self.syntax_error("a name")
 
@@ -1043,7 +1042,7 @@ class Parser:
         kinds = self.kinds
         if kinds[self.i] in (K.STRING, K.DQ_OPEN):
             tok = self.toks[self.i]
-            self.error("QUOTED_NAME", "A quoted string is not valid as a name here")
+            self.error("QUOTED_NAME")
             err: list = []
             err.append(self.primary())
             node.append(GreenNode(K.ERROR, err))
@@ -1058,7 +1057,7 @@ class Parser:
             if k in (K.NAME, K.WORD, K.CLASSREF, K.DEFAULT):
                 self.bump(parent)
             elif k in K.KEYWORD_KINDS:
-                self.error("KEYWORD_AS_NAME", f"'{self.toks[self.i][1]}' keyword not allowed at this location")
+                self.error("KEYWORD_AS_NAME", word=self.toks[self.i][1])
                 self.bump(parent)
             else:
                 self.syntax_error("a class name")
@@ -1263,7 +1262,7 @@ def _pair_braces(p: Parser) -> None:
             continue
         if k == K.RBRACE:
             if not stack:
-                p.errors.append(SyntaxError_(tok[2], tok[2] + 1, "UNMATCHED_BRACE", "Syntax error at '}': no '{' to close"))
+                p.errors.append(SyntaxError_(tok[2], tok[2] + 1, "UNMATCHED_BRACE", issue("UNMATCHED_BRACE").format()))
                 out.append((K.ERROR_TOKEN, tok[1], tok[2], tok[3]))
                 continue
             col = line_info.column_if_first(tok)
@@ -1289,9 +1288,15 @@ class _LineInfo:
     def __init__(self, toks):
         self.first_col: dict = {}     # id-independent: offset -> column of a first-on-line token
         self.line_indent: dict = {}   # offset -> indentation of the token's line
+        self.lines: dict = {}         # offset -> 1-based line of the token
         indent = 0
+        line = 1
         for idx, tok in enumerate(toks):
             trivia = tok[3]
+            for tv in trivia:
+                line += tv[1].count("\n")
+            self.lines[tok[2]] = line
+            line += tok[1].count("\n")
             col = None
             if idx == 0:
                 col = 0
@@ -1315,6 +1320,9 @@ class _LineInfo:
                 indent = col
                 self.first_col[tok[2]] = col
             self.line_indent[tok[2]] = indent
+
+    def line_of(self, tok) -> int:
+        return self.lines.get(tok[2], 0)
 
     def column_if_first(self, tok):
         return self.first_col.get(tok[2])
@@ -1341,10 +1349,7 @@ def _close_virtually(p: Parser, out: list, open_idx: int, line_info: _LineInfo) 
         offset = prev[2] + len(prev[1]) if prev else 0
     virtual = (K.RBRACE, "", offset, ())
     out.insert(insert_at, virtual)
-    p.errors.append(SyntaxError_(offset, offset, "MISSING_RBRACE",
-                                 f"Missing '}}' to close the '{{' at offset {opener[2]}"))
-    p.missing_braces = getattr(p, "missing_braces", [])
-    p.missing_braces.append((offset, opener[2]))
+    p.errors.append(SyntaxError_(offset, offset, "MISSING_RBRACE", issue("MISSING_RBRACE").format(line=line_info.line_of(opener))))
 
 
 def parse(text: str, epp: bool = False, tasks: bool = False) -> ParseResult:

@@ -182,6 +182,16 @@ class SyntaxNode:
                 return t
         return None
 
+    def trimmed_text(self) -> str:
+        """The node's text without leading and trailing trivia (heredoc bodies left out)."""
+        toks = list(self._tokens_outside_heredoc_bodies())
+        i, j = 0, len(toks)
+        while i < j and toks[i].kind in _TRIVIA:
+            i += 1
+        while j > i and toks[j - 1].kind in _TRIVIA:
+            j -= 1
+        return "".join(t.text for t in toks[i:j] if t.kind != K.HEREDOC_BODY)
+
     @property
     def range(self) -> tuple[int, int]:
         """The range without leading and trailing trivia (what an editor should highlight)."""

@@ -1,0 +1,237 @@
+"""Incremental reparsing: apply a text edit to a parsed file and get the tree a full parse of
+the new text would give, reusing every subtree the edit does not touch.
+
+The edit is reparsed inside the smallest *unit* that contains it: a statement (a direct child
+of a block or of the file) or a ``{ … }`` block.  A unit's text is lexed and parsed on its own,
+and the result is only trusted when that is provably what a full parse would do:
+
+* the unit's text lexes on its own with no error that could reach past it (unclosed quotes or
+  comments), contains no heredoc, and keeps its braces balanced;
+* its parse consumes exactly its tokens and yields one node of the same shape;
+* re-parsing the *old* text of the unit the same way reproduces the old node and the old
+  errors inside it exactly (so the unit's parse did not depend on what surrounds it);
+* for a statement, neither neighbour can glue onto it: the token after it cannot continue an
+  expression, the first token cannot continue the previous statement, and no function that
+  may be called without parentheses is left dangling.
+
+Whenever a check fails the next enclosing unit is tried, and in the end the whole file is
+parsed again, so the result always equals ``parse(new_text)``.
+"""
+from __future__ import annotations
+
+from . import kinds as K
+from .lexer import lex, next_token_kind
+from .parser import (EXPR_START, STATEMENT_CALLS, ParseResult, Parser, SyntaxError_, _ASSIGN,
+                     _BINARY, _RELATIONSHIP, _qname_text, parse)
+from .tree import GreenNode, SyntaxNode
+
+# Tokens that, following a statement, would make the parser continue that statement.
+_CONTINUATION = frozenset(_BINARY) | _RELATIONSHIP | _ASSIGN | frozenset({
+    K.QMARK, K.LBRACK, K.DOT, K.LPAREN, K.PIPE, K.LCOLLECT, K.LLCOLLECT, K.COMMA, K.LBRACE,
+    K.SELBRACE, K.FARROW, K.PARROW,
+})
+# Lexer errors that stay where they are (anything else, like an unclosed quote, may swallow
+# text beyond the unit).
+_LOCAL_LEX_ERRORS = frozenset({"ILLEGAL_CHARACTER", "ILLEGAL_NUMBER", "INVALID_HEX_NUMBER",
+                               "INVALID_OCTAL_NUMBER", "ILLEGAL_NAME", "ILLEGAL_VARIABLE"})
+_STATEMENT_PARENTS = frozenset({K.SOURCE_FILE, K.BLOCK})
+# Errors that mean a change anywhere may re-pair braces or re-close quotes far away.
+_GLOBAL_ERRORS = frozenset({
+    "MISSING_RBRACE", "UNMATCHED_BRACE", "UNCLOSED_QUOTE", "UNCLOSED_COMMENT",
+    "UNCLOSED_INTERPOLATION", "NESTING_TOO_DEEP", "HEREDOC_INVALID_SYNTAX", "HEREDOC_EMPTY_ENDTAG",
+    "HEREDOC_INVALID_ESCAPE", "HEREDOC_MULTIPLE_ESCAPE", "HEREDOC_WITHOUT_END_TAGGED_LINE",
+    "HEREDOC_WITHOUT_TEXT", "EPP_UNCLOSED_COMMENT", "EPP_UNCLOSED_TAG",
+})
+
+
+def reparse(old: ParseResult, start: int, end: int, new_text: str, tasks: bool = False) -> ParseResult:
+    """The parse of ``old.text`` with characters [start, end) replaced by ``new_text``."""
+    text = old.text[:start] + new_text + old.text[end:]
+    root = old.root
+    if root.kind != K.SOURCE_FILE or "@(" in new_text or any(e.code in _GLOBAL_ERRORS for e in old.errors):
+        # Unbalanced braces are paired by a whole-file heuristic, and an unclosed quote may be
+        # closed by the edit, so no part of such a file can be reparsed on its own.
+        return parse(text, tasks=tasks)
+    delta = len(new_text) - (end - start)
+    for node in reversed(_path(root, start, end)):
+        result = _try_unit(old, node, start, end, delta, text, tasks)
+        if result is not None:
+            return result
+    return parse(text, tasks=tasks)
+
+
+def _path(root: SyntaxNode, start: int, end: int) -> list[SyntaxNode]:
+    """The nodes from the root down to the deepest one containing [start, end)."""
+    path = [root]
+    node = root
+    while True:
+        nxt = None
+        for c in node.children():
+            if c.kind == K.HEREDOC_BODY:
+                continue
+            if c.offset <= start and end <= c.end:
+                nxt = c
+                break
+        if nxt is None:
+            return path
+        path.append(nxt)
+        node = nxt
+
+
+def _try_unit(old: ParseResult, node: SyntaxNode, start: int, end: int, delta: int, text: str,
+              tasks: bool) -> ParseResult | None:
+    parent = node.parent
+    if node.kind == K.BLOCK:
+        first = node.first_token()
+        last = node.last_token()
+        if first is None or first.kind != K.LBRACE or last is None or last.kind != K.RBRACE:
+            return None
+        if not (first.end <= start and end <= last.offset):
+            return None
+        statement = False
+    elif parent is not None and parent.kind in _STATEMENT_PARENTS and node.kind != K.ERROR:
+        first = node.first_token()
+        last = node.last_token()
+        if first is None or not (first.offset <= start and end <= last.end):
+            return None
+        statement = True
+    else:
+        return None
+
+    region_start = node.offset
+    old_region = old.text[region_start:node.end]
+    new_region = text[region_start:node.end + delta]
+    if "@(" in old_region:
+        return None
+
+    prev_green = None
+    if statement:
+        prev_green = _previous_statement(node)
+        if prev_green is not None and _qname_text(prev_green) in STATEMENT_CALLS:
+            return None
+
+    # The unit parsed on its own must reproduce the old node and the old errors inside it.  A
+    # statement is parsed followed by a stand-in for the token that really follows it, so that
+    # the parse sees the same lookahead as a full parse would.
+    old_following = next_token_kind(old.text, node.end, _last_kind(node.green)) if statement else None
+    old_parsed = _parse_unit(old_region, statement, prev_green, old_following, tasks)
+    if old_parsed is None or old_parsed[0] != node.green:
+        return None
+    lo, hi = _owned_interval(node)
+    old_inside = [e for e in old.errors if lo <= e.offset <= hi]
+    if _shift(old_parsed[1], region_start) != old_inside:
+        return None
+
+    new_following = None
+    if statement:
+        # the last token kind of the new text decides how the following '/' or '[' lexes
+        probe = lex(new_region, tasks=tasks).tokens
+        last_kind = probe[-2][0] if len(probe) > 1 else None
+        new_following = next_token_kind(text, node.end + delta, last_kind)
+    new_parsed = _parse_unit(new_region, statement, prev_green, new_following, tasks)
+    if new_parsed is None:
+        return None
+    new_green, new_errors, first_kind = new_parsed
+    if new_green.kind != node.kind and not (statement and new_green.kind != K.ERROR):
+        return None
+    if statement and (first_kind in _CONTINUATION or first_kind not in EXPR_START):
+        return None   # it would glue onto the previous statement, or start with junk
+
+    # Splice the new node in and rebuild its ancestors.
+    green = new_green
+    cur = node
+    while cur.parent is not None:
+        children = list(cur.parent.green.children)
+        children[cur.index] = green
+        green = GreenNode(cur.parent.green.kind, children)
+        cur = cur.parent
+    # The old errors inside the unit were exactly the unit's own (checked above); replace them.
+    # An error before the unit may span over it (e.g. '@' followed by a long expression).
+    before = [e if e.end <= hi else SyntaxError_(e.offset, e.end + delta, e.code, e.message, e.hint)
+              for e in old.errors if e.offset < lo]
+    errors = before + _shift(new_errors, region_start) + [_moved(e, delta) for e in old.errors if e.offset > hi]
+    errors.sort(key=lambda e: (e.offset, e.end))
+    return ParseResult(green, errors, text)
+
+
+def _owned_interval(node: SyntaxNode) -> tuple[int, int]:
+    """Offsets at which errors found while parsing this unit are reported.  A block's opening
+    brace is excluded: the construct that owns the block reports errors there (a missing
+    condition, say)."""
+    first = node.first_token()
+    last = node.last_token()
+    if node.kind == K.BLOCK:
+        return first.end, last.offset
+    return first.offset, last.end
+
+
+def _parse_unit(region: str, statement: bool, prev_green, following: str | None, tasks: bool):
+    """Parse a unit's text on its own: (green node, errors, kind of its first token) or None
+    when the text does not make exactly one unit."""
+    lexed = lex(region, tasks=tasks)
+    if lexed.heredocs or any(e.code not in _LOCAL_LEX_ERRORS for e in lexed.errors):
+        return None
+    toks = lexed.tokens
+    if toks[-1][3] or len(toks) < 2:
+        return None   # trailing trivia belongs to the token after the unit
+    depth = 0
+    for t in toks:
+        if t[0] in (K.LBRACE, K.SELBRACE):
+            depth += 1
+        elif t[0] == K.RBRACE:
+            depth -= 1
+            if depth < 0:
+                return None
+    if depth != 0:
+        return None
+    eof = toks[-1]
+    stop = len(toks) - 1
+    if statement and following is not None and following != K.EOF:
+        lexed.tokens = toks[:-1] + [(following, "", eof[2], ()), eof]
+    p = Parser(lexed)
+    if statement:
+        ch: list = [prev_green] if prev_green is not None else []
+        p.statement(ch)
+        produced = ch[1:] if prev_green is not None else ch
+        if len(produced) != 1 or type(produced[0]) is tuple:
+            return None
+        node = produced[0]
+    else:
+        node = p.block()
+    if p.i != stop:
+        return None   # the parse ended early, or went on into what follows the unit
+    if any(e.offset >= eof[2] for e in p.errors):
+        return None   # the unit ended while something was still expected
+    return node, sorted(p.errors, key=lambda e: (e.offset, e.end)), toks[0][0]
+
+
+def _previous_statement(node: SyntaxNode):
+    children = node.parent.green.children
+    for i in range(node.index - 1, -1, -1):
+        c = children[i]
+        if type(c) is not tuple:
+            return c
+        if c[0] not in K.TRIVIA:
+            return None   # a ';' (or similar) separates them
+    return None
+
+
+def _last_kind(green: GreenNode) -> str | None:
+    """Kind of the last significant token of a green node."""
+    for c in reversed(green.children):
+        if type(c) is tuple:
+            if c[0] not in K.TRIVIA:
+                return c[0]
+        else:
+            k = _last_kind(c)
+            if k is not None:
+                return k
+    return None
+
+
+def _shift(errors, by: int) -> list:
+    return [_moved(e, by) for e in errors]
+
+
+def _moved(e, by: int):
+    return SyntaxError_(e.offset + by, e.end + by, e.code, e.message, e.hint)
