@@ -350,6 +350,10 @@ class TypeReferenceType(PType):
     text: str = ""
 
 
+# Called whenever an alias is (re)defined, so caches of answers about aliases stay correct.
+ALIAS_CHANGE_HOOKS: list = []
+
+
 class AliasScope:
     """The type aliases visible to a compilation: alias name -> body (a type or a thunk).
 
@@ -365,7 +369,11 @@ class AliasScope:
 
     def define(self, name: str, body: Any) -> None:
         self._bodies[name] = body
-        self._resolved.pop(name, None)
+        # Other aliases' cached resolutions (or errors) may depend on this one, and answers
+        # cached by the relations module may mention it: drop them all.
+        self._resolved.clear()
+        for hook in ALIAS_CHANGE_HOOKS:
+            hook()
 
     def names(self) -> list:
         out = list(self._bodies)

@@ -99,6 +99,9 @@ def _cached_assignable(a: m.PType, b: m.PType) -> bool:
     return _asg(a, b, _Ctx())
 
 
+m.ALIAS_CHANGE_HOOKS.append(_cached_assignable.cache_clear)
+
+
 def _asg(a: m.PType, b: m.PType, ctx: _Ctx) -> bool:
     if a is b or a == b:
         return True

@@ -142,3 +142,15 @@ def test_values_constructors_reject_garbage():
                     (V.Binary.from_base64, "!!!")):
         with pytest.raises(ValueError):
             fn(arg)
+
+
+def test_redefining_an_alias_is_seen_by_cached_answers():
+    scope = M.AliasScope()
+    T.define_alias(scope, "A", C("B"))
+    a = T.build_type(C("A"), scope)
+    # B is not defined yet: A stands for the unresolved reference B
+    assert T.check_alias(scope, "A") is None and not T.is_assignable(a, M.INTEGER)
+    T.define_alias(scope, "B", C("Integer"))
+    assert T.check_alias(scope, "A") is None and T.is_assignable(a, M.IntegerType(1, 2))
+    T.define_alias(scope, "B", C("String"))
+    assert not T.is_assignable(a, M.IntegerType(1, 2)) and T.is_assignable(a, M.STRING)
