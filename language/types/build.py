@@ -16,7 +16,7 @@ from typing import Any
 from . import model as m
 from .algebra import make_variant
 from .errors import TypeSystemError
-from .values import (DEFAULT, URI, DefaultValue, Regexp, SemVerRange, Timespan, Timestamp)
+from .values import (URI, DefaultValue, Regexp, SemVerRange, Timespan, Timestamp)
 
 __all__ = ["TypeCall", "build_type", "build", "resolve_alias", "define_alias", "check_alias",
            "BUILTIN_RESOURCE_TYPES", "BUILTIN_ALIASES", "normalize_resource_name",
