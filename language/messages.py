@@ -55,6 +55,11 @@ _def("HEREDOC_WITHOUT_TEXT", ERROR, "Heredoc without any following lines of text
 _def("EPP_UNCLOSED_COMMENT", ERROR, "Unbalanced epp comment: '<%#' without '%>'")
 _def("EPP_UNCLOSED_TAG", ERROR, "Unbalanced epp tag, reached end of input without finding a closing '%>'")
 
+# ---- files -------------------------------------------------------------------------------------
+_def("FILE_UNREADABLE", ERROR, "Cannot read {path}: {reason}")
+_def("FILE_IS_DIRECTORY", ERROR, "{path} is a directory, not a file")
+_def("NOT_UTF8", ERROR, "The file is not valid UTF-8: byte {value} at byte offset {byte} (Puppet source must be UTF-8)")
+
 # ---- syntax -------------------------------------------------------------------------------------
 _def("SYNTAX_ERROR", ERROR, "Syntax error at {at}")
 _def("UNMATCHED_BRACE", ERROR, "Syntax error at '}}': no '{{' to close")

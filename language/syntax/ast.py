@@ -252,7 +252,7 @@ class HeredocExpr(AstNode):
         if not m or m.group(3) is None:
             return frozenset()
         flags = m.group(3)
-        return frozenset("trnsuL$") if flags == "" else frozenset(flags)
+        return frozenset("trnsuL$") if flags == "" else frozenset(flags) & frozenset("trnsuL$")
 
     def body(self) -> SyntaxNode | None:
         """The HEREDOC_BODY node holding this heredoc's text.  It sits later in the tree, at the
@@ -322,17 +322,15 @@ _HEREDOC_END = re.compile(r"([ \t]*)(\|)?[ \t]*(-)?")
 
 
 def heredoc_header_ok(text: str) -> bool:
-    """Does this header get a body from the lexer (the same checks the lexer makes)?"""
+    """Does this header get a body from the lexer (the same check the lexer makes: a
+    well-formed header with a non-empty end tag)?"""
     m = _HEREDOC_HEADER.match(text)
     if not m:
         return False
     tag = m.group(1).strip()
     if tag.startswith('"') and tag.endswith('"') and len(tag) >= 2:
         tag = tag[1:-1]
-    if not tag:
-        return False
-    flags = m.group(3) or ""
-    return all(c in "trnsuL$" for c in flags) and len(set(flags)) == len(flags)
+    return bool(tag)
 
 
 def _strip_margin(text: str, margin: int, at_line_start: bool) -> str:

@@ -554,10 +554,8 @@ class _Lexer:
                 interpolate = True
             else:
                 self.error(pos, end, "HEREDOC_INVALID_SYNTAX", detail="unbalanced quote in end tag")
-        ok = True
         if tag == "":
             self.error(pos, end, "HEREDOC_EMPTY_ENDTAG")
-            ok = False
         escapes: set = set()
         if flags is not None:
             if flags == "":
@@ -565,15 +563,14 @@ class _Lexer:
             for ch in flags:
                 if ch not in _ESCAPE_FLAGS:
                     self.error(pos, end, "HEREDOC_INVALID_ESCAPE", char=ch)
-                    ok = False
                 elif ch in escapes and flags != "":
                     self.error(pos, end, "HEREDOC_MULTIPLE_ESCAPE", char=ch)
-                    ok = False
                 escapes.add(ch)
         hd = Heredoc(pos, tag, syntax, flags or "", frozenset(escapes), interpolate)
         self.heredocs.append(hd)
         self.emit(K.HEREDOC, text[pos:end], pos)
-        if ok:
+        if tag:
+            # Even with bad escape flags the text that follows is the heredoc's, not code.
             # The body starts after the current line, or after the previous heredoc's body when
             # several heredocs share a line.
             self.pending_bodies.append(hd)

@@ -62,6 +62,8 @@ _RECOVERY_STOP = frozenset({
     K.RBRACE, K.EOF, K.SEMIC, K.VARIABLE, K.IF, K.UNLESS, K.CASE, K.CLASS, K.DEFINE, K.NODE,
     K.FUNCTION, K.TYPE, K.PLAN, K.AT, K.ATAT, K.RENDER_EXPR, K.EPP_TEXT,
 })
+_STRONG_STARTS = frozenset({K.IF, K.UNLESS, K.CASE, K.CLASS, K.DEFINE, K.NODE, K.FUNCTION,
+                            K.PLAN, K.RBRACE})
 _OPENERS = {K.LBRACE: K.RBRACE, K.SELBRACE: K.RBRACE, K.LBRACK: K.RBRACK,
             K.LISTSTART: K.RBRACK, K.LPAREN: K.RPAREN, K.WSLPAREN: K.RPAREN}
 _ATTRIBUTE_NAME_KINDS = frozenset({K.NAME}) | K.KEYWORD_KINDS
@@ -181,6 +183,30 @@ class Parser:
             self.bump(ch)
             return True
         self.syntax_error(what)
+        return False
+
+    def starts_line(self, j: int) -> bool:
+        """Is token j the first on its line?"""
+        if j == 0:
+            return True
+        for tv in self.toks[j][3]:
+            if tv[0] == K.NEWLINE or tv[0] == K.HEREDOC_BODY:
+                return True
+        return False
+
+    def strong_statement_start(self, j: int) -> bool:
+        """Does token j clearly begin a new statement (so that a construct left open before it
+        is more likely missing its closer than continuing)?"""
+        k = self.kinds[j]
+        if k in _STRONG_STARTS:
+            return True
+        nxt = self.kinds[j + 1] if j + 1 < len(self.kinds) else K.EOF
+        if k == K.VARIABLE and nxt in _ASSIGN:
+            return True
+        if k in (K.NAME, K.CLASSREF) and nxt == K.LBRACE:
+            return True
+        if k == K.NAME and self.toks[j][1] in STATEMENT_CALLS and nxt in EXPR_START:
+            return True
         return False
 
     def skip_group(self, ch: list) -> None:
@@ -623,10 +649,11 @@ class Parser:
             if k == K.LBRACK:
                 node = [left]
                 self.bump(node)
+                mark = len(self.errors)
                 if kinds[self.i] == K.RBRACK:
                     self.syntax_error("an index or type parameter")
                 self.collection_entries(node, K.RBRACK)
-                self.expect_close(node, K.RBRACK, "']'")
+                self.expect_close(node, K.RBRACK, "']'", mark)
                 left = GreenNode(K.ACCESS_EXPR, node)
             elif k == K.DOT:
                 node = [left]
@@ -674,11 +701,17 @@ class Parser:
             self.close_brace(node)
         return GreenNode(K.COLLECT_EXPR, node)
 
-    def expect_close(self, node: list, kind: str, what: str) -> None:
+    def expect_close(self, node: list, kind: str, what: str, errors_before: int = -1) -> None:
+        """Consume the closer ``kind``.  When it is missing and the construct already reported
+        an error (``errors_before`` is the error count when it began), stay quiet: the closer's
+        absence is part of that one problem."""
         if self.kinds[self.i] == kind:
             self.bump(node)
             return
-        self.syntax_error(what)
+        if errors_before < 0 or len(self.errors) == errors_before:
+            self.syntax_error(what)
+        if self.starts_line(self.i) and self.strong_statement_start(self.i):
+            return
         # skip to the closer unless a brace intervenes
         err: list = []
         kinds = self.kinds
@@ -693,8 +726,9 @@ class Parser:
         """'(' arguments ')' with unbraced hash entries allowed."""
         args: list = []
         self.bump(args)   # '('
+        mark = len(self.errors)
         self.collection_entries(args, K.RPAREN)
-        self.expect_close(args, K.RPAREN, "')'")
+        self.expect_close(args, K.RPAREN, "')'", mark)
         node.append(GreenNode(K.ARG_LIST, args))
 
     def collection_entries(self, node: list, close: str) -> None:
@@ -754,6 +788,12 @@ class Parser:
             k = kinds[self.i]
             if k != close:
                 self.syntax_error(f"',' or {_DESCRIBE.get(close, close)}")
+                if self.starts_line(self.i):
+                    if self.strong_statement_start(self.i):
+                        # The closer is missing: leave the new line's statement to the block.
+                        break
+                    if k in EXPR_START:
+                        continue   # a missing comma between entries on separate lines
                 err = []
                 self.recover(err, frozenset({K.COMMA, close, K.RBRACE, K.EOF, K.SEMIC, K.LBRACE}))
                 if pending_hash is not None:
@@ -789,8 +829,9 @@ class Parser:
             return self.dq_string()
         if k == K.LISTSTART or k == K.LBRACK:
             self.bump(node)
+            mark = len(self.errors)
             self.collection_entries(node, K.RBRACK)
-            self.expect_close(node, K.RBRACK, "']'")
+            self.expect_close(node, K.RBRACK, "']'", mark)
             return GreenNode(K.ARRAY, node)
         if k == K.LBRACE:
             return self.hash_literal()
@@ -1091,10 +1132,11 @@ class Parser:
         while kinds[self.i] == K.LBRACK:
             node = [left]
             self.bump(node)
+            mark = len(self.errors)
             if kinds[self.i] == K.RBRACK:
                 self.syntax_error("a type parameter")
             self.collection_entries(node, K.RBRACK)
-            self.expect_close(node, K.RBRACK, "']'")
+            self.expect_close(node, K.RBRACK, "']'", mark)
             left = GreenNode(K.ACCESS_EXPR, node)
         return left
 

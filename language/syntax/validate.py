@@ -186,14 +186,14 @@ class _Validator:
             if "::" in name:
                 self.add("ILLEGAL_CLASS_REFERENCE", tok)
             else:
-                self.add("ILLEGAL_DEFINITION_NAME", at, name=name, what=_DEF_DESCRIPTION[node.kind][2:])
+                self.add("ILLEGAL_DEFINITION_NAME", at, name=name, what=_DEF_DESCRIPTION[node.kind])
             return
         if tok.kind in K.KEYWORD_KINDS:
             return   # the parser reported the keyword
         if not _DEF_NAME.match(name):
-            self.add("ILLEGAL_DEFINITION_NAME", at, name=name, what=_DEF_DESCRIPTION[node.kind][2:])
+            self.add("ILLEGAL_DEFINITION_NAME", at, name=name, what=_DEF_DESCRIPTION[node.kind])
         elif node.kind in (K.CLASS_DEF, K.DEFINE_DEF) and name.lstrip(":") in _RESERVED_TYPE_NAMES:
-            self.add("RESERVED_TYPE_NAME", at, name=name, what=_DEF_DESCRIPTION[node.kind][2:])
+            self.add("RESERVED_TYPE_NAME", at, name=name, what=_DEF_DESCRIPTION[node.kind])
 
     def parameters(self, node: SyntaxNode, container: str | None) -> None:
         pl = node.child(K.PARAM_LIST)

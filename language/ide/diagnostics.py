@@ -1,0 +1,21 @@
+"""All diagnostics of one file: the single engine behind ``puppet-ls check`` and the server."""
+from __future__ import annotations
+
+from ..diagnostics import Diagnostic, from_syntax_errors
+from ..syntax.parser import ParseResult, parse
+from ..syntax.validate import validate
+
+
+def parse_for_path(text: str, path: str = "") -> ParseResult:
+    """Parse as a template when the file is an .epp, and with Bolt's plan keywords when it
+    lives in a module's plans/ directory."""
+    epp = path.endswith(".epp")
+    tasks = "/plans/" in path.replace("\\", "/")
+    return parse(text, epp=epp, tasks=tasks)
+
+
+def file_diagnostics(result: ParseResult) -> list[Diagnostic]:
+    """Syntax errors and validation findings, in source order."""
+    diags = from_syntax_errors(result.errors) + validate(result)
+    diags.sort(key=lambda d: (d.offset, d.end))
+    return diags

@@ -1,0 +1,79 @@
+"""The command line: output formats, exit codes, and clear diagnostics for bad input."""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from puppet_ls.server.cli import main
+from tests.expect import assert_expected
+
+REPO = Path(__file__).resolve().parents[1]
+FIXTURES = REPO / "fixtures" / "check"
+
+
+def run(*args: str):
+    result = CliRunner().invoke(main, list(args), catch_exceptions=False)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_check_text_output(monkeypatch) -> None:
+    monkeypatch.chdir(REPO)
+    code, out, err = run("check", "fixtures/check")
+    assert code == 1
+    assert_expected(FIXTURES / "check.expect", out)
+    assert "2 files checked" in err
+
+
+def test_check_json_output(monkeypatch) -> None:
+    monkeypatch.chdir(REPO)
+    code, out, _ = run("check", "--format", "json", "fixtures/check/example.pp")
+    assert code == 1
+    records = json.loads(out)
+    assert [r["code"] for r in records] == ["SYNTAX_ERROR", "DUPLICATE_PARAMETER"]
+    assert set(records[0]) == {"path", "line", "column", "end_line", "end_column", "severity", "code", "message"}
+    assert (records[0]["line"], records[0]["column"]) == (23, 3)
+
+
+def test_clean_file_exits_zero(tmp_path) -> None:
+    f = tmp_path / "ok.pp"
+    f.write_text("notice('fine')\n")
+    assert run("check", str(f))[0] == 0
+
+
+def test_bad_usage_exits_two(tmp_path) -> None:
+    assert run("check", str(tmp_path / "missing.pp"))[0] == 2
+    assert run("check")[0] == 2
+    assert run("check", "--format", "xml", str(tmp_path))[0] == 2
+    assert run("parse", str(tmp_path))[0] == 2
+
+
+def test_unreadable_inputs_are_diagnostics(tmp_path) -> None:
+    (tmp_path / "bom.pp").write_bytes(b"\xff\xfen\x00")
+    (tmp_path / "latin1.pp").write_bytes(b"$a = 'caf\xe9'\n")
+    os.symlink(tmp_path / "nowhere.pp", tmp_path / "dangling.pp")
+    code, out, _ = run("check", str(tmp_path))
+    assert code == 1
+    lines = sorted(out.splitlines())
+    assert len(lines) == 3
+    assert "FILE_UNREADABLE" in lines[1] and "dangling.pp" in lines[1]
+    assert "ILLEGAL_BOM" in lines[0] and "UTF-16 (LE)" in lines[0]
+    assert "NOT_UTF8" in lines[2] and ":1:10:" in lines[2]
+
+
+def test_symbols_json(monkeypatch) -> None:
+    monkeypatch.chdir(REPO)
+    code, out, _ = run("symbols", "--format", "json", "fixtures/check/example.pp")
+    assert code == 0
+    names = [(s["kind"], s["name"]) for s in json.loads(out)]
+    assert names == [("class", "example"), ("class", "broken"), ("define", "example::vhost")]
+
+
+def test_parse_dump_puppet_format(tmp_path) -> None:
+    f = tmp_path / "a.pp"
+    f.write_text("$a = 1 + 2 * 3\n")
+    code, out, _ = run("parse", "--dump", "--format", "puppet", str(f))
+    assert code == 0
+    assert out.strip() == "(= $a (+ 1 (* 2 3)))"
