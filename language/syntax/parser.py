@@ -176,7 +176,13 @@ class Parser:
 
     def syntax_error(self, expected: str | None = None) -> None:
         tok = self.toks[self.i]
-        self.error("SYNTAX_ERROR", hint=expected or "", at=_describe(tok))
+        shown = tok
+        j = self.i
+        while shown[0] == K.RBRACE and shown[1] == "" and j + 1 < len(self.toks):
+            # a '}' inserted by brace pairing: name what really is there
+            j += 1
+            shown = self.toks[j]
+        self.error("SYNTAX_ERROR", hint=expected or "", at=_describe(shown))
 
     def expect(self, ch: list, kind: str, what: str) -> bool:
         if self.kinds[self.i] == kind:
