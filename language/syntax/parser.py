@@ -152,10 +152,7 @@ class Parser:
             else:
                 ch.extend(trivia)
         kind = tok[0]
-        if kind == K.HEREDOC:
-            ch.append((kind, tok[1]))
-        else:
-            ch.append((kind, tok[1]))
+        ch.append((kind, tok[1]))
         if kind != K.EOF:
             self.i = i + 1
 
@@ -747,7 +744,6 @@ class Parser:
             if k == close or k == K.EOF or k == K.RBRACE:
                 break
             if k in _COLLECTION_KEYWORDS and kinds[self.i + 1] in (K.COMMA, close, K.FARROW):
-                item = GreenNode(K.QNAME, [])
                 lit: list = []
                 self.bump(lit)
                 item = GreenNode(K.QNAME, lit)
@@ -888,8 +884,6 @@ class Parser:
             return GreenNode(K.RESERVED_WORD, node)
         if k == K.RENDER_EXPR:
             self.bump(node)
-            if kinds[self.i] == K.LBRACE and False:
-                pass
             node.append(self.expression_or_missing() if kinds[self.i] != K.LBRACE else self.block())
             if kinds[self.i] in (K.EPP_END, K.EPP_END_TRIM):
                 self.bump(node)
@@ -993,40 +987,34 @@ class Parser:
         return GreenNode(K.BLOCK, node)
 
     def if_expr(self) -> GreenNode:
+        return self.conditional(K.IF_EXPR)
+
+    def unless_expr(self) -> GreenNode:
+        return self.conditional(K.UNLESS_EXPR)
+
+    def conditional(self, kind: str) -> GreenNode:
+        """if/elsif/unless: keyword, condition, block, then an elsif or else clause (Puppet
+        has no 'elsif' after 'unless': it is parsed, and reported)."""
         node: list = []
-        self.bump(node)   # 'if' or 'elsif'
+        self.bump(node)   # 'if', 'elsif' or 'unless'
         node.append(self.condition())
         node.append(self.block())
         kinds = self.kinds
         if kinds[self.i] == K.ELSIF:
+            if kind == K.UNLESS_EXPR:
+                self.error("UNLESS_ELSIF")
             node.append(GreenNode(K.ELSIF_CLAUSE, [self.if_expr()]))
         elif kinds[self.i] == K.ELSE:
             els: list = []
             self.bump(els)
             els.append(self.block())
             node.append(GreenNode(K.ELSE_CLAUSE, els))
-        return GreenNode(K.IF_EXPR, node)
+        return GreenNode(kind, node)
 
     def condition(self) -> GreenNode:
         if self.kinds[self.i] in EXPR_START and self.kinds[self.i] != K.LBRACE:
             return self.expression(0)
         return self.missing("a condition")
-
-    def unless_expr(self) -> GreenNode:
-        node: list = []
-        self.bump(node)
-        node.append(self.condition())
-        node.append(self.block())
-        kinds = self.kinds
-        if kinds[self.i] == K.ELSIF:
-            self.error("UNLESS_ELSIF")
-            node.append(GreenNode(K.ELSIF_CLAUSE, [self.if_expr()]))
-        elif kinds[self.i] == K.ELSE:
-            els: list = []
-            self.bump(els)
-            els.append(self.block())
-            node.append(GreenNode(K.ELSE_CLAUSE, els))
-        return GreenNode(K.UNLESS_EXPR, node)
 
     def case_expr(self) -> GreenNode:
         node: list = []
@@ -1087,14 +1075,7 @@ class Parser:
         node: list = []
         self.bump(node)   # 'class'
         kinds = self.kinds
-        if kinds[self.i] in (K.STRING, K.DQ_OPEN):
-            tok = self.toks[self.i]
-            self.error("QUOTED_NAME")
-            err: list = []
-            err.append(self.primary())
-            node.append(GreenNode(K.ERROR, err))
-        else:
-            self.definition_name(node)
+        self.definition_name(node)
         if kinds[self.i] in (K.LPAREN, K.WSLPAREN):
             self.param_list(node, kinds[self.i], K.RPAREN)
         if kinds[self.i] == K.INHERITS:

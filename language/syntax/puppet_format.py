@@ -470,8 +470,7 @@ def puppet_tokens(text: str, epp: bool = False, tasks: bool = False):
                 first = False
                 interpolated = True
                 i += 1
-                depth = 0
-                while i < len(toks) and not (toks[i][0] == K.INTERP_CLOSE and depth == 0):
+                while i < len(toks) and toks[i][0] != K.INTERP_CLOSE:
                     i = emit_token(toks, i)
                 if i < len(toks):
                     seg_start = toks[i][2] + 1
@@ -496,10 +495,7 @@ def puppet_tokens(text: str, epp: bool = False, tasks: bool = False):
             if hd is not None:
                 emit("SUBLOCATE", None, off, off + len(tt))
                 btoks = list(hd.tokens)
-                parts: list = []
                 at_line_start = True
-                for bt in btoks:
-                    pass
                 # decode pieces like HeredocExpr.parts does
                 j = 0
                 segs: list = []
@@ -513,7 +509,6 @@ def puppet_tokens(text: str, epp: bool = False, tasks: bool = False):
                         segs.append(("x", j, boff))
                         # skip to the end of this interpolation
                         if bk == K.INTERP_OPEN:
-                            depth = 0
                             j += 1
                             while j < len(btoks) and btoks[j][0] != K.INTERP_CLOSE:
                                 j += 1
