@@ -1,0 +1,371 @@
+"""The evaluator's entry points: ``evaluate`` (previews), ``compile_catalog`` (a manifest into a
+catalog) and ``run_request`` (the JSON-lines protocol shared with ../shared/oracle).
+
+Nothing here raises: syntax and validation errors, evaluation errors, an exhausted budget and
+even an internal failure all come back as data (an error with Puppet's message, issue code
+and location), never as a Python exception or traceback.
+"""
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..diagnostics import Diagnostic
+from ..syntax import kinds as K
+from ..syntax.parser import ParseResult, parse
+from ..syntax.validate import validate
+from .budget import Budget
+from .context import Context, LogEntry, Settings
+from .errors import BreakSignal, BudgetExceeded, EvalError, NextSignal, ReturnSignal, Signal
+from .scope import Scope
+
+_MIN_RECURSION = 12000
+
+
+@dataclass
+class EvalResult:
+    """The outcome of an evaluation: a value or an error, plus logs, catalog and diagnostics."""
+
+    ok: bool
+    value: Any = None
+    error: EvalError | None = None
+    logs: list = field(default_factory=list)
+    catalog: Any = None
+    diagnostics: list = field(default_factory=list)
+    context: Any = None
+
+    def error_message(self, node_name: str | None = None) -> str:
+        """The error as Puppet prints it (with location, and ``on node`` when given)."""
+        if self.error is None:
+            return ""
+        return format_error(self.error, self.context, node_name)
+
+
+def format_error(err: EvalError, ctx: Context | None, node_name: str | None = None) -> str:
+    msg = err.basic_message
+    if err.code == "CONTROL_FLOW":
+        text = msg
+    else:
+        if err.phase == "eval" and not msg.startswith("Evaluation Error:"):
+            msg = "Evaluation Error: " + msg
+        text = msg
+        if err.offset is not None and ctx is not None:
+            line, col = ctx.lines.position(err.offset)
+            where = f"file: {err.file}, " if err.file else ""
+            text = f"{msg} ({where}line: {line}, column: {col})"
+    if node_name:
+        text += f" on node {node_name}"
+    return text
+
+
+def _position(ctx: Context | None, offset: int | None) -> tuple:
+    if ctx is None or offset is None:
+        return (None, None)
+    return ctx.lines.position(offset)
+
+
+def _syntax_error(pr: ParseResult) -> EvalError | None:
+    if pr.errors:
+        e = pr.errors[0]
+        return EvalError(e.message, e.code, e.offset, e.end, phase="parse")
+    return None
+
+
+def _validation_error(pr: ParseResult) -> tuple:
+    diags = validate(pr)
+    errors = [d for d in diags if d.severity == "error"]
+    warnings = [d for d in diags if d.severity != "error"]
+    if not errors:
+        return None, warnings
+    if len(errors) == 1:
+        d = errors[0]
+        return EvalError(d.message, d.code, d.offset, d.end, phase="parse"), warnings
+    d = errors[0]
+    err = EvalError(f"Language validation logged {len(errors)} errors. Giving up", d.code,
+                    d.offset, d.end, phase="parse")
+    err.details = errors  # type: ignore[attr-defined]
+    return err, warnings
+
+
+def _guarded(fn, ctx: Context) -> tuple:
+    """Run ``fn`` turning every failure into an EvalError (never a traceback)."""
+    old = sys.getrecursionlimit()
+    if old < _MIN_RECURSION:
+        sys.setrecursionlimit(_MIN_RECURSION)
+    try:
+        return fn(), None
+    except EvalError as exc:
+        return None, exc
+    except BreakSignal as sig:
+        return None, _control_error("break", sig, ctx)
+    except NextSignal as sig:
+        return None, _control_error("next", sig, ctx)
+    except ReturnSignal as sig:
+        return None, _control_error("return", sig, ctx)
+    except RecursionError:
+        return None, BudgetExceeded("Evaluation stopped: nesting too deep (probably infinite "
+                                    "recursion)", "EVAL_RECURSION_LIMIT")
+    except MemoryError:
+        return None, BudgetExceeded("Evaluation stopped: out of memory", "EVAL_MEMORY_LIMIT")
+    except Exception as exc:  # a bug in puppet-ls: still data, not a traceback
+        return None, EvalError(f"Internal error in the evaluator: {type(exc).__name__}: {exc}",
+                               "INTERNAL_ERROR")
+    finally:
+        if old < _MIN_RECURSION:
+            sys.setrecursionlimit(old)
+
+
+def _control_error(word: str, sig: Signal, ctx: Context) -> EvalError:
+    line = ctx.lines.position(sig.offset)[0] if sig.offset is not None else 0
+    err = EvalError(f"{word}() from context where this is illegal (file: unknown, line: {line})",
+                    "CONTROL_FLOW", sig.offset, sig.end)
+    return err
+
+
+def _top_scope(ctx: Context) -> Scope:
+    top = Scope(ctx, None, "top", "")
+    s = ctx.settings
+    facts = dict(s.facts)
+    top.table.symbols["facts"] = facts
+    top.table.symbols["trusted"] = {"authenticated": "local", "certname": s.node_name,
+                                    "extensions": {}, "hostname": s.node_name, "domain": None}
+    top.table.symbols["server_facts"] = {}
+    top.table.symbols["environment"] = s.environment
+    top.table.symbols["title"] = "main"
+    top.table.symbols["name"] = "main"
+    for k, v in facts.items():
+        if isinstance(k, str) and k not in top.table.symbols:
+            top.table.symbols[k] = v
+    for k in ("facts", "trusted", "environment"):
+        ctx.qualified[k] = top.table.symbols[k]
+    return top
+
+
+def _prepare(pr: ParseResult, ctx: Context, top: Scope):
+    from .evaluator import Evaluator
+    ev = Evaluator(ctx)
+    ev.catalog.register_definitions(pr.root, top)
+    ev.catalog.define_aliases(top)
+    return ev
+
+
+def _diagnostics(ctx: Context | None, err: EvalError | None, warnings: list) -> list:
+    out = list(warnings)
+    if ctx is not None:
+        for log in ctx.logs:
+            if log.level == "warning" and log.code and log.offset is not None:
+                out.append(Diagnostic(log.offset, log.end or log.offset, "warning", log.code,
+                                      log.message))
+    if err is not None:
+        start = err.offset if err.offset is not None else 0
+        end = err.end if err.end is not None else start
+        out.append(Diagnostic(start, end, "error", err.code or "EVAL_ERROR", err.basic_message))
+    return out
+
+
+def evaluate(parse_result: ParseResult, settings: Settings | dict | None = None,
+             budget: Budget | None = None, scope: str = "top", setup: list | None = None,
+             text: str | None = None) -> EvalResult:
+    """Evaluate a parsed program and return its value (the value of the last expression).
+
+    ``scope`` is "top" (evaluate in the top scope, like ``puppet apply``'s main code) or
+    "node" (a node scope below the top scope).  ``setup`` are further sources evaluated first
+    in the same scope.  Never raises.
+    """
+    if not isinstance(settings, Settings):
+        settings = Settings.from_dict(settings if isinstance(settings, dict) else None)
+    src = text if text is not None else parse_result.text
+    ctx = Context(src, settings, budget or Budget())
+    ctx.budget.restart()
+    err = _syntax_error(parse_result)
+    warnings: list = []
+    if err is None:
+        err, warnings = _validation_error(parse_result)
+    if err is not None:
+        return EvalResult(False, None, err, [], None, _diagnostics(ctx, err, warnings), ctx)
+    top = _top_scope(ctx)
+    holder: dict = {}
+
+    def run():
+        ev = _prepare(parse_result, ctx, top)
+        holder["ev"] = ev
+        where = top if scope == "top" else Scope(ctx, top, "node", settings.node_name)
+        for s in setup or ():
+            spr = parse(s, tasks=settings.tasks)
+            serr = _syntax_error(spr) or _validation_error(spr)[0]
+            if serr is not None:
+                raise serr
+            ev.catalog.register_definitions(spr.root, top)
+            ev.catalog.define_aliases(top)
+            ev.eval(spr.root, where)
+        return ev.eval(parse_result.root, where)
+
+    value, err = _guarded(run, ctx)
+    ev = holder.get("ev")
+    catalog = ev.catalog if ev is not None else None
+    return EvalResult(err is None, value, err, list(ctx.logs), catalog,
+                      _diagnostics(ctx, err, warnings), ctx)
+
+
+def evaluate_text(text: str, settings: Settings | dict | None = None,
+                  budget: Budget | None = None, **kw) -> EvalResult:
+    st = settings if isinstance(settings, Settings) else Settings.from_dict(settings)
+    return evaluate(parse(text, tasks=st.tasks), st, budget, **kw)
+
+
+def compile_catalog(text: str, settings: Settings | dict | None = None,
+                    budget: Budget | None = None) -> EvalResult:
+    """Compile a whole manifest into the in-memory catalog for ``settings.node_name``."""
+    if not isinstance(settings, Settings):
+        settings = Settings.from_dict(settings if isinstance(settings, dict) else None)
+    pr = parse(text, tasks=settings.tasks)
+    ctx = Context(text, settings, budget or Budget())
+    ctx.budget.restart()
+    err = _syntax_error(pr)
+    warnings: list = []
+    if err is None:
+        err, warnings = _validation_error(pr)
+    if err is not None:
+        return EvalResult(False, None, err, [], None, _diagnostics(ctx, err, warnings), ctx)
+    top = _top_scope(ctx)
+    holder: dict = {}
+
+    def run():
+        ev = _prepare(pr, ctx, top)
+        holder["ev"] = ev
+        cat = ev.catalog
+        cat.compiling = True
+        from .catalog import Resource
+        cat.resources[("Class", "main")] = Resource("Class", "main", top, None)
+        ev.eval(pr.root, top)
+        _evaluate_node(ev, top, settings.node_name)
+        cat.evaluate_generators()
+        cat.finish()
+        return None
+
+    value, err = _guarded(run, ctx)
+    ev = holder.get("ev")
+    catalog = ev.catalog if ev is not None else None
+    return EvalResult(err is None, value, err, list(ctx.logs), catalog,
+                      _diagnostics(ctx, err, warnings), ctx)
+
+
+def _evaluate_node(ev, top: Scope, node_name: str) -> None:
+    cat = ev.catalog
+    if not cat.nodes:
+        return
+    from ..syntax import ast
+    from .operators import regexp_search
+    from .runtime import Regexp
+    chosen = None
+    default = None
+    for d in cat.nodes:
+        for hn in ast.NodeDef(d.node).matches():
+            v = hn.value()
+            if v is ast.DEFAULT:
+                default = d
+            elif isinstance(v, ast.Regex):
+                if regexp_search(Regexp(v.source), node_name):
+                    chosen = chosen or d
+            elif isinstance(v, str):
+                if v.lower() == node_name.lower():
+                    chosen = d
+            elif isinstance(v, ast.DqString):
+                s = "".join(p for p in v.parts() if isinstance(p, str))
+                if s.lower() == node_name.lower():
+                    chosen = d
+        if chosen is not None and chosen is d:
+            break
+    chosen = chosen or default
+    if chosen is None:
+        raise EvalError(f"Could not find node statement with name 'default' or '{node_name}'",
+                        "NO_NODE_MATCH")
+    scope = Scope(ev.ctx, top, "node", node_name)
+    from .catalog import Resource
+    cat.resources[("Node", node_name)] = Resource("Node", node_name, scope, chosen.node)
+    body = chosen.node.child(K.BLOCK)
+    if body is not None:
+        try:
+            ev.eval_block(body, scope)
+        except (NextSignal, ReturnSignal):
+            pass
+
+
+# ---- the JSON-lines protocol (same shape as ../shared/oracle) -------------------------------------
+
+def _log_dict(ctx: Context, log: LogEntry) -> dict:
+    d = {"level": log.level, "message": log.message}
+    if log.offset is not None and log.level != "notice":
+        line, pos = ctx.lines.position(log.offset)
+        d["line"] = line
+        d["pos"] = pos
+    if log.code:
+        d["issue_code"] = log.code
+    return d
+
+
+def render_value(value: Any) -> dict:
+    """``str``, ``repr`` and ``type`` of a value, as the oracle reports them."""
+    from ..types.format import type_to_string
+    from .stringconv import StringFormatError, string_convert
+    from .typecheck import infer_set_of
+    out = {}
+    try:
+        out["str"] = string_convert(value)
+    except StringFormatError as exc:
+        out["str"] = f"<error: {exc}>"
+    try:
+        out["repr"] = string_convert(value, "%p")
+    except StringFormatError as exc:
+        out["repr"] = f"<error: {exc}>"
+    try:
+        out["type"] = type_to_string(infer_set_of(value))
+    except Exception as exc:  # inference is total; this is only a last line of defence
+        out["type"] = f"<error: {exc}>"
+    return out
+
+
+def run_request(req: dict) -> dict:
+    """Evaluate one protocol request ``{"src", "strict", "strict_variables"}``; never raises."""
+    try:
+        if isinstance(req, str):
+            req = {"src": req}
+        if not isinstance(req, dict):
+            return {"ok": False, "error": {"message": "request must be an object or a string",
+                                           "issue_code": "BAD_REQUEST", "line": None,
+                                           "pos": None}, "logs": []}
+        src = req.get("src")
+        if not isinstance(src, str):
+            src = "" if src is None else str(src)
+        settings = Settings.from_dict(req)
+        if "node_name" not in req:
+            settings.node_name = "oracle"
+        budget = Budget()
+        if isinstance(req.get("max_steps"), int):
+            budget.steps = req["max_steps"]
+        if isinstance(req.get("timeout"), (int, float)):
+            budget.seconds = float(req["timeout"])
+        res = evaluate(parse(src, tasks=settings.tasks), settings, budget)
+        ctx = res.context
+        out: dict = {}
+        if "id" in req:
+            out["id"] = req["id"]
+        if res.ok:
+            out["ok"] = True
+            out.update(render_value(res.value))
+        else:
+            err = res.error
+            line, pos = _position(ctx, err.offset)
+            if err.code == "CONTROL_FLOW":
+                line = pos = None
+            out["ok"] = False
+            out["error"] = {"message": format_error(err, ctx, settings.node_name),
+                            "basic_message": err.basic_message,
+                            "issue_code": err.code, "line": line, "pos": pos}
+        out["logs"] = [_log_dict(ctx, log) for log in (ctx.logs if ctx else [])]
+        return out
+    except Exception as exc:  # pragma: no cover - last line of defence for the protocol
+        return {"ok": False, "error": {"message": f"Internal error: {type(exc).__name__}: {exc}",
+                                       "issue_code": "INTERNAL_ERROR", "line": None, "pos": None},
+                "logs": []}

@@ -1,0 +1,56 @@
+"""The evaluation budget: steps, wall time and nesting depth, so runaway code always stops.
+
+Every evaluated node costs one step; iteration functions charge one step per element they
+produce, so ``Integer[1, 10000000000].each`` stops as soon as the budget is used up instead of
+running for hours.  Time is only read every few hundred steps because reading the clock is
+much slower than counting.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from .errors import BudgetExceeded
+
+_CLOCK_EVERY = 256
+
+
+@dataclass
+class Budget:
+    """Limits for one evaluation.  ``steps``/``seconds`` of None mean "unlimited"."""
+
+    steps: int | None = 2_000_000
+    seconds: float | None = 10.0
+    max_depth: int = 600
+    used: int = 0
+    depth: int = 0
+    started: float = field(default_factory=time.monotonic)
+
+    def restart(self) -> None:
+        self.used = 0
+        self.depth = 0
+        self.started = time.monotonic()
+
+    def charge(self, n: int = 1) -> None:
+        """Use ``n`` steps; raises :class:`BudgetExceeded` when a limit is passed."""
+        self.used += n
+        if self.steps is not None and self.used > self.steps:
+            raise BudgetExceeded(
+                f"Evaluation stopped: the step budget of {self.steps} steps is exhausted "
+                "(the code may loop forever or iterate over a very large range)")
+        if self.seconds is not None and self.used % _CLOCK_EVERY < n:
+            if time.monotonic() - self.started > self.seconds:
+                raise BudgetExceeded(
+                    f"Evaluation stopped: the time budget of {self.seconds:g} seconds is exhausted",
+                    "EVAL_TIMEOUT")
+
+    def enter(self) -> None:
+        """One level deeper (a nested call or expression); refuses runaway recursion."""
+        self.depth += 1
+        if self.depth > self.max_depth:
+            raise BudgetExceeded(
+                f"Evaluation stopped: nesting deeper than {self.max_depth} levels "
+                "(probably infinite recursion)", "EVAL_RECURSION_LIMIT")
+
+    def leave(self) -> None:
+        self.depth -= 1

@@ -1,0 +1,778 @@
+"""The in-memory catalog: definitions (classes, defined types, nodes, functions, type aliases),
+resources and their parameters, defaults, overrides, virtual/exported resources, collectors
+and relationships - everything a manifest builds, kept as plain data previews can show.
+
+The order of evaluation follows Puppet's compiler: top-level code first, then the matching
+node definition; classes are evaluated as soon as they are included, while instances of
+defined types are evaluated afterwards (in declaration order, repeatedly until nothing new
+appears, interleaved with collectors); overrides and defaults are applied at the end.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..syntax import ast
+from ..syntax import kinds as K
+from ..syntax.tree import SyntaxNode
+from ..types import model as m
+from ..types.build import BUILTIN_RESOURCE_TYPES, define_alias, normalize_resource_name
+from .errors import EvalError, NextSignal, ReturnSignal
+from .runtime import generalized_type_name, hkey, truthy
+from .scope import MISSING, Scope
+
+METAPARAMS = frozenset({"alias", "audit", "before", "loglevel", "noop", "notify", "require",
+                        "schedule", "stage", "subscribe", "tag", "consume", "export"})
+_NAME = re.compile(r"^((::)?[a-z_]\w*)(::[a-z]\w*)*$")
+
+
+def _exprs(node):
+    return [c for c in node.children() if c.kind not in ast._NON_EXPR]
+
+
+class Definition:
+    """A class, defined type or node definition as written."""
+
+    def __init__(self, kind: str, name: str, node: SyntaxNode, parent: str | None = None):
+        self.kind = kind          # "class", "define", "node"
+        self.name = name          # lower case, no leading ::
+        self.node = node
+        self.parent = parent
+        from .closures import params_of
+        self.params = params_of(node) if kind != "node" else []
+
+
+class Resource:
+    """A resource in the catalog (or a virtual/exported one waiting to be realized)."""
+
+    def __init__(self, type_name: str, title: str, scope: Scope | None, node: SyntaxNode | None,
+                 virtual: bool = False, exported: bool = False):
+        self.type_name = type_name      # capitalised, "Notify", "Foo::Bar", "Class"
+        self.title = title
+        self.params: dict[str, Any] = {}
+        self.scope = scope
+        self.node = node
+        self.virtual = virtual
+        self.exported = exported
+        self.evaluated = False
+        self.tags: set = set()
+
+    @property
+    def ref(self) -> str:
+        return f"{self.type_name}[{self.title}]"
+
+    def type_value(self) -> m.ResourceType:
+        if self.type_name == "Class":
+            return m.ClassType(self.title)
+        return m.ResourceType(self.type_name, self.title)
+
+
+class Catalog:
+    def __init__(self, ev):
+        self.ev = ev
+        self.classes: dict[str, Definition] = {}
+        self.defines: dict[str, Definition] = {}
+        self.nodes: list[Definition] = []
+        self.resources: dict[tuple, Resource] = {}
+        self.class_scopes: dict[str, Scope] = {}
+        self.defaults: dict[int, dict] = {}       # id(scope) -> {type: {param: value}}
+        self.overrides: list = []
+        self.collectors: list = []
+        self.relationships: list = []
+        self.pending_defines: list[Resource] = []
+        self.compiling = False
+        self.top: Scope | None = None
+        self._defined_names: frozenset | None = None
+        self.pending_aliases: list = []
+
+    # ---- definitions --------------------------------------------------------------------------
+    def register_definitions(self, root: SyntaxNode, top: Scope) -> None:
+        """Record every definition before evaluation (Puppet loads them with the file)."""
+        from .closures import PuppetFunction
+        ev = self.ev
+        self.top = top
+        stack = [(root, "")]
+        while stack:
+            node, ns = stack.pop()
+            for c in node.children():
+                k = c.kind
+                if k == K.CLASS_DEF:
+                    d = ast.ClassDef(c)
+                    name = d.name.lstrip(":").lower()
+                    if ns and not d.name.startswith("::"):
+                        name = f"{ns}::{name}"
+                    parent = d.parent_name()
+                    self.classes[name] = Definition("class", name, c,
+                                                    parent.lstrip(":").lower() if parent else None)
+                    body = c.child(K.BLOCK)
+                    if body is not None:
+                        stack.append((body, name))
+                elif k == K.DEFINE_DEF:
+                    d = ast.DefineDef(c)
+                    name = d.name.lstrip(":").lower()
+                    if ns and not d.name.startswith("::"):
+                        name = f"{ns}::{name}"
+                    self.defines[name] = Definition("define", name, c)
+                    self._defined_names = None
+                elif k == K.NODE_DEF:
+                    self.nodes.append(Definition("node", "", c))
+                elif k == K.FUNCTION_DEF:
+                    name = ast.FunctionDef(c).qualified_name
+                    ev.ctx.functions[name] = PuppetFunction(ev, c, name, top)
+                elif k == K.TYPE_ALIAS:
+                    self._register_alias(c, top)
+                elif k in (K.SOURCE_FILE, K.BLOCK):
+                    stack.append((c, ns))
+
+    def _register_alias(self, node: SyntaxNode, top: Scope) -> None:
+        a = ast.TypeAlias(node)
+        name = a.name
+        value = a.value()
+        if not name or value is None:
+            return
+        self.pending_aliases.append((name, value.syntax, node))
+        if name not in m.SIMPLE_TYPES and name.lower() not in BUILTIN_RESOURCE_TYPES:
+            # A placeholder so that references to the alias (even from its own body, or from
+            # aliases defined earlier) become lazy alias references while bodies are evaluated.
+            define_alias(self.ev.ctx.aliases, name, m.ANY)
+
+    def define_aliases(self, top: Scope) -> None:
+        """Evaluate the bodies of all type aliases (after every name is known)."""
+        ev = self.ev
+        pending, self.pending_aliases = self.pending_aliases, []
+        for name, value, node in pending:
+            if name in m.SIMPLE_TYPES or name.lower() in BUILTIN_RESOURCE_TYPES:
+                raise ev.fail("RESERVED_TYPE_NAME",
+                              f"Attempt to redefine entity 'http://puppet.com/2016.1/runtime/type/"
+                              f"{name.lower()}'. Originally set by Puppet-Type-System/Static-Loader.",
+                              node)
+            v = ev.eval(value, top)
+            if not isinstance(v, m.PType):
+                raise ev.fail("ILLEGAL_TYPE_ALIAS",
+                              f"Type alias '{name}' must be a type, got {generalized_type_name(v)}",
+                              value)
+            define_alias(ev.ctx.aliases, name, v)
+        for name, value, node in pending:
+            from ..types.build import check_alias
+            err = check_alias(ev.ctx.aliases, name)
+            if err is not None:
+                raise ev.fail(err.code or "ILLEGAL_TYPE_ALIAS", str(err), node)
+
+    def defined_type_names(self) -> frozenset:
+        if self._defined_names is None:
+            self._defined_names = frozenset(self.defines)
+        return self._defined_names
+
+    def find_class(self, name: str) -> Definition | None:
+        return self.classes.get(name.lstrip(":").lower())
+
+    # ---- variables ---------------------------------------------------------------------------------
+    def lookup_class_variable(self, fqn: str) -> Any:
+        cls, _, var = fqn.rpartition("::")
+        scope = self.class_scopes.get(cls.lower())
+        seen = 0
+        while scope is not None and seen < 50:
+            v = scope.table.symbols.get(var, MISSING)
+            if v is not MISSING:
+                return v
+            scope = scope.inherited
+            seen += 1
+        return MISSING
+
+    # ---- resources -----------------------------------------------------------------------------------
+    def find(self, type_name: str, title: str) -> Resource | None:
+        r = self.resources.get((type_name, title))
+        if r is None and type_name == "Class":
+            r = self.resources.get((type_name, title.lower()))
+        return r
+
+    def add_resource(self, res: Resource, where) -> None:
+        key = (res.type_name, res.title)
+        if key in self.resources:
+            old = self.resources[key]
+            line_old = self._line(old.node)
+            line_new = self._line(where)
+            raise self.ev.fail("DUPLICATE_DECLARATION",
+                               f"Duplicate declaration: {res.ref} is already declared at (line: "
+                               f"{line_old}); cannot redeclare (line: {line_new})", where,
+                               "Error while evaluating a Resource Statement, ")
+        self.resources[key] = res
+
+    def _line(self, node) -> int:
+        if node is None:
+            return 0
+        start, _ = self.ev.range_of(node)
+        return self.ev.ctx.lines.position(start or 0)[0]
+
+    def eval_resource_expression(self, node: SyntaxNode, scope: Scope) -> Any:
+        ev = self.ev
+        rx = ast.ResourceExpr(node)
+        form = rx.form
+        tnode = rx.type_expr()
+        if tnode is None:
+            raise ev.fail("SYNTAX_ERROR", "Syntax error: resource without type", node)
+        type_name = self._resource_type_name(tnode.syntax, scope)
+        bodies = rx.bodies()
+        titles_of = []
+        seen_titles: set = set()
+        default_params: dict = {}
+        per_body = []
+        for body in bodies:
+            tn = body.title()
+            titles = ev.eval(tn.syntax, scope) if tn is not None else None
+            if titles is None:
+                raise ev.fail("MISSING_TITLE", "Missing title. The title expression resulted in undef",
+                              tn.syntax if tn is not None else node)
+            flat = _flatten([titles])
+            for i, t in enumerate(flat):
+                if t is None:
+                    raise ev.fail("MISSING_TITLE_AT",
+                                  f"Missing title at index {i}. The title expression resulted in an "
+                                  "undef title", tn.syntax)
+                from .runtime import DefaultValue
+                if not isinstance(t, str) and not isinstance(t, DefaultValue):
+                    raise ev.fail("ILLEGAL_TITLE_TYPE_AT",
+                                  f"Illegal title type at index {i}. Expected String, got "
+                                  f"{generalized_type_name(t)}", tn.syntax)
+                if t == "":
+                    raise ev.fail("EMPTY_STRING_TITLE_AT",
+                                  f"Empty string title at {i}. Title strings must have a length "
+                                  "greater than zero.", tn.syntax)
+                key = "\0default" if isinstance(t, DefaultValue) else t
+                if key in seen_titles:
+                    raise ev.fail("DUPLICATE_TITLE",
+                                  f"The title '{t}' has already been used in this resource expression",
+                                  node)
+                seen_titles.add(key)
+            params = self._eval_ops(body.ops(), scope, node)
+            from .runtime import DefaultValue as _D
+            real = [t for t in flat if not isinstance(t, _D)]
+            if any(isinstance(t, _D) for t in flat):
+                default_params = params
+            per_body.append((real, params, body))
+            titles_of.extend(real)
+        result = []
+        for real, params, body in per_body:
+            merged = dict(default_params)
+            merged.update(params)
+            for title in real:
+                result.append(self.declare(type_name, title, merged, scope, body.syntax,
+                                           virtual=form != "regular", exported=form == "exported"))
+        return [r for r in result if r is not None]
+
+    def _resource_type_name(self, tnode: SyntaxNode, scope: Scope) -> str:
+        ev = self.ev
+        if tnode.kind == K.QNAME:
+            name = tnode.first_token().text
+            return "Class" if name == "class" else normalize_resource_name(name)
+        if tnode.kind == K.LITERAL:
+            t = tnode.first_token()
+            if t is not None and t.text == "class":
+                return "Class"
+        acceptable = tnode.kind == K.TYPE_REF or (
+            tnode.kind == K.ACCESS_EXPR and _exprs(tnode)[0].kind == K.TYPE_REF)
+        v = ev.eval(tnode, scope)
+        if not acceptable:
+            raise ev.fail("ILLEGAL_RESOURCE_TYPE",
+                          "Illegal Resource Type expression, expected result to be a type name, or "
+                          f"untitled Resource, got {generalized_type_name(v)}", tnode)
+        if isinstance(v, m.ClassType):
+            if v.class_name is not None:
+                raise ev.fail("ILLEGAL_RESOURCE_TYPE",
+                              "Illegal Resource Type expression, expected result to be a type name, "
+                              f"or untitled Resource, got {ev_type_str(v)}", tnode)
+            return "Class"
+        if isinstance(v, m.ResourceType) and v.type_name is not None and v.title is None:
+            return v.type_name
+        if isinstance(v, m.ResourceType) and v.title is not None:
+            raise ev.fail("ILLEGAL_RESOURCE_TYPE",
+                          "Illegal Resource Type expression, expected result to be a type name, or "
+                          f"untitled Resource, got {ev_type_str(v)}", tnode)
+        raise ev.fail("ILLEGAL_RESOURCE_TYPE",
+                      "Illegal Resource Type expression, expected result to be a type name, or "
+                      f"untitled Resource, got {generalized_type_name(v)}", tnode)
+
+    def _eval_ops(self, ops: list, scope: Scope, node, allow_append: bool = False) -> dict:
+        ev = self.ev
+        params: dict = {}
+        for op in ops:
+            v = ev.eval(op.value().syntax, scope) if op.value() is not None else None
+            if op.is_splat:
+                if not isinstance(v, dict):
+                    raise ev.fail("TYPE_MISMATCH",
+                                  f"Expected value of type Hash, got {generalized_type_name(v)}",
+                                  op.value().syntax)
+                items = [(k, x, "=>") for k, x in v.items()]
+            else:
+                items = [(op.name, v, op.op)]
+            for name, val, operator in items:
+                if name in params:
+                    raise ev.fail("DUPLICATE_ATTRIBUE",
+                                  f"The attribute '{name}' has already been set", node,
+                                  "Error while evaluating a Resource Statement, ")
+                params[name] = (val, operator) if allow_append else val
+        return params
+
+    def declare(self, type_name: str, title: str, params: dict, scope: Scope, where,
+                virtual: bool = False, exported: bool = False) -> Any:
+        """Create a resource (or declare a class with parameters)."""
+        ev = self.ev
+        if type_name == "Class":
+            d = self.find_class(title)
+            if d is None:
+                raise ev.fail("UNKNOWN_CLASS", f"Could not find declared class {title}", where)
+            if d.name in self.class_scopes:
+                raise ev.fail("DUPLICATE_DECLARATION",
+                              f"Duplicate declaration: Class[{_cap(d.name)}] is already declared; "
+                              "cannot redeclare", where,
+                              "Error while evaluating a Resource Statement, ")
+            self.evaluate_class(d, params, scope, where)
+            return m.ClassType(d.name)
+        lname = type_name.lower()
+        dfn = self.defines.get(lname)
+        if dfn is None and lname not in BUILTIN_RESOURCE_TYPES:
+            raise ev.fail("UNKNOWN_RESOURCE_TYPE", f"Unknown resource type: '{lname}'", where,
+                          "Error while evaluating a Resource Statement, ")
+        if dfn is not None:
+            type_name = _cap(dfn.name)
+        res = Resource(type_name, title, scope, where, virtual, exported)
+        res.params.update(params)
+        self.add_resource(res, where)
+        if dfn is not None and not virtual:
+            self.pending_defines.append(res)
+        return res.type_value()
+
+    # ---- classes ---------------------------------------------------------------------------------------
+    def include(self, names: list, scope: Scope, where, mode: str = "include") -> list:
+        out = []
+        for n in names:
+            name = self._class_name_of(n, where)
+            d = self.find_class(name)
+            if d is None:
+                raise EvalError(f"Could not find class ::{name.lstrip(':')} for "
+                                f"{self.ev.settings.node_name}", "UNKNOWN_CLASS")
+            if d.name not in self.class_scopes:
+                self.evaluate_class(d, {}, scope, where)
+            out.append(m.ClassType(d.name))
+        return out
+
+    def _class_name_of(self, n: Any, where) -> str:
+        if isinstance(n, m.ClassType) and n.class_name:
+            return n.class_name
+        if isinstance(n, m.ResourceType) and n.type_name == "Class" and n.title:
+            return n.title.lower()
+        if isinstance(n, str):
+            if not n:
+                raise EvalError("Cannot use empty string as a class name")
+            return n.lower().lstrip(":")
+        if n is None:
+            raise EvalError("Cannot use undef as a class name")
+        raise EvalError(f"Cannot use {generalized_type_name(n)} as a class name")
+
+    def evaluate_class(self, d: Definition, params: dict, from_scope: Scope, where) -> Scope:
+        ev = self.ev
+        parent_scope = None
+        if d.parent:
+            pd = self.find_class(d.parent)
+            if pd is None:
+                raise ev.fail("UNKNOWN_CLASS", f"Could not find parent class {d.parent}", where)
+            if pd.name not in self.class_scopes:
+                self.evaluate_class(pd, {}, from_scope, where)
+            parent_scope = self.class_scopes.get(pd.name)
+        top = self.top or from_scope
+        scope = Scope(ev.ctx, top, "class", d.name)
+        scope.inherited = parent_scope
+        self.class_scopes[d.name] = scope
+        res = Resource("Class", d.name, scope, where)
+        self.resources[("Class", d.name)] = res
+        scope.resource = res
+        scope.table.symbols["title"] = d.name
+        scope.table.symbols["name"] = d.name
+        self._bind_params(d, params, scope, f"Class[{_cap(d.name)}]", res)
+        self._run_body(d, scope)
+        return scope
+
+    def _bind_params(self, d: Definition, given: dict, scope: Scope, subject: str, res: Resource) -> None:
+        ev = self.ev
+        from .closures import Closure
+        from .mismatch import validate_parameters
+        types = []
+        for p in d.params:
+            if p.type_node is not None:
+                t = ev.eval(p.type_node, scope)
+            else:
+                t = m.ANY
+            types.append(t)
+        names = {p.name for p in d.params}
+        extra = [k for k in given if k not in names and k not in METAPARAMS]
+        values = {}
+        for p, t in zip(d.params, types):
+            if p.name in given:
+                values[p.name] = given[p.name]
+            elif p.default_node is not None:
+                level = scope.level
+                try:
+                    v = ev.eval(p.default_node, scope)
+                finally:
+                    scope.pop_to(level)
+                values[p.name] = v
+                scope.table.symbols[p.name] = v
+        specs = [(p.name, t, p.default_node is not None) for p, t in zip(d.params, types)]
+        given_check = {k: v for k, v in values.items()}
+        for k in extra:
+            given_check[k] = given[k]
+        msg = validate_parameters(subject, specs, given_check)
+        if msg:
+            raise EvalError(msg, "RUNTIME_ERROR")
+        for k, v in values.items():
+            scope.table.symbols[k] = v
+            if scope.kind == "class":
+                ev.ctx.qualified[f"{scope.name}::{k}"] = v
+        for k, v in given.items():
+            res.params[k] = v
+        for k, v in values.items():
+            res.params.setdefault(k, v)
+        del Closure
+
+    def _run_body(self, d: Definition, scope: Scope) -> None:
+        body = d.node.child(K.BLOCK)
+        if body is None:
+            return
+        try:
+            self.ev.eval_block(body, scope)
+        except (NextSignal, ReturnSignal):
+            pass
+
+    # ---- defined types ------------------------------------------------------------------------------
+    def evaluate_define(self, res: Resource) -> None:
+        d = self.defines.get(res.type_name.lower())
+        if d is None or res.evaluated:
+            return
+        res.evaluated = True
+        ev = self.ev
+        scope = Scope(ev.ctx, res.scope, "define", d.name, res)
+        scope.table.symbols["title"] = res.title
+        scope.table.symbols["name"] = res.params.get("name", res.title)
+        self._apply_defaults(res)
+        params = {k: v for k, v in res.params.items() if k not in METAPARAMS}
+        self._bind_params(d, params, scope, f"{res.type_name}[{res.title}]", res)
+        self._run_body(d, scope)
+
+    def evaluate_generators(self) -> None:
+        """Evaluate pending defined-type instances and collectors until nothing changes."""
+        for _ in range(10000):
+            progress = False
+            while self.pending_defines:
+                res = self.pending_defines.pop(0)
+                self.evaluate_define(res)
+                progress = True
+            for coll in list(self.collectors):
+                if coll.collect(self):
+                    progress = True
+            if not progress:
+                break
+            self.ev.budget.charge()
+
+    def finish(self) -> None:
+        for target, params, node, scope in self.overrides:
+            self._apply_override(target, params, node, fail_missing=True)
+        self.overrides = []
+        for res in self.resources.values():
+            self._apply_defaults(res)
+
+    # ---- defaults / overrides -------------------------------------------------------------------------
+    def eval_resource_defaults(self, node: SyntaxNode, scope: Scope) -> Any:
+        ev = self.ev
+        rd = ast.ResourceDefaults(node)
+        tn = rd.type_ref()
+        t = ev.eval(tn.syntax, scope) if tn is not None else None
+        if not (isinstance(t, m.ResourceType) and t.type_name is not None and t.title is None):
+            raise ev.fail("ILLEGAL_RESOURCE_TYPE",
+                          "Illegal Resource Type expression, expected result to be a type name, or "
+                          f"untitled Resource, got {generalized_type_name(t)}", tn.syntax if tn else node)
+        params = self._eval_ops(rd.ops(), scope, node)
+        table = self.defaults.setdefault(id(scope), {})
+        table.setdefault(t.type_name, {}).update(params)
+        return t
+
+    def _apply_defaults(self, res: Resource) -> None:
+        scope = res.scope
+        seen = 0
+        while scope is not None and seen < 100:
+            table = self.defaults.get(id(scope))
+            if table:
+                for k, v in table.get(res.type_name, {}).items():
+                    if k not in res.params:
+                        res.params[k] = v
+            scope = scope.parent
+            seen += 1
+
+    def eval_resource_override(self, node: SyntaxNode, scope: Scope) -> Any:
+        ev = self.ev
+        ro = ast.ResourceOverride(node)
+        tn = ro.target()
+        targets = ev.eval(tn.syntax, scope)
+        params = self._eval_ops(ro.ops(), scope, node, allow_append=True)
+        for t in _flatten([targets]):
+            if not isinstance(t, (m.ResourceType, m.ClassType)):
+                raise ev.fail("ILLEGAL_OVERRIDDEN_TYPE",
+                              f"Resource Override can only operate on resources, got: {ev_label(t)}",
+                              tn.syntax)
+            if not self._apply_override(t, params, node, fail_missing=False):
+                self.overrides.append((t, params, node, scope))
+        return targets
+
+    def _apply_override(self, t, params: dict, node, fail_missing: bool) -> bool:
+        if isinstance(t, m.ClassType):
+            res = self.find("Class", t.class_name or "")
+        else:
+            res = self.find(t.type_name or "", t.title or "")
+        if res is None:
+            if fail_missing:
+                raise self.ev.fail("UNKNOWN_RESOURCE",
+                                   f"Could not find resource '{ev_type_str(t)}' for overriding", node)
+            return False
+        for k, (v, op) in params.items():
+            if op == "+>" and k in res.params:
+                old = res.params[k]
+                old = list(old) if type(old) in (list, tuple) else [old]
+                new = list(v) if type(v) in (list, tuple) else [v]
+                res.params[k] = old + new
+            else:
+                res.params[k] = v
+        return True
+
+    # ---- collectors / realize -----------------------------------------------------------------------------
+    def eval_collector(self, node: SyntaxNode, scope: Scope) -> Any:
+        ev = self.ev
+        ce = ast.CollectExpr(node)
+        tn = ce.type_expr()
+        t = ev.eval(tn.syntax, scope) if tn is not None else None
+        if not (isinstance(t, m.ResourceType) and t.type_name and t.title is None):
+            raise ev.fail("ILLEGAL_RESOURCE_TYPE",
+                          "Illegal Resource Type expression, expected result to be a type name, or "
+                          f"untitled Resource, got {generalized_type_name(t)}", tn.syntax if tn else node)
+        q = ce.query()
+        params = self._eval_ops(ce.ops(), scope, node, allow_append=True)
+        coll = Collector(t.type_name, q.syntax if q is not None else None, params, scope, node,
+                         ce.exported)
+        self.collectors.append(coll)
+        if not self.compiling:
+            coll.collect(self)
+        return None
+
+    def realize(self, refs: list, where) -> None:
+        for r in _flatten(refs):
+            if isinstance(r, str):
+                raise EvalError(f"realize(): Cannot use a String as a resource reference: '{r}'")
+            if not isinstance(r, m.ResourceType) or r.title is None:
+                raise EvalError(f"Cannot realize {generalized_type_name(r)}")
+            res = self.find(r.type_name, r.title)
+            if res is None:
+                raise EvalError(f"Failed to realize virtual resources {ev_type_str(r)}")
+            self._realize(res)
+
+    def _realize(self, res: Resource) -> None:
+        if res.virtual:
+            res.virtual = False
+            if res.type_name.lower() in self.defines:
+                self.pending_defines.append(res)
+
+    # ---- relationships ---------------------------------------------------------------------------------
+    def eval_relationship(self, node: SyntaxNode, scope: Scope) -> Any:
+        ev = self.ev
+        es = _exprs(node)
+        left = ev.eval(es[0], scope)
+        right = ev.eval(es[1], scope)
+        t = None
+        for tok in node.significant_tokens():
+            t = tok
+            break
+        op = t.text if t else "->"
+        lrefs = [x for x in _flatten([left]) if x is not None]
+        rrefs = [x for x in _flatten([right]) if x is not None]
+        for x, n in ((lrefs, es[0]), (rrefs, es[1])):
+            for r in x:
+                if not isinstance(r, (m.ResourceType, m.ClassType, str, Collector)):
+                    raise ev.fail("NOT_CATALOG_TYPE",
+                                  "Illegal relationship operand, can not form a relationship with "
+                                  f"something of type {generalized_type_name(r)}. A Catalog type is "
+                                  "required.", n)
+        self.relationships.append((lrefs, op, rrefs, node))
+        return right
+
+    # ---- parameter access -------------------------------------------------------------------------------
+    def resource_parameter_access(self, node, t: m.ResourceType, keys: list, scope) -> Any:
+        ev = self.ev
+        res = self.find(t.type_name, t.title)
+        if res is None or res.virtual:
+            raise ev.fail("UNKNOWN_RESOURCE", f"Resource not found: {t.type_name}['{t.title}']", node)
+        out = []
+        as_array = len(keys) > 1 or (keys and type(keys[0]) in (list, tuple))
+        for k in _flatten(keys):
+            if k in res.params:
+                out.append(res.params[k])
+                continue
+            d = self.defines.get(res.type_name.lower())
+            if d is not None and any(p.name == k for p in d.params) or k in METAPARAMS or \
+                    res.type_name.lower() in BUILTIN_RESOURCE_TYPES:
+                out.append(self._default_param(res, k))
+                continue
+            raise ev.fail("UNKNOWN_RESOURCE_PARAMETER",
+                          f"The resource {res.type_name}['{res.title}'] does not have a parameter "
+                          f"called '{k}'", node)
+        return out if as_array else (out[0] if out else None)
+
+    def _default_param(self, res: Resource, k: str) -> Any:
+        scope = res.scope
+        while scope is not None:
+            table = self.defaults.get(id(scope))
+            if table and k in table.get(res.type_name, {}):
+                return table[res.type_name][k]
+            scope = scope.parent
+        return None
+
+    def class_parameter_access(self, node, t: m.ClassType, keys: list, scope) -> Any:
+        ev = self.ev
+        d = self.find_class(t.class_name)
+        cscope = self.class_scopes.get(t.class_name.lower()) if t.class_name else None
+        if d is None or cscope is None:
+            raise ev.fail("UNKNOWN_RESOURCE", f"Resource not found: Class['{t.class_name}']", node)
+        out = []
+        as_array = len(keys) > 1 or (keys and type(keys[0]) in (list, tuple))
+        res = self.find("Class", d.name)
+        for k in _flatten(keys):
+            if any(p.name == k for p in d.params) or k in METAPARAMS:
+                if res is not None and k in res.params:
+                    out.append(res.params[k])
+                else:
+                    out.append(cscope.table.symbols.get(k))
+                continue
+            raise ev.fail("UNKNOWN_RESOURCE_PARAMETER",
+                          f"The resource Class['{t.class_name}'] does not have a parameter called '{k}'",
+                          node)
+        return out if as_array else (out[0] if out else None)
+
+    def assign_from_class(self, target: list, value: m.ClassType, node, lhs, rhs, scope) -> None:
+        ev = self.ev
+        name = value.class_name
+        cscope = self.class_scopes.get(name.lower())
+        if cscope is None:
+            raise ev.fail("UNKNOWN_RESOURCE", f"Resource not found: Class['{name}']", rhs)
+        lhs_items = _exprs(lhs) if lhs.kind == K.ARRAY else []
+        for i, lv in enumerate(target):
+            if not isinstance(lv, tuple):
+                raise ev.fail("ILLEGAL_ASSIGNMENT", "Illegal nested assignment from class", node)
+            var = lv[0]
+            v = self.lookup_class_variable(f"{name}::{var}")
+            if v is MISSING:
+                raise ev.fail("MISSING_MULTI_ASSIGNMENT_VARIABLE",
+                              f"No value for required variable '${name}::{var}' in assignment to "
+                              "variables from class reference",
+                              lhs_items[i] if i < len(lhs_items) else lhs)
+            ev.assign(lv, v, node, lhs, rhs, scope)
+
+    # ---- outcome -----------------------------------------------------------------------------------------
+    def visible_resources(self) -> list:
+        return [r for r in self.resources.values() if not r.virtual]
+
+    def is_defined_type(self, name: str) -> bool:
+        return name.lower() in self.defines
+
+
+class Collector:
+    """``Type <| query |> { overrides }`` (virtual) or ``<<| |>>`` (exported)."""
+
+    def __init__(self, type_name: str, query: SyntaxNode | None, params: dict, scope, node,
+                 exported: bool):
+        self.type_name = type_name
+        self.query = query
+        self.params = params
+        self.scope = scope
+        self.node = node
+        self.exported = exported
+        self.done: set = set()
+
+    def matches(self, cat: Catalog, res: Resource) -> bool:
+        if res.type_name != self.type_name:
+            return False
+        if self.query is None:
+            return True
+        return truthy(_query(cat, self.query, res, self.scope))
+
+    def collect(self, cat: Catalog) -> bool:
+        progress = False
+        for res in list(cat.resources.values()):
+            if id(res) in self.done:
+                continue
+            if self.exported and not res.exported and res.virtual:
+                continue
+            if self.matches(cat, res):
+                self.done.add(id(res))
+                if res.virtual:
+                    cat._realize(res)
+                    progress = True
+                if self.params:
+                    cat._apply_override(res.type_value(), self.params, self.node, False)
+        return progress
+
+
+def _query(cat: Catalog, node: SyntaxNode, res: Resource, scope) -> Any:
+    """Evaluate a collector query against one resource."""
+    ev = cat.ev
+    k = node.kind
+    if k == K.PAREN_EXPR:
+        return _query(cat, _exprs(node)[0], res, scope)
+    if k == K.BINARY_EXPR:
+        es = _exprs(node)
+        t = None
+        for tok in node.significant_tokens():
+            t = tok
+            break
+        op = t.text if t else ""
+        if op == "and":
+            return truthy(_query(cat, es[0], res, scope)) and truthy(_query(cat, es[1], res, scope))
+        if op == "or":
+            return truthy(_query(cat, es[0], res, scope)) or truthy(_query(cat, es[1], res, scope))
+        name_n = es[0]
+        attr = name_n.first_token().text if name_n.first_token() else ""
+        value = ev.eval(es[1], scope)
+        if attr == "title":
+            actual = res.title
+        else:
+            actual = res.params.get(attr)
+        from .operators import equals
+        if op == "==":
+            if type(actual) in (list, tuple):
+                return any(equals(a, value) for a in actual)
+            return equals(actual, value)
+        if op == "!=":
+            if type(actual) in (list, tuple):
+                return not any(equals(a, value) for a in actual)
+            return not equals(actual, value)
+        raise ev.fail("ILLEGAL_QUERY", f"Illegal query operator '{op}'", node)
+    raise ev.fail("ILLEGAL_QUERY", "Illegal query expression", node)
+
+
+def _flatten(xs: list) -> list:
+    out = []
+    for x in xs:
+        if type(x) in (list, tuple):
+            out.extend(_flatten(list(x)))
+        else:
+            out.append(x)
+    return out
+
+
+def _cap(name: str) -> str:
+    return "::".join(s[:1].upper() + s[1:] for s in name.split("::"))
+
+
+def ev_type_str(t) -> str:
+    from ..types.format import type_to_string
+    return type_to_string(t)
+
+
+def ev_label(v) -> str:
+    from .runtime import label
+    return label(v)

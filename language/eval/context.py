@@ -1,0 +1,99 @@
+"""The state shared by one evaluation: settings, budget, logs, definitions and the catalog.
+
+Everything an evaluation may change lives here (never in module globals), so evaluations are
+independent and can run side by side.  ``Settings`` mirrors the Puppet settings that change
+the language's behaviour (``strict``, ``strict_variables``, ``tasks``) plus the node the
+catalog is compiled for.
+"""
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..types.model import AliasScope
+from .budget import Budget
+
+
+@dataclass
+class Settings:
+    """Puppet 8 defaults: unknown variables and string-to-number coercion are errors."""
+
+    strict: str = "error"            # "off", "warning" or "error"
+    strict_variables: bool = True
+    tasks: bool = False
+    node_name: str = "testnode"
+    environment: str = "production"
+    facts: dict = field(default_factory=dict)
+
+    @classmethod
+    def from_dict(cls, d: dict | None) -> "Settings":
+        s = cls()
+        if not d:
+            return s
+        strict = d.get("strict")
+        if strict in ("off", "warning", "error"):
+            s.strict = strict
+        if "strict_variables" in d:
+            s.strict_variables = bool(d["strict_variables"])
+        if "tasks" in d:
+            s.tasks = bool(d["tasks"])
+        if isinstance(d.get("node_name"), str):
+            s.node_name = d["node_name"]
+        if isinstance(d.get("facts"), dict):
+            s.facts = d["facts"]
+        return s
+
+
+@dataclass
+class LogEntry:
+    """A message logged by ``notice`` and friends, or a warning of the evaluator itself."""
+
+    level: str
+    message: str
+    offset: int | None = None
+    end: int | None = None
+    code: str | None = None
+
+
+class LineIndex:
+    """Offsets to 1-based (line, column) for Puppet-style messages."""
+
+    def __init__(self, text: str):
+        self.starts = [0]
+        for i, ch in enumerate(text):
+            if ch == "\n":
+                self.starts.append(i + 1)
+
+    def position(self, offset: int) -> tuple[int, int]:
+        line = bisect.bisect_right(self.starts, offset)
+        return line, offset - self.starts[line - 1] + 1
+
+
+class Context:
+    """One evaluation's world."""
+
+    def __init__(self, text: str, settings: Settings | None = None, budget: Budget | None = None):
+        self.text = text
+        self.settings = settings or Settings()
+        self.budget = budget or Budget()
+        self.lines = LineIndex(text)
+        self.logs: list[LogEntry] = []
+        self.qualified: dict[str, Any] = {}
+        self.aliases = AliasScope()
+        self.functions: dict[str, Any] = {}     # user-defined (Puppet language) functions
+        self.catalog: Any = None
+        self.warned: set = set()
+
+    def log(self, level: str, message: str, offset: int | None = None, end: int | None = None,
+            code: str | None = None) -> None:
+        self.logs.append(LogEntry(level, message, offset, end, code))
+
+    def lookup_qualified(self, name: str) -> Any:
+        from .scope import MISSING
+        v = self.qualified.get(name, MISSING)
+        if v is not MISSING:
+            return v
+        if self.catalog is not None:
+            return self.catalog.lookup_class_variable(name)
+        return MISSING

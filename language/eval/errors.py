@@ -1,0 +1,92 @@
+"""Errors and control-flow signals raised while evaluating Puppet code.
+
+An :class:`EvalError` is Puppet's evaluation error: an issue code (Puppet's own where one
+exists), the message, and the source range it blames.  Errors raised deep inside a function
+implementation often do not know where they are; the evaluator fills the location in at the
+call site (and adds Puppet's "Error while evaluating a Function Call, " prefix), exactly as
+Puppet turns an unlocated error into a located one.
+
+``break``, ``next`` and ``return`` are implemented with exceptions too (they unwind through
+any number of Python frames), but they are not errors: they derive from :class:`Signal`.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+
+class EvalError(Exception):
+    """A Puppet evaluation error with an issue code and (once known) a source range.
+
+    ``prefix`` is Puppet's "Error while evaluating a Function Call, " style preamble, added
+    when an unlocated error is given a location by the expression that was being evaluated.
+    ``phase`` is "eval" or "parse" (parse covers syntax and static validation errors).
+    """
+
+    def __init__(self, message: str, code: str = "RUNTIME_ERROR", offset: int | None = None,
+                 end: int | None = None, prefix: str = "", phase: str = "eval",
+                 file: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.code = code
+        self.offset = offset
+        self.end = end
+        self.prefix = prefix
+        self.phase = phase
+        # The name Puppet prints for the source ("inlined-epp-text" for inline templates).
+        self.file = file
+
+    @property
+    def located(self) -> bool:
+        return self.offset is not None
+
+    def locate(self, offset: int, end: int, prefix: str = "") -> "EvalError":
+        """Give an unlocated error a location (no effect when it already has one)."""
+        if self.offset is None:
+            self.offset = offset
+            self.end = end
+            if prefix and not self.prefix:
+                self.prefix = prefix
+        return self
+
+    @property
+    def basic_message(self) -> str:
+        return self.prefix + self.message
+
+    def __repr__(self) -> str:
+        return f"EvalError({self.code}, {self.message!r}, {self.offset}..{self.end})"
+
+
+class ArgumentsError(EvalError):
+    """A function was called with arguments it does not accept (Puppet's ArgumentError)."""
+
+    def __init__(self, message: str, code: str = "ARGUMENT_ERROR"):
+        super().__init__(message, code)
+
+
+class BudgetExceeded(EvalError):
+    """The step, time or recursion budget ran out; evaluation stops cleanly."""
+
+    def __init__(self, message: str, code: str = "EVAL_BUDGET_EXCEEDED"):
+        super().__init__(message, code)
+
+
+class Signal(Exception):
+    """Base of the non-error control transfers (break, next, return)."""
+
+    def __init__(self, value: Any = None, offset: int | None = None, end: int | None = None):
+        super().__init__()
+        self.value = value
+        self.offset = offset
+        self.end = end
+
+
+class BreakSignal(Signal):
+    """``break()``: stops the innermost iteration."""
+
+
+class NextSignal(Signal):
+    """``next(v)``: ends the current lambda/function body with value ``v``."""
+
+
+class ReturnSignal(Signal):
+    """``return(v)``: ends the enclosing function (or lambda's function) with value ``v``."""

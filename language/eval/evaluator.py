@@ -1,0 +1,840 @@
+"""The evaluator: every expression kind of the Puppet language, dispatched by syntax node kind.
+
+``Evaluator.eval(node, scope)`` looks the node's kind up in a method table and evaluates it
+with Puppet's semantics (operators in :mod:`.operators`, ``[]`` in :mod:`.access`, calls in
+:mod:`.functions`, catalog expressions in :mod:`.catalog`).  Every evaluated node costs one
+step of the budget and every nesting level is counted, so evaluation always ends.
+
+Errors are :class:`~.errors.EvalError` with Puppet's issue code and the range Puppet blames
+(an operator, an operand, the whole expression...).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..syntax import ast
+from ..syntax import kinds as K
+from ..syntax.tree import SyntaxNode
+from ..types import model as m
+from ..types.build import BUILTIN_RESOURCE_TYPES, TypeCall, build
+from ..types.errors import TypeSystemError
+from .typecheck import instance_of as is_instance
+from ..types.values import DEFAULT, DefaultValue, Regexp, SemVerRange
+from . import operators as ops
+from .errors import (BreakSignal, EvalError, NextSignal, ReturnSignal, Signal)
+from .runtime import (MAX_INTEGER, a_an, a_an_uc, hkey, label, ruby_hex, truthy)
+from .scope import MISSING, Scope
+from .stringconv import to_s
+
+_NON_EXPR = ast._NON_EXPR
+_ARITH = {"+", "-", "*", "/", "%", "<<", ">>"}
+_COMPARE = {"==", "!=", "<", "<=", ">", ">="}
+_STATEMENT_KINDS_WITHOUT_VALUE = frozenset({K.CLASS_DEF, K.DEFINE_DEF, K.NODE_DEF,
+                                            K.FUNCTION_DEF, K.TYPE_ALIAS, K.PLAN_DEF,
+                                            K.TYPE_DEFINITION})
+
+
+def exprs(node: SyntaxNode) -> list:
+    """The expression children of a node (construct parts and heredoc bodies left out)."""
+    return [c for c in node.children() if c.kind not in _NON_EXPR]
+
+
+def first_expr(node: SyntaxNode) -> SyntaxNode | None:
+    for c in node.children():
+        if c.kind not in _NON_EXPR:
+            return c
+    return None
+
+
+def op_token(node: SyntaxNode):
+    for t in node.significant_tokens():
+        return t
+    return None
+
+
+def unparen(node: SyntaxNode) -> SyntaxNode:
+    while node is not None and node.kind == K.PAREN_EXPR:
+        inner = first_expr(node)
+        if inner is None:
+            break
+        node = inner
+    return node
+
+
+def is_splat(node: SyntaxNode) -> bool:
+    if node.kind != K.UNARY_EXPR:
+        return False
+    t = op_token(node)
+    return t is not None and t.kind == K.TIMES
+
+
+class Evaluator:
+    """Evaluates syntax nodes in scopes of one :class:`~.context.Context`."""
+
+    def __init__(self, ctx):
+        self.ctx = ctx
+        self.budget = ctx.budget
+        self.settings = ctx.settings
+        from .catalog import Catalog
+        if ctx.catalog is None:
+            ctx.catalog = Catalog(self)
+        self.catalog = ctx.catalog
+        self._lit_cache: dict = {}
+
+    # ---- errors ----------------------------------------------------------------------------
+    def fail(self, code: str, message: str, where: Any, prefix: str = "") -> EvalError:
+        """An EvalError located at ``where`` (a node, a token or an (offset, end) pair)."""
+        start, end = self.range_of(where)
+        return EvalError(message, code, start, end, prefix)
+
+    @staticmethod
+    def range_of(where: Any) -> tuple:
+        if where is None:
+            return (None, None)
+        if isinstance(where, tuple):
+            return where
+        if isinstance(where, SyntaxNode):
+            return where.range
+        return (where.offset, where.end)  # a token
+
+    def warn(self, code: str, message: str, where: Any) -> None:
+        start, end = self.range_of(where)
+        self.ctx.log("warning", message, start, end, code)
+
+    def optionally_fail(self, level: str, code: str, message: str, where: Any) -> None:
+        """Report an issue whose severity depends on the strict setting."""
+        if level == "error":
+            raise self.fail(code, message, where)
+        if level == "warning":
+            self.warn(code, message, where)
+
+    # ---- main dispatch ---------------------------------------------------------------------
+    def eval(self, node: SyntaxNode, scope: Scope) -> Any:
+        budget = self.budget
+        budget.charge()
+        budget.depth += 1
+        try:
+            if budget.depth > budget.max_depth:
+                budget.enter()  # raises with a clear message
+            fn = _DISPATCH.get(node.kind)
+            if fn is None:
+                return self.eval_unknown(node, scope)
+            return fn(self, node, scope)
+        finally:
+            budget.depth -= 1
+
+    def eval_unknown(self, node: SyntaxNode, scope: Scope) -> Any:
+        if node.kind == K.ERROR:
+            raise self.fail("SYNTAX_ERROR", "Syntax error", node)
+        raise self.fail("UNSUPPORTED_EXPRESSION",
+                        f"Evaluation of {node.kind.lower().replace('_', ' ')} is not supported",
+                        node)
+
+    def eval_statements(self, node: SyntaxNode, scope: Scope) -> Any:
+        result = None
+        for c in node.children():
+            k = c.kind
+            if k in _NON_EXPR:
+                continue
+            result = self.eval(c, scope)
+        return result
+
+    def eval_block(self, node: SyntaxNode | None, scope: Scope) -> Any:
+        if node is None:
+            return None
+        return self.eval_statements(node, scope)
+
+    # ---- literals ------------------------------------------------------------------------------
+    def eval_literal(self, node: SyntaxNode, scope: Scope) -> Any:
+        g = node.green
+        hit = self._lit_cache.get(id(g), MISSING)
+        if hit is not MISSING and hit[0] is g:
+            return hit[1]
+        tok = node.first_token()
+        if tok is None:
+            return None
+        k = tok.kind
+        if k == K.NUMBER:
+            v = ast.number_value(tok.text)
+            if v is None:
+                raise self.fail("ILLEGAL_NUMBER", f"Illegal number '{tok.text}'", tok)
+            if type(v) is int and v > MAX_INTEGER:
+                raise EvalError("A Literal Integer resulted in a value outside of Puppet Integer "
+                                f"max range, got '{ruby_hex(v)}'", "NUMERIC_OVERFLOW",
+                                tok.offset, tok.end, phase="parse")
+            if type(v) is float and v in (float("inf"), float("-inf")):
+                raise self.fail("ILLEGAL_NUMBER", f"Illegal number '{tok.text}'", tok)
+        elif k == K.STRING:
+            v = ast.single_quoted_value(tok.text)
+        elif k == K.BOOLEAN:
+            v = tok.text == "true"
+        elif k == K.UNDEF:
+            v = None
+        elif k == K.DEFAULT:
+            v = DEFAULT
+        elif k == K.REGEX:
+            v = Regexp(tok.text[1:-1].replace("\\/", "/"))
+        else:
+            v = None
+        self._lit_cache[id(g)] = (g, v)
+        return v
+
+    def eval_qname(self, node: SyntaxNode, scope: Scope) -> Any:
+        t = node.first_token()
+        return t.text if t else ""
+
+    def eval_reserved(self, node: SyntaxNode, scope: Scope) -> Any:
+        t = node.first_token()
+        word = t.text if t else ""
+        raise self.fail("RESERVED_WORD",
+                        f"Use of reserved word: {word}, must be quoted if intended to be a String value",
+                        node)
+
+    def eval_type_ref(self, node: SyntaxNode, scope: Scope) -> Any:
+        t = node.first_token()
+        name = t.text if t else ""
+        ty = self.resolve_type_name(name, node)
+        if isinstance(ty, m.TypeReferenceType):
+            raise self.fail("UNKNOWN_RESOURCE_TYPE", f"Resource type not found: {ty.text}", node)
+        return ty
+
+    def resolve_type_name(self, name: str, where: Any) -> Any:
+        """The type a capitalised name denotes (built-in, alias, resource type or reference)."""
+        try:
+            return build(TypeCall(name), self.ctx.aliases, self.resource_type_names())
+        except TypeSystemError as exc:
+            raise self.fail(exc.code or "ILLEGAL_TYPE", str(exc), where) from None
+
+    def resource_type_names(self):
+        defined = self.catalog.defined_type_names()
+        if not defined:
+            return BUILTIN_RESOURCE_TYPES
+        return BUILTIN_RESOURCE_TYPES | defined
+
+    # ---- variables ----------------------------------------------------------------------------
+    def eval_variable(self, node: SyntaxNode, scope: Scope) -> Any:
+        t = node.first_token()
+        name = ast.variable_name(t.text) if t else ""
+        return self.get_variable(name, node, scope)
+
+    def get_variable(self, name: str, where: Any, scope: Scope) -> Any:
+        v = scope.lookup(name)
+        if v is not MISSING:
+            return v
+        if name.isdigit() or name in ("module_name", "caller_module_name"):
+            return None
+        s = self.settings
+        if s.strict_variables:
+            level = "error"
+        elif s.strict == "off":
+            level = "off"
+        else:
+            level = s.strict
+        self.optionally_fail(level, "UNKNOWN_VARIABLE", f"Unknown variable: '{name}'.", where)
+        return None
+
+    # ---- strings ----------------------------------------------------------------------------------
+    def eval_dq_string(self, node: SyntaxNode, scope: Scope) -> Any:
+        out = []
+        for c in node.children_with_tokens():
+            k = c.kind
+            if k == K.STRING_TEXT:
+                out.append(ast.dq_text_value(c.text))
+            elif k == K.INTERPOLATION:
+                out.append(self.interpolate(c, scope))
+        return "".join(out)
+
+    def interpolate(self, node: SyntaxNode, scope: Scope) -> str:
+        var = node.token(K.STRING_VAR)
+        if var is not None:
+            return to_s(self.get_variable(ast.variable_name(var.text), var, scope))
+        e = first_expr(node)
+        if e is None:
+            return ""
+        if e.kind == K.VARIABLE_EXPR:
+            t = e.first_token()
+            name = ast.variable_name(t.text) if t else ""
+            if name and name[0].isdigit() and not name.isdigit():
+                raise self.fail("ILLEGAL_NUMERIC_VAR_NAME",
+                                f"Illegal numeric variable name, The given name '{name}' must be "
+                                "a decimal value if it starts with a digit 0-9", e)
+        return to_s(self.eval(e, scope))
+
+    def eval_heredoc(self, node: SyntaxNode, scope: Scope) -> Any:
+        hd = ast.HeredocExpr(node)
+        out = []
+        for p in hd.parts():
+            if isinstance(p, str):
+                out.append(p)
+            else:
+                out.append(self.interpolate(p.syntax, scope))
+        text = "".join(out)
+        syntax = hd.syntax_name
+        if syntax == "json" or syntax.endswith("+json"):
+            import json
+            try:
+                json.loads(text)
+            except ValueError as exc:
+                raise self.fail("ILLEGAL_HEREDOC_SYNTAX",
+                                f"Cannot parse invalid JSON string. \"{exc}\"", node) from None
+        return text
+
+    # ---- collections ------------------------------------------------------------------------------
+    def eval_array(self, node: SyntaxNode, scope: Scope) -> Any:
+        return self.unfold(exprs(node), scope)
+
+    def unfold(self, nodes: list, scope: Scope) -> list:
+        """Evaluate a list of expressions, splicing in splatted (``*x``) values."""
+        out: list = []
+        for c in nodes:
+            u = unparen(c)
+            if is_splat(u):
+                out.extend(self.eval_splat(u, scope))
+            else:
+                out.append(self.eval(c, scope))
+        return out
+
+    def eval_splat(self, node: SyntaxNode, scope: Scope) -> list:
+        v = self.eval(first_expr(node), scope)
+        if v is None:
+            return []
+        if type(v) is list or type(v) is tuple:
+            return list(v)
+        if isinstance(v, dict):
+            return [[k, x] for k, x in v.items()]
+        from .iteration import is_iterator, iterate
+        if is_iterator(v):
+            return list(iterate(self, v, node))
+        return [v]
+
+    def eval_hash(self, node: SyntaxNode, scope: Scope) -> Any:
+        out: dict = {}
+        for e in node.children():
+            if e.kind != K.HASH_ENTRY:
+                continue
+            kv = exprs(e)
+            k = self.eval(kv[0], scope) if kv else None
+            v = self.eval(kv[1], scope) if len(kv) > 1 else None
+            out[hkey(k)] = v
+        return out
+
+    def eval_paren(self, node: SyntaxNode, scope: Scope) -> Any:
+        e = first_expr(node)
+        return self.eval(e, scope) if e is not None else None
+
+    # ---- operators ------------------------------------------------------------------------------
+    def eval_unary(self, node: SyntaxNode, scope: Scope) -> Any:
+        t = op_token(node)
+        operand = first_expr(node)
+        k = t.kind if t else ""
+        if k == K.NOT:
+            return not truthy(self.eval(operand, scope))
+        if k == K.MINUS:
+            v = self.eval(operand, scope)
+            n = self.coerce(v, node, "right")
+            from .runtime import Timespan
+            if isinstance(n, Timespan):
+                return Timespan(-n.nsecs)
+            if not isinstance(n, (int, float)):
+                raise self.fail("OPERATOR_NOT_APPLICABLE",
+                                f"Operator '-' is not applicable to {a_an(label(n))}.", node)
+            return -n
+        if k == K.TIMES:
+            return self.eval_splat(node, scope)
+        raise self.fail("UNSUPPORTED_OPERATOR", f"The operator '{t.text if t else '?'}' is not supported.",
+                        node)
+
+    def coerce(self, v: Any, where: Any, blame: str) -> Any:
+        try:
+            return ops.coerce_numeric(v, blame, lambda s, n, b: self._coerced(s, n, where))
+        except ops.OpError as exc:
+            raise self.fail(exc.code, exc.message, where) from None
+
+    def _coerced(self, s: Any, n: Any, where: Any) -> None:
+        level = "off" if self.settings.strict == "off" else self.settings.strict
+        self.optionally_fail(level, "NUMERIC_COERCION",
+                             f"The string '{s}' was automatically coerced to the numerical value "
+                             f"{to_s(n)}", where)
+
+    def eval_binary(self, node: SyntaxNode, scope: Scope) -> Any:
+        es = exprs(node)
+        t = None
+        for tok in node.significant_tokens():
+            t = tok
+            break
+        op = t.text if t else ""
+        kind = t.kind if t else ""
+        if len(es) < 2:
+            raise self.fail("SYNTAX_ERROR", "Syntax error: incomplete expression", node)
+        left_n, right_n = es[0], es[1]
+        if kind == K.AND:
+            if not truthy(self.eval(left_n, scope)):
+                return False
+            return truthy(self.eval(right_n, scope))
+        if kind == K.OR:
+            if truthy(self.eval(left_n, scope)):
+                return True
+            return truthy(self.eval(right_n, scope))
+        left = self.eval(left_n, scope)
+        right = self.eval(right_n, scope)
+        try:
+            if op in _ARITH:
+                def on_coerce(s, n, blame):
+                    self._coerced(s, n, left_n if blame == "left" else right_n)
+                return ops.arithmetic(op, left, right, on_coerce)
+            if op in _COMPARE:
+                return ops.compare_op(op, left, right)
+            if kind == K.MATCH or kind == K.NOMATCH:
+                return self.match(left, right, op, left_n, right_n, scope)
+            if kind == K.IN:
+                return ops.includes(right, left, lambda mt: scope.push_match(ops.match_groups(mt)))
+        except ops.OpError as exc:
+            where = {"left": left_n, "right": right_n, "op": t, "expr": node}[exc.blame]
+            prefix = f"Error while evaluating {a_an(repr_expr(op))}, " if exc.code == "RUNTIME_ERROR" else ""
+            raise self.fail(exc.code, exc.message, where, prefix) from None
+        raise self.fail("UNSUPPORTED_OPERATOR", f"The operator '{op}' is not supported.", node)
+
+    def match(self, left: Any, right: Any, op: str, left_n, right_n, scope: Scope) -> bool:
+        positive = op == "=~"
+        if isinstance(right, m.PType):
+            r = is_instance(right, left)
+            return r if positive else not r
+        if isinstance(right, SemVerRange):
+            from .runtime import SemVer
+            if not isinstance(left, (str, SemVer)):
+                r = False
+            else:
+                r = ops.semver_range_includes(right, left)
+            return r if positive else not r
+        if type(right) is str:
+            rx = Regexp(right)
+            if rx.compiled() is None:
+                raise self.fail("MATCH_NOT_REGEXP",
+                                "Can not convert right match operand to a regular expression. "
+                                f"Caused by 'invalid pattern: /{right}/'.", right_n)
+            right = rx
+        if not isinstance(right, Regexp):
+            raise self.fail("MATCH_NOT_REGEXP",
+                            "Can not convert right match operand to a regular expression. Caused "
+                            f"by 'no implicit conversion of {_ruby_class(right)} into String'.",
+                            right_n)
+        if type(left) is not str:
+            raise self.fail("MATCH_NOT_STRING",
+                            f"Left match operand must result in a String value. Got {a_an(label(left))}.",
+                            left_n)
+        mt = ops.regexp_search(right, left)
+        if mt is not None:
+            scope.push_match(ops.match_groups(mt))
+        return (mt is not None) if positive else (mt is None)
+
+    # ---- assignment ---------------------------------------------------------------------------------
+    def eval_assignment(self, node: SyntaxNode, scope: Scope) -> Any:
+        es = exprs(node)
+        t = None
+        for tok in node.significant_tokens():
+            t = tok
+            break
+        if t is not None and t.kind != K.EQUALS:
+            raise self.fail("UNSUPPORTED_OPERATOR", f"The operator '{t.text}' is not supported.", node)
+        if len(es) < 2:
+            raise self.fail("SYNTAX_ERROR", "Syntax error: incomplete assignment", node)
+        target = self.lvalue(es[0])
+        value = self.eval(es[1], scope)
+        self.assign(target, value, node, es[0], es[1], scope)
+        return value
+
+    def lvalue(self, node: SyntaxNode) -> Any:
+        node = unparen(node)
+        if node.kind == K.VARIABLE_EXPR:
+            t = node.first_token()
+            return (ast.variable_name(t.text) if t else "", node)
+        if node.kind == K.ARRAY:
+            return [self.lvalue(c) for c in exprs(node)]
+        raise self.fail("ILLEGAL_ASSIGNMENT", "Illegal attempt to assign to "
+                        f"'{a_an(_node_label(node))}'. Not an assignable reference", node)
+
+    def assign(self, target: Any, value: Any, node, lhs, rhs, scope: Scope) -> None:
+        if isinstance(target, tuple):
+            name, vnode = target
+            if "::" in name:
+                raise self.fail("CROSS_SCOPE_ASSIGNMENT",
+                                f"Illegal attempt to assign to '{name}'. Cannot assign to "
+                                "variables in other namespaces", lhs)
+            if name.isdigit():
+                raise self.fail("ILLEGAL_NUMERIC_ASSIGNMENT",
+                                f"Illegal attempt to assign to the numeric match result variable "
+                                f"'${name}'. Numeric variables are not assignable", lhs)
+            self.set_variable(name, value, node, scope)
+            return
+        # a list of lvalues: multi assignment
+        if isinstance(value, dict):
+            for lv in target:
+                key = lv[0] if isinstance(lv, tuple) else [x[0] if isinstance(x, tuple) else x for x in lv]
+                k = hkey(key)
+                if k not in value:
+                    from .rubyfmt import ruby_inspect
+                    shown = key if isinstance(key, str) else ruby_inspect(key)
+                    raise self.fail("MISSING_MULTI_ASSIGNMENT_KEY",
+                                    f"No value for required key '{shown}' in assignment to "
+                                    "variables from hash", node)
+                self.assign(lv, value[k], node, lhs, rhs, scope)
+            return
+        if isinstance(value, m.ClassType) and value.class_name:
+            self.catalog.assign_from_class(target, value, node, lhs, rhs, scope)
+            return
+        values = list(value) if type(value) in (list, tuple) else [value]
+        if len(values) != len(target):
+            raise self.fail("ILLEGAL_MULTI_ASSIGNMENT_SIZE",
+                            "Mismatched number of assignable entries and values, expected "
+                            f"{len(target)}, got {len(values)}", node)
+        for lv, v in zip(target, values):
+            self.assign(lv, v, node, lhs, rhs, scope)
+
+    def set_variable(self, name: str, value: Any, where: Any, scope: Scope) -> None:
+        if name == "server_facts" or (name in ("facts", "trusted") and scope.bound(name)):
+            raise self.fail("ILLEGAL_RESERVED_ASSIGNMENT",
+                            f"Attempt to assign to a reserved variable name: '${name}'", where)
+        if scope.bound(name):
+            if name in ("facts", "trusted"):
+                raise self.fail("ILLEGAL_RESERVED_ASSIGNMENT",
+                                f"Attempt to assign to a reserved variable name: '${name}'", where)
+            raise self.fail("ILLEGAL_REASSIGNMENT", f"Cannot reassign variable '${name}'", where)
+        scope.set(name, value)
+
+    # ---- conditionals ----------------------------------------------------------------------------------
+    def eval_if(self, node: SyntaxNode, scope: Scope) -> Any:
+        level = scope.level
+        try:
+            return self._if(node, scope, node.kind == K.UNLESS_EXPR)
+        finally:
+            scope.pop_to(level)
+
+    def _if(self, node: SyntaxNode, scope: Scope, negate: bool) -> Any:
+        cond = first_expr(node)
+        test = truthy(self.eval(cond, scope)) if cond is not None else False
+        if negate:
+            test = not test
+        if test:
+            return self.eval_block(node.child(K.BLOCK), scope)
+        elsif = node.child(K.ELSIF_CLAUSE)
+        if elsif is not None:
+            inner = elsif.child(K.IF_EXPR)
+            return self._if(inner, scope, False) if inner is not None else None
+        els = node.child(K.ELSE_CLAUSE)
+        if els is not None:
+            return self.eval_block(els.child(K.BLOCK), scope)
+        return None
+
+    def eval_case(self, node: SyntaxNode, scope: Scope) -> Any:
+        level = scope.level
+        try:
+            test_n = first_expr(node)
+            test = self.eval(test_n, scope)
+            the_default = None
+            set_match = lambda mt: scope.push_match(ops.match_groups(mt))  # noqa: E731
+            for opt in node.children():
+                if opt.kind != K.CASE_OPTION:
+                    continue
+                body = opt.child(K.BLOCK)
+                for c in exprs(opt):
+                    u = unparen(c)
+                    if _is_literal_default(u):
+                        the_default = body
+                        continue
+                    if is_splat(u):
+                        matched = any(self.case_match(test, v, set_match, u)
+                                      for v in self.eval_splat(u, scope))
+                    elif u.kind == K.LAMBDA:
+                        matched = self.lambda_option(u, test, scope)
+                    else:
+                        matched = self.case_match(test, self.eval(c, scope), set_match, u)
+                    if matched:
+                        return self.eval_block(body, scope)
+            if the_default is not None:
+                return self.eval_block(the_default, scope)
+            return None
+        finally:
+            scope.pop_to(level)
+
+    def case_match(self, test: Any, option: Any, set_match, where) -> bool:
+        try:
+            return ops.case_match(test, option, set_match)
+        except ops.OpError as exc:
+            raise self.fail(exc.code, exc.message, where) from None
+
+    def lambda_option(self, lam: SyntaxNode, test: Any, scope: Scope) -> bool:
+        from .closures import Closure
+        cl = Closure(self, lam, scope)
+        args = list(test) if type(test) in (list, tuple) else [test]
+        return truthy(cl.call(args))
+
+    def eval_selector(self, node: SyntaxNode, scope: Scope) -> Any:
+        level = scope.level
+        try:
+            test_n = first_expr(node)
+            test = self.eval(test_n, scope)
+            the_default = None
+            set_match = lambda mt: scope.push_match(ops.match_groups(mt))  # noqa: E731
+            for entry in node.children():
+                if entry.kind != K.SELECTOR_ENTRY:
+                    continue
+                parts = exprs(entry)
+                if not parts:
+                    continue
+                me = unparen(parts[0])
+                value_n = parts[1] if len(parts) > 1 else None
+                if _is_literal_default(me):
+                    the_default = value_n
+                    continue
+                if is_splat(me):
+                    matched = any(self.case_match(test, v, set_match, me)
+                                  for v in self.eval_splat(me, scope))
+                else:
+                    matched = self.case_match(test, self.eval(parts[0], scope), set_match, me)
+                if matched:
+                    return self.eval(value_n, scope) if value_n is not None else None
+            if the_default is not None:
+                return self.eval(the_default, scope)
+            raise self.fail("UNMATCHED_SELECTOR",
+                            f"No matching entry for selector parameter with value '{to_s(test)}'",
+                            test_n)
+        finally:
+            scope.pop_to(level)
+
+    # ---- access ------------------------------------------------------------------------------------
+    def eval_access(self, node: SyntaxNode, scope: Scope) -> Any:
+        es = exprs(node)
+        target_n = es[0]
+        key_nodes = es[1:]
+        left = self.eval(target_n, scope)
+        from .access import access
+        if isinstance(left, m.ClassType) and left.class_name is None:
+            keys = []
+            for k in key_nodes:
+                if k.kind == K.TYPE_REF:
+                    t = k.first_token()
+                    keys.append(self.resolve_type_name(t.text if t else "", k))
+                else:
+                    keys.append(self.eval(k, scope))
+        else:
+            keys = self.unfold(key_nodes, scope)
+            if left == m.RESOURCE and len(keys) == 1 and isinstance(keys[0], m.ResourceType):
+                return keys[0]
+        return access(self, node, target_n, key_nodes, left, keys, scope)
+
+    # ---- calls -------------------------------------------------------------------------------------------
+    def eval_call(self, node: SyntaxNode, scope: Scope) -> Any:
+        functor = first_expr(node)
+        arg_list = node.child(K.ARG_LIST)
+        arg_nodes = exprs(arg_list) if arg_list is not None else []
+        lam = node.child(K.LAMBDA)
+        if functor is not None and (functor.kind == K.TYPE_REF or (
+                functor.kind == K.ACCESS_EXPR and (first_expr(functor) or functor).kind == K.TYPE_REF)):
+            ty = self.eval(functor, scope)
+            args = [ty] + self.unfold(arg_nodes, scope)
+            return self.call_function("new", args, lam, node, scope, functor)
+        if functor is None or functor.kind != K.QNAME:
+            raise self.fail("ILLEGAL_EXPRESSION", "Illegal expression. "
+                            f"{a_an_uc(_node_label(functor))} is unacceptable as function name in "
+                            "a Function Call", functor or node)
+        name = functor.first_token().text
+        args = self.unfold(arg_nodes, scope)
+        return self.call_function(name, args, lam, node, scope, functor)
+
+    def eval_statement_call(self, node: SyntaxNode, scope: Scope) -> Any:
+        t = node.first_token()
+        name = t.text if t else ""
+        args = self.unfold(exprs(node), scope)
+        return self.call_function(name, args, None, node, scope, t)
+
+    def eval_method_call(self, node: SyntaxNode, scope: Scope) -> Any:
+        recv_n = first_expr(node)
+        name_tok = ast.MethodCall(node).name_token
+        if name_tok is None:
+            raise self.fail("SYNTAX_ERROR", "Syntax error: missing method name", node)
+        arg_list = node.child(K.ARG_LIST)
+        receiver = self.unfold([recv_n], scope)
+        args = receiver + (self.unfold(exprs(arg_list), scope) if arg_list is not None else [])
+        lam = node.child(K.LAMBDA)
+        obj = receiver[0] if receiver else None
+        from .objects import call_member
+        handled, value = call_member(self, obj, name_tok.text, args[1:], lam, node, scope)
+        if handled:
+            return value
+        return self.call_function(name_tok.text, args, lam, node, scope, name_tok)
+
+    def call_location(self, node: SyntaxNode) -> tuple:
+        """Where Puppet reports an error in a call: the name for a function call, the '(' (or
+        the '.') of a method call."""
+        if node.kind == K.METHOD_CALL:
+            al = node.child(K.ARG_LIST)
+            if al is not None:
+                t = al.token(K.LPAREN) or al.token(K.WSLPAREN)
+                if t is not None:
+                    return (t.offset, node.range[1])
+            d = node.token(K.DOT)
+            if d is not None:
+                return (d.offset, node.range[1])
+        return node.range
+
+    def call_function(self, name: str, args: list, lam: SyntaxNode | None, node: SyntaxNode,
+                      scope: Scope, name_where: Any) -> Any:
+        from .functions import lookup_function
+        fn = self.ctx.functions.get(name)
+        if fn is None:
+            fn = lookup_function(name)
+        if fn is None:
+            raise self.fail("UNKNOWN_FUNCTION", f"Unknown function: '{name}'.", node)
+        block = None
+        if lam is not None:
+            from .closures import Closure
+            block = Closure(self, lam, scope)
+        prefix = ("Error while evaluating a Method call, " if node.kind == K.METHOD_CALL
+                  else "Error while evaluating a Function Call, ")
+        self.budget.depth += 4   # a call costs more Python stack than an expression
+        try:
+            if self.budget.depth > self.budget.max_depth:
+                self.budget.enter()
+            return fn.call(self, args, block, scope, node)
+        except EvalError as exc:
+            if not exc.located:
+                start, end = self.call_location(node)
+                exc.locate(start, end, prefix)
+            raise
+        finally:
+            self.budget.depth -= 4
+
+    # ---- lambdas (outside of calls) -------------------------------------------------------------------
+    def eval_lambda(self, node: SyntaxNode, scope: Scope) -> Any:
+        from .closures import Closure
+        return Closure(self, node, scope)
+
+    # ---- definitions --------------------------------------------------------------------------------
+    def eval_definition(self, node: SyntaxNode, scope: Scope) -> Any:
+        return None
+
+    # ---- catalog expressions -------------------------------------------------------------------------
+    def eval_resource(self, node: SyntaxNode, scope: Scope) -> Any:
+        return self.catalog.eval_resource_expression(node, scope)
+
+    def eval_resource_defaults(self, node: SyntaxNode, scope: Scope) -> Any:
+        return self.catalog.eval_resource_defaults(node, scope)
+
+    def eval_resource_override(self, node: SyntaxNode, scope: Scope) -> Any:
+        return self.catalog.eval_resource_override(node, scope)
+
+    def eval_collect(self, node: SyntaxNode, scope: Scope) -> Any:
+        return self.catalog.eval_collector(node, scope)
+
+    def eval_relationship(self, node: SyntaxNode, scope: Scope) -> Any:
+        return self.catalog.eval_relationship(node, scope)
+
+    # ---- EPP -------------------------------------------------------------------------------------------
+    def eval_epp_render_string(self, node: SyntaxNode, scope: Scope) -> Any:
+        buf = self.epp_buffer(scope, node)
+        buf.append(ast.EppRenderString(node).text)
+        return None
+
+    def eval_epp_render_expr(self, node: SyntaxNode, scope: Scope) -> Any:
+        buf = self.epp_buffer(scope, node)
+        e = first_expr(node)
+        v = self.eval(e, scope) if e is not None else None
+        from .runtime import Sensitive
+        buf.append(v if isinstance(v, Sensitive) else to_s(v))
+        return None
+
+    def epp_buffer(self, scope: Scope, node: SyntaxNode) -> list:
+        buf = getattr(self, "_epp_buffer", None)
+        if buf is None:
+            raise self.fail("EPP_NOT_IN_TEMPLATE", "EPP text can only be rendered in a template", node)
+        return buf
+
+    def eval_apply(self, node: SyntaxNode, scope: Scope) -> Any:
+        raise self.fail("NOT_AVAILABLE", "The 'apply' expression is not available in this context",
+                        node)
+
+
+def repr_expr(op: str) -> str:
+    return f"'{op}' expression"
+
+
+def _ruby_class(v: Any) -> str:
+    from .runtime import class_name_of
+    return class_name_of(v)
+
+
+def _is_literal_default(node: SyntaxNode) -> bool:
+    if node.kind != K.LITERAL:
+        return False
+    t = node.first_token()
+    return t is not None and t.kind == K.DEFAULT
+
+
+_NODE_LABELS = {
+    K.LITERAL: "Literal", K.QNAME: "Name", K.TYPE_REF: "Type-Name", K.VARIABLE_EXPR: "Variable",
+    K.DQ_STRING: "Double Quoted String", K.ARRAY: "Array Expression", K.HASH: "Hash Expression",
+    K.ACCESS_EXPR: "'[]' expression", K.CALL_EXPR: "Function Call", K.METHOD_CALL: "Method call",
+    K.PAREN_EXPR: "Parenthesized Expression", K.SELECTOR_EXPR: "Selector Expression",
+    K.IF_EXPR: "'if' statement", K.UNLESS_EXPR: "'unless' Statement", K.CASE_EXPR: "'case' statement",
+    K.RESOURCE_EXPR: "Resource Statement", K.LAMBDA: "Lambda", K.HEREDOC_EXPR: "Heredoc",
+}
+
+
+def _node_label(node: SyntaxNode | None) -> str:
+    if node is None:
+        return "Expression"
+    if node.kind == K.LITERAL:
+        t = node.first_token()
+        k = t.kind if t else ""
+        return {K.NUMBER: "Literal Integer" if t and ast.number_value(t.text).__class__ is int
+                else "Literal Float", K.STRING: "String", K.BOOLEAN: "Boolean",
+                K.UNDEF: "'undef' expression", K.DEFAULT: "'default' expression",
+                K.REGEX: "Regular Expression"}.get(k, "Literal")
+    if node.kind in (K.BINARY_EXPR, K.ASSIGNMENT, K.RELATIONSHIP):
+        t = op_token(node)
+        return f"'{t.text if t else '?'}' expression"
+    return _NODE_LABELS.get(node.kind, node.kind.replace("_", " ").title())
+
+
+_DISPATCH = {
+    K.SOURCE_FILE: Evaluator.eval_statements,
+    K.EPP_FILE: Evaluator.eval_statements,
+    K.BLOCK: Evaluator.eval_statements,
+    K.LITERAL: Evaluator.eval_literal,
+    K.QNAME: Evaluator.eval_qname,
+    K.RESERVED_WORD: Evaluator.eval_reserved,
+    K.TYPE_REF: Evaluator.eval_type_ref,
+    K.VARIABLE_EXPR: Evaluator.eval_variable,
+    K.DQ_STRING: Evaluator.eval_dq_string,
+    K.HEREDOC_EXPR: Evaluator.eval_heredoc,
+    K.ARRAY: Evaluator.eval_array,
+    K.HASH: Evaluator.eval_hash,
+    K.PAREN_EXPR: Evaluator.eval_paren,
+    K.UNARY_EXPR: Evaluator.eval_unary,
+    K.BINARY_EXPR: Evaluator.eval_binary,
+    K.ASSIGNMENT: Evaluator.eval_assignment,
+    K.IF_EXPR: Evaluator.eval_if,
+    K.UNLESS_EXPR: Evaluator.eval_if,
+    K.CASE_EXPR: Evaluator.eval_case,
+    K.SELECTOR_EXPR: Evaluator.eval_selector,
+    K.ACCESS_EXPR: Evaluator.eval_access,
+    K.CALL_EXPR: Evaluator.eval_call,
+    K.STATEMENT_CALL: Evaluator.eval_statement_call,
+    K.METHOD_CALL: Evaluator.eval_method_call,
+    K.LAMBDA: Evaluator.eval_lambda,
+    K.CLASS_DEF: Evaluator.eval_definition,
+    K.DEFINE_DEF: Evaluator.eval_definition,
+    K.NODE_DEF: Evaluator.eval_definition,
+    K.FUNCTION_DEF: Evaluator.eval_definition,
+    K.TYPE_ALIAS: Evaluator.eval_definition,
+    K.PLAN_DEF: Evaluator.eval_definition,
+    K.TYPE_DEFINITION: Evaluator.eval_definition,
+    K.RESOURCE_EXPR: Evaluator.eval_resource,
+    K.RESOURCE_DEFAULTS: Evaluator.eval_resource_defaults,
+    K.RESOURCE_OVERRIDE: Evaluator.eval_resource_override,
+    K.COLLECT_EXPR: Evaluator.eval_collect,
+    K.RELATIONSHIP: Evaluator.eval_relationship,
+    K.EPP_RENDER_STRING: Evaluator.eval_epp_render_string,
+    K.EPP_RENDER_EXPR: Evaluator.eval_epp_render_expr,
+    K.APPLY_EXPR: Evaluator.eval_apply,
+}

@@ -1,0 +1,143 @@
+"""Control flow and small core functions: ``fail``, ``break``, ``next``, ``return``,
+``with``, ``then``, ``lest``, ``call``, ``getvar``, ``import``.
+"""
+from __future__ import annotations
+
+import re
+
+from ..errors import BreakSignal, EvalError, NextSignal, ReturnSignal
+from ..scope import MISSING
+from ..stringconv import to_s
+from . import define
+
+fail = define("fail", "Fails the evaluation with the given message.")
+
+
+@fail.dispatch("Any message*")
+def _fail(c, *message):
+    raise EvalError(" ".join(to_s(m) for m in message), "RUNTIME_ERROR")
+
+
+_break = define("break", "Breaks an iteration (stops the innermost iterating function).")
+
+
+@_break.dispatch()
+def _do_break(c):
+    raise BreakSignal(None, *c.node.range)
+
+
+_next = define("next", "Ends the current lambda (or function) body with the given value.")
+
+
+@_next.dispatch("Any value?")
+def _do_next(c, value=None):
+    raise NextSignal(value, *c.node.range)
+
+
+_return = define("return", "Returns from the enclosing function with the given value.")
+
+
+@_return.dispatch("Any value?")
+def _do_return(c, value=None):
+    raise ReturnSignal(value, *c.node.range)
+
+
+with_ = define("with", "Calls a lambda with the given arguments and returns its result.")
+
+
+@with_.dispatch("Any arg*", block="Callable block")
+def _with(c, *args):
+    return c.block.call(list(args))
+
+
+then = define("then", "Calls a lambda with the value unless it is undef (then undef).")
+
+
+@then.dispatch("Any arg", block="Callable[1,1] block")
+def _then(c, arg):
+    if arg is None:
+        return None
+    return c.block.call([arg])
+
+
+lest = define("lest", "Calls a lambda without arguments when the value is undef, else returns it.")
+
+
+@lest.dispatch("Any arg", block="Callable[0,0] block")
+def _lest(c, arg):
+    if arg is None:
+        return c.block.call([])
+    return arg
+
+
+call = define("call", "Calls a function by name with the given arguments.")
+
+
+@call.dispatch("String function_name", "Any arguments*", block="Callable block?")
+def _call(c, function_name, *arguments):
+    return c.ev.call_function(function_name, list(arguments), None, c.node, c.scope, c.node,
+                              block=c.block)
+
+
+@call.dispatch("Deferred deferred")
+def _call_deferred(c, deferred):
+    args = list(deferred.arguments or ())
+    return c.ev.call_function(deferred.name, args, None, c.node, c.scope, c.node)
+
+
+imp = define("import", "Discontinued; always an error.")
+
+
+@imp.dispatch("Any args*")
+def _import(c, *args):
+    raise EvalError("Use of 'import' has been discontinued in favor of a manifest directory. See "
+                    "http://links.puppet.com/puppet-import-deprecation", "DISCONTINUED_IMPORT")
+
+
+# ---- getvar -----------------------------------------------------------------------------------
+
+getvar = define("getvar", "Looks up a variable by name, with an optional dotted navigation path.")
+
+_VAR_START = re.compile(r"^(::)?(([a-z]\w*::)*[a-z_]\w*|\d+)(?=\.|$)")
+
+
+@getvar.dispatch("Pattern[/\\A(?:::)?(?:[a-z]\\w*::)*[a-z_]\\w*(?:\\..*)?\\z/] get_string",
+                 "Any default_value?", block="Callable[1,1] block?")
+def _getvar(c, get_string, default_value=None):
+    return _getvar_impl(c, get_string, default_value)
+
+
+@getvar.dispatch("Pattern[/\\A(?:::)?(?:[a-z]\\w*::)*[a-z_]\\w*(?:\\..*)?\\z/] get_string",
+                 "Any default_value?")
+def _getvar2(c, get_string, default_value=None):
+    return _getvar_impl(c, get_string, default_value)
+
+
+@getvar.dispatch("String get_string", "Any default_value?", block="Callable[1,1] block?")
+def _getvar_bad(c, get_string, default_value=None):
+    raise EvalError("'getvar' The given string does not start with a valid variable name")
+
+
+def _getvar_impl(c, get_string, default_value):
+    from .collections import dig_dotted
+    mt = re.match(r"^((?:::)?(?:[a-z]\w*::)*[a-z_]\w*)", get_string)
+    if not mt:
+        raise EvalError("'getvar' The given string does not start with a valid variable name")
+    name = mt.group(1)
+    rest = get_string[mt.end():]
+    v = c.scope.lookup(name)
+    if v is MISSING:
+        if rest:
+            v = None
+        else:
+            return _default(c, default_value, get_string)
+    if not rest:
+        return v
+    return dig_dotted(c, v, rest[1:] if rest.startswith(".") else rest, default_value,
+                      from_getvar=True)
+
+
+def _default(c, default_value, text):
+    if c.block is not None:
+        return c.block.call([None])
+    return default_value

@@ -1,0 +1,606 @@
+"""Iteration functions: ``each``, ``map``, ``filter``, ``reduce``, ``any``, ``all``, ``index``,
+``step``, ``reverse_each``, ``slice``, ``partition``, ``group_by``, ``tree_each``.
+
+Each follows Puppet's dispatches exactly (Hash with a 1- or 2-parameter lambda, then any
+Iterable), because the dispatch order decides both the behaviour and the error messages.
+``break()`` inside the lambda stops the iteration and the function returns what it has.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ...types import model as m
+from ..errors import BreakSignal, EvalError
+from ..iteration import (IteratorValue, hash_style, iterate, reverse_iterator, step_iterator)
+from ..runtime import hkey, truthy
+from . import define
+
+
+def _hash_pairs(c, h: dict):
+    charge = c.ev.budget.charge
+    for k, v in list(h.items()):
+        charge()
+        yield k, v
+
+
+def _elements(c, it):
+    return iterate(c.ev, it, c.node)
+
+
+def _indexed(c, it):
+    """(index-or-key, value) pairs: keys for hash-style iterables, else 0, 1, 2, ..."""
+    if hash_style(it):
+        for pair in _elements(c, it):
+            yield pair[0], pair[1]
+    else:
+        for i, x in enumerate(_elements(c, it)):
+            yield i, x
+
+
+def _define_four(name: str, doc: str, hash2, hash1, enum2, enum1) -> None:
+    f = define(name, doc)
+    f.dispatch("Hash[Any, Any] hash", block="Callable[2,2] block")(hash2)
+    f.dispatch("Hash[Any, Any] hash", block="Callable[1,1] block")(hash1)
+    f.dispatch("Iterable enumerable", block="Callable[2,2] block")(enum2)
+    f.dispatch("Iterable enumerable", block="Callable[1,1] block")(enum1)
+
+
+# ---- each -------------------------------------------------------------------------------------
+
+def _each_h2(c, h):
+    try:
+        for k, v in _hash_pairs(c, h):
+            c.block.call([k, v])
+    except BreakSignal:
+        pass
+    return h
+
+
+def _each_h1(c, h):
+    try:
+        for k, v in _hash_pairs(c, h):
+            c.block.call([[k, v]])
+    except BreakSignal:
+        pass
+    return h
+
+
+def _each_e2(c, e):
+    try:
+        for i, x in _indexed(c, e):
+            c.block.call([i, x])
+    except BreakSignal:
+        pass
+    return e
+
+
+def _each_e1(c, e):
+    try:
+        for x in _elements(c, e):
+            c.block.call([x])
+    except BreakSignal:
+        pass
+    return e
+
+
+_define_four("each", "Calls a lambda for each element and returns the given value.",
+             _each_h2, _each_h1, _each_e2, _each_e1)
+
+
+# ---- map ---------------------------------------------------------------------------------------
+
+def _map_h2(c, h):
+    out = []
+    try:
+        for k, v in _hash_pairs(c, h):
+            out.append(c.block.call([k, v]))
+    except BreakSignal:
+        pass
+    return out
+
+
+def _map_h1(c, h):
+    out = []
+    try:
+        for k, v in _hash_pairs(c, h):
+            out.append(c.block.call([[k, v]]))
+    except BreakSignal:
+        pass
+    return out
+
+
+def _map_e2(c, e):
+    out = []
+    try:
+        for i, x in _indexed(c, e):
+            out.append(c.block.call([i, x]))
+    except BreakSignal:
+        pass
+    return out
+
+
+def _map_e1(c, e):
+    out = []
+    try:
+        for x in _elements(c, e):
+            out.append(c.block.call([x]))
+    except BreakSignal:
+        pass
+    return out
+
+
+_define_four("map", "Applies a lambda to each element and returns an Array of the results.",
+             _map_h2, _map_h1, _map_e2, _map_e1)
+
+
+# ---- filter -------------------------------------------------------------------------------------
+
+def _filter_h2(c, h):
+    out = {}
+    try:
+        for k, v in _hash_pairs(c, h):
+            if truthy(c.block.call([k, v])):
+                out[k] = v
+    except BreakSignal:
+        pass
+    return out
+
+
+def _filter_h1(c, h):
+    out = {}
+    try:
+        for k, v in _hash_pairs(c, h):
+            if truthy(c.block.call([[k, v]])):
+                out[k] = v
+    except BreakSignal:
+        pass
+    return out
+
+
+def _filter_e2(c, e):
+    if hash_style(e):
+        out: Any = {}
+        try:
+            for k, v in _indexed(c, e):
+                if truthy(c.block.call([k, v])):
+                    out[hkey(k)] = v
+        except BreakSignal:
+            pass
+        return out
+    res = []
+    try:
+        for i, x in _indexed(c, e):
+            if truthy(c.block.call([i, x])):
+                res.append(x)
+    except BreakSignal:
+        pass
+    return res
+
+
+def _filter_e1(c, e):
+    res = []
+    try:
+        for x in _elements(c, e):
+            if truthy(c.block.call([x])):
+                res.append(x)
+    except BreakSignal:
+        pass
+    return res
+
+
+_define_four("filter", "Keeps the elements for which a lambda returns a truthy value.",
+             _filter_h2, _filter_h1, _filter_e2, _filter_e1)
+
+
+# ---- any / all ----------------------------------------------------------------------------------------
+
+def _any_h2(c, h):
+    try:
+        return any(truthy(c.block.call([k, v])) for k, v in _hash_pairs(c, h))
+    except BreakSignal:
+        return False
+
+
+def _any_h1(c, h):
+    try:
+        return any(truthy(c.block.call([[k, v]])) for k, v in _hash_pairs(c, h))
+    except BreakSignal:
+        return False
+
+
+def _any_e2(c, e):
+    try:
+        return any(truthy(c.block.call([i, x])) for i, x in _indexed(c, e))
+    except BreakSignal:
+        return False
+
+
+def _any_e1(c, e):
+    try:
+        return any(truthy(c.block.call([x])) for x in _elements(c, e))
+    except BreakSignal:
+        return False
+
+
+_define_four("any", "Is the lambda truthy for any element?", _any_h2, _any_h1, _any_e2, _any_e1)
+
+
+def _all_h2(c, h):
+    try:
+        return all(truthy(c.block.call([k, v])) for k, v in _hash_pairs(c, h))
+    except BreakSignal:
+        return True
+
+
+def _all_h1(c, h):
+    try:
+        return all(truthy(c.block.call([[k, v]])) for k, v in _hash_pairs(c, h))
+    except BreakSignal:
+        return True
+
+
+def _all_e2(c, e):
+    try:
+        return all(truthy(c.block.call([i, x])) for i, x in _indexed(c, e))
+    except BreakSignal:
+        return True
+
+
+def _all_e1(c, e):
+    try:
+        return all(truthy(c.block.call([x])) for x in _elements(c, e))
+    except BreakSignal:
+        return True
+
+
+_define_four("all", "Is the lambda truthy for all elements?", _all_h2, _all_h1, _all_e2, _all_e1)
+
+
+# ---- reduce ---------------------------------------------------------------------------------------------
+
+reduce = define("reduce", "Combines the elements with a lambda, optionally starting from a memo.")
+
+
+@reduce.dispatch("Iterable enumerable", block="Callable[2,2] block")
+def _reduce(c, e):
+    it = iter(_elements(c, e))
+    try:
+        memo = next(it)
+    except StopIteration:
+        return None
+    for x in it:
+        try:
+            memo = c.block.call([memo, x])
+        except BreakSignal:
+            return memo
+    return memo
+
+
+@reduce.dispatch("Iterable enumerable", "Any memo", block="Callable[2,2] block")
+def _reduce_memo(c, e, memo):
+    for x in _elements(c, e):
+        try:
+            memo = c.block.call([memo, x])
+        except BreakSignal:
+            return memo
+    return memo
+
+
+# ---- index ------------------------------------------------------------------------------------------------
+
+index = define("index", "The index (or key) of the first element a lambda accepts, or of a value.")
+
+
+@index.dispatch("Hash[Any, Any] hash", block="Callable[2,2] block")
+def _index_h2(c, h):
+    try:
+        for k, v in _hash_pairs(c, h):
+            if truthy(c.block.call([k, v])):
+                return k
+    except BreakSignal:
+        pass
+    return None
+
+
+@index.dispatch("Hash[Any, Any] hash", block="Callable[1,1] block")
+def _index_h1(c, h):
+    try:
+        for k, v in _hash_pairs(c, h):
+            if truthy(c.block.call([v])):
+                return k
+    except BreakSignal:
+        pass
+    return None
+
+
+@index.dispatch("Iterable enumerable", block="Callable[2,2] block")
+def _index_e2(c, e):
+    try:
+        for i, x in _indexed(c, e):
+            if truthy(c.block.call([i, x])):
+                return i
+    except BreakSignal:
+        pass
+    return None
+
+
+@index.dispatch("Iterable enumerable", block="Callable[1,1] block")
+def _index_e1(c, e):
+    try:
+        for i, x in _indexed(c, e):
+            if truthy(c.block.call([x])):
+                return i
+    except BreakSignal:
+        pass
+    return None
+
+
+@index.dispatch("String str", "Variant[String,Regexp] match")
+def _index_str(c, s, match):
+    if isinstance(match, str):
+        i = s.find(match)
+        return None if i < 0 else i
+    from ..operators import regexp_search
+    mt = regexp_search(match, s)
+    return mt.start() if mt else None
+
+
+@index.dispatch("Iterable enumerable", "Any match")
+def _index_value(c, e, match):
+    from ..operators import _ruby_eq
+    for i, x in _indexed(c, e):
+        if _ruby_eq(x, match):
+            return i
+    return None
+
+
+# ---- step / reverse_each -----------------------------------------------------------------------------------
+
+step = define("step", "Every n-th element, as an Iterator or passed to a lambda.")
+
+
+@step.dispatch("Iterable iterable", "Integer[1] step")
+def _step(c, it, n):
+    return step_iterator(c.ev, it, n)
+
+
+@step.dispatch("Iterable iterable", "Integer[1] step", block="Callable[1,1] block")
+def _step_block(c, it, n):
+    try:
+        for x in step_iterator(c.ev, it, n):
+            c.block.call([x])
+    except BreakSignal:
+        pass
+    return None
+
+
+reverse_each = define("reverse_each", "The elements in reverse order, as an Iterator or to a lambda.")
+
+
+@reverse_each.dispatch("Iterable iterable")
+def _reverse(c, it):
+    return reverse_iterator(c.ev, it)
+
+
+@reverse_each.dispatch("Iterable iterable", block="Callable[1,1] block")
+def _reverse_block(c, it):
+    try:
+        for x in reverse_iterator(c.ev, it):
+            c.block.call([x])
+    except BreakSignal:
+        pass
+    return None
+
+
+# ---- slice --------------------------------------------------------------------------------------------------
+
+slice_ = define("slice", "Slices a collection into chunks of the given size.")
+
+
+def _slice(c, items: list, size: int, filler):
+    block = c.block
+    if block is None:
+        serving = 1
+    else:
+        serving = size if block.size_range()[1] == float("inf") else block.arity
+        if serving == 0:
+            raise EvalError("slice(): block must define at least one parameter. Block has 0.")
+        if serving not in (1, size):
+            names = ", ".join(p.name for p in block.params)
+            raise EvalError(
+                "slice(): block must define one parameter, or the same number of parameters as "
+                f"the given size of the slice ({size}). Block has {serving}; {names}")
+    chunks = [items[i:i + size] for i in range(0, len(items), size)]
+    if block is None:
+        return chunks
+    try:
+        for ch in chunks:
+            if serving == 1:
+                block.call([ch])
+            else:
+                ch = ch + [filler] * (serving - len(ch))
+                block.call(ch)
+    except BreakSignal:
+        pass
+    return None
+
+
+@slice_.dispatch("Hash[Any, Any] hash", "Integer[1, default] slice_size", block="Callable block?")
+def _slice_hash(c, h, size):
+    r = _slice(c, [[k, v] for k, v in _hash_pairs(c, h)], size, [])
+    return h if c.block is not None else r
+
+
+@slice_.dispatch("Iterable enumerable", "Integer[1, default] slice_size", block="Callable block?")
+def _slice_enum(c, e, size):
+    r = _slice(c, list(_elements(c, e)), size, None)
+    return e if c.block is not None else r
+
+
+# ---- partition / group_by --------------------------------------------------------------------------------------
+
+partition = define("partition", "Splits a collection in two by a lambda's verdict.")
+
+
+def _coll_items(c, coll):
+    if isinstance(coll, dict):
+        return [[k, v] for k, v in _hash_pairs(c, coll)]
+    return list(_elements(c, coll))
+
+
+@partition.dispatch("Collection collection", block="Callable[1,1] block")
+def _partition1(c, coll):
+    yes, no = [], []
+    for x in _coll_items(c, coll):
+        (yes if truthy(c.block.call([x])) else no).append(x)
+    return [yes, no]
+
+
+@partition.dispatch("Array array", block="Callable[2,2] block")
+def _partition2a(c, arr):
+    yes, no = [], []
+    for i, x in enumerate(arr):
+        (yes if truthy(c.block.call([i, x])) else no).append(x)
+    return [yes, no]
+
+
+@partition.dispatch("Collection collection", block="Callable[2,2] block")
+def _partition2(c, coll):
+    yes, no = [], []
+    for x in _coll_items(c, coll):
+        (yes if truthy(c.block.call(list(x))) else no).append(x)
+    return [yes, no]
+
+
+group_by = define("group_by", "Groups the elements of a collection by a lambda's result.")
+
+
+@group_by.dispatch("Collection collection", block="Callable[1,1] block")
+def _group1(c, coll):
+    out: dict = {}
+    for x in _coll_items(c, coll):
+        out.setdefault(hkey(c.block.call([x])), []).append(x)
+    return out
+
+
+@group_by.dispatch("Array array", block="Callable[2,2] block")
+def _group2a(c, arr):
+    out: dict = {}
+    for i, x in enumerate(arr):
+        out.setdefault(hkey(c.block.call([i, x])), []).append(x)
+    return out
+
+
+@group_by.dispatch("Collection collection", block="Callable[2,2] block")
+def _group2(c, coll):
+    out: dict = {}
+    for x in _coll_items(c, coll):
+        out.setdefault(hkey(c.block.call(list(x))), []).append(x)
+    return out
+
+
+# ---- tree_each ------------------------------------------------------------------------------------------------
+
+tree_each = define("tree_each", "Walks a tree of Arrays, Hashes and Objects depth or breadth first.")
+
+_OPTIONS = ("Struct[{container_type => Optional[Type], include_root => Optional[Boolean], "
+            "include_containers => Optional[Boolean], include_values => Optional[Boolean], "
+            "order => Optional[Enum[depth_first, breadth_first]], include_refs => Optional[Boolean]}]")
+_TREE = "Variant[Iterator, Array, Hash, Object]"
+_DEFAULT_CONTAINERS = m.VariantType((m.ARRAY, m.HASH, m.OBJECT))
+
+
+def _tree_walk(c, tree, options: dict):
+    from ...types.relations import is_assignable
+    from ..typecheck import instance_of
+    containers = options.get("container_type") or _DEFAULT_CONTAINERS
+    if not is_assignable(_DEFAULT_CONTAINERS, containers):
+        from ..stringconv import to_s
+        raise EvalError("Only Array, Hash, and Object types can be used as container types. Got "
+                        f"{to_s(containers)}")
+
+    def opt(k, default):
+        v = options.get(k)
+        return default if v is None else bool(v)
+    with_containers = opt("include_containers", True)
+    with_values = opt("include_values", True)
+    with_root = with_containers and opt("include_root", True)
+    if not with_containers and not with_values:
+        raise EvalError("Options 'include_containers' and 'include_values' cannot both be false")
+    depth_first = options.get("order") in (None, "depth_first")
+    if isinstance(tree, IteratorValue):
+        tree = list(iterate(c.ev, tree))
+
+    def children(v):
+        if not instance_of(containers, v):
+            return None
+        if type(v) in (list, tuple):
+            return [(i, x) for i, x in enumerate(v)]
+        if isinstance(v, dict):
+            return list(v.items())
+        from ..runtime import ObjectValue
+        if isinstance(v, ObjectValue):
+            return list(v.attributes)
+        return None
+
+    charge = c.ev.budget.charge
+    out = []
+    root_children = children(tree)
+    if with_root:
+        out.append(([], tree))
+    if root_children is None:
+        return out
+    if depth_first:
+        def walk(path, kids):
+            for k, v in kids:
+                charge()
+                p = path + [k]
+                sub = children(v)
+                if sub is not None:
+                    if with_containers:
+                        out.append((p, v))
+                    walk(p, sub)
+                elif with_values:
+                    out.append((p, v))
+        walk([], root_children)
+    else:
+        queue = [([], root_children)]
+        while queue:
+            path, kids = queue.pop(0)
+            for k, v in kids:
+                charge()
+                p = path + [k]
+                sub = children(v)
+                if sub is not None:
+                    queue.append((p, sub))
+                    if with_containers:
+                        out.append((p, v))
+                elif with_values:
+                    out.append((p, v))
+    return out
+
+
+@tree_each.dispatch(f"{_TREE} tree", f"{_OPTIONS} options?", block="Callable[2,2] block")
+def _tree2(c, tree, options=None):
+    try:
+        for p, v in _tree_walk(c, tree, options or {}):
+            c.block.call([p, v])
+    except BreakSignal:
+        pass
+    return tree
+
+
+@tree_each.dispatch(f"{_TREE} tree", f"{_OPTIONS} options?", block="Callable[1,1] block")
+def _tree1(c, tree, options=None):
+    try:
+        for _, v in _tree_walk(c, tree, options or {}):
+            c.block.call([v])
+    except BreakSignal:
+        pass
+    return tree
+
+
+@tree_each.dispatch(f"{_TREE} tree", f"{_OPTIONS} options?")
+def _tree0(c, tree, options=None):
+    items = [[p, v] for p, v in _tree_walk(c, tree, options or {})]
+    return IteratorValue(lambda: iter(items), m.ANY)

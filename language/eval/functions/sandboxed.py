@@ -1,0 +1,43 @@
+"""Functions that need the outside world (files, templates on disk, processes, Hiera data).
+
+They are declared with their signatures so that checking and completion know them, but in the
+sandbox they refuse to run with a clear "not available in this context" error.
+"""
+from __future__ import annotations
+
+from ..errors import EvalError
+from . import define
+
+_SANDBOXED = {
+    "file": "Reads the content of files from modules or absolute paths.",
+    "template": "Evaluates ERB templates from modules.",
+    "inline_template": "Evaluates an inline ERB (Ruby) template.",
+    "epp": "Evaluates an EPP template from a module.",
+    "generate": "Runs an external command and returns its output.",
+    "lookup": "Looks up data with Hiera.",
+    "hiera": "Looks up data with Hiera (deprecated).",
+    "hiera_array": "Looks up an array with Hiera (deprecated).",
+    "hiera_hash": "Looks up a hash with Hiera (deprecated).",
+    "hiera_include": "Includes classes listed in Hiera (deprecated).",
+    "find_file": "Finds a file in modules.",
+    "find_template": "Finds a template in modules.",
+    "binary_file": "Reads a file as Binary.",
+    "module_directory": "The directory of a module.",
+    "fqdn_rand": "A random number seeded by the node's fully qualified domain name.",
+    "create_resources": "Creates resources from a hash (use iteration instead).",
+    "scanf": "Scans a string with a format (needs Ruby's scanf).",
+}
+
+
+def _refuse(name: str):
+    def impl(c, *args):
+        raise EvalError(f"The function '{name}' is not available in this context (the evaluator is "
+                        "sandboxed: no file, network, process or data lookup access)",
+                        "NOT_AVAILABLE_IN_SANDBOX")
+    return impl
+
+
+for _name, _doc in _SANDBOXED.items():
+    _f = define(_name, _doc)
+    _f.sandboxed = False
+    _f.dispatch("Any args*", block="Callable block?")(_refuse(_name))

@@ -1,0 +1,338 @@
+"""String functions: case changes, stripping, ``split``, ``match``, ``regsubst``, ``sprintf``.
+
+Regular expressions are Ruby's (see :func:`ruby_regexp_to_python`), and ``split``/``sub``
+follow Ruby's String methods (trailing empty fields dropped, ``\\1``/``\\0`` back-references).
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ...types import model as m
+from ...types.values import Regexp, Sensitive, ruby_regexp_to_python
+from ..errors import EvalError
+from ..iteration import iterate
+from . import define
+
+_STRING_DATA = "Variant[String, Numeric, Array[Variant[String, Numeric, Array, Hash]], Hash]"
+
+
+def _ruby_capitalize(s: str) -> str:
+    return s[:1].upper() + s[1:].lower()
+
+
+def _mapper(name: str, doc: str, fn) -> None:
+    f = define(name, doc)
+    f.dispatch("Numeric arg")(lambda c, n: n)
+    f.dispatch("String arg")(lambda c, s: fn(s))
+
+    @f.dispatch("Iterable[Variant[String, Numeric]] arg")
+    def _iter(c, it):
+        return [fn(x) if type(x) is str else x for x in iterate(c.ev, it)]
+
+
+_mapper("capitalize", "Capitalizes the first letter (of each String).", _ruby_capitalize)
+_mapper("camelcase", "Converts snake_case to CamelCase.",
+        lambda s: "".join(_ruby_capitalize(p) for p in s.split("_")))
+_mapper("chomp", "Removes one trailing line break.",
+        lambda s: s[:-2] if s.endswith("\r\n") else (s[:-1] if s.endswith(("\n", "\r")) else s))
+_mapper("chop", "Removes the last character (a trailing CRLF counts as one).",
+        lambda s: s[:-2] if s.endswith("\r\n") else s[:-1])
+_WS = " \t\n\v\f\r\0"
+_mapper("strip", "Removes leading and trailing whitespace.", lambda s: s.strip(_WS))
+_mapper("lstrip", "Removes leading whitespace.", lambda s: s.lstrip(_WS))
+_mapper("rstrip", "Removes trailing whitespace.", lambda s: s.rstrip(_WS))
+
+
+def _case_fn(name: str, doc: str, fn) -> None:
+    f = define(name, doc)
+    f.dispatch("Numeric arg")(lambda c, n: n)
+    f.dispatch("String arg")(lambda c, s: fn(s))
+
+    def deep(x):
+        if type(x) is str:
+            return fn(x)
+        if type(x) in (list, tuple):
+            return [deep(y) for y in x]
+        if isinstance(x, dict):
+            from ..runtime import hkey
+            return {hkey(deep(k)): deep(v) for k, v in x.items()}
+        return x
+
+    f.dispatch("Array[Variant[String, Numeric, Array, Hash]] arg")(lambda c, a: deep(a))
+    f.dispatch("Hash arg")(lambda c, h: deep(h))
+
+
+_case_fn("upcase", "Converts to upper case (deeply for collections).", lambda s: s.upper())
+_case_fn("downcase", "Converts to lower case (deeply for collections).", lambda s: s.lower())
+
+
+# ---- regular expressions ------------------------------------------------------------------------
+
+def compile_rx(pattern: str, flags: int = 0):
+    rx = ruby_regexp_to_python(pattern)
+    if rx is None:
+        raise EvalError(_rx_error(pattern))
+    if flags:
+        try:
+            return re.compile(rx.pattern, rx.flags | flags)
+        except re.error:
+            raise EvalError(_rx_error(pattern)) from None
+    return rx
+
+
+def _rx_error(pattern: str) -> str:
+    try:
+        re.compile(pattern)
+    except re.error as exc:
+        msg = str(exc)
+        if "missing )" in msg:
+            return f"end pattern with unmatched parenthesis: /{pattern}/"
+        if "unbalanced parenthesis" in msg:
+            return f"unmatched close parenthesis: /{pattern}/"
+        return f"{msg}: /{pattern}/"
+    return f"invalid regular expression: /{pattern}/"
+
+
+def ruby_split(s: str, rx) -> list:
+    """Ruby's ``String#split(regexp)``."""
+    if s == "":
+        return []
+    out = []
+    pos = 0
+    start = 0
+    n = len(s)
+    while pos <= n:
+        mt = rx.search(s, pos)
+        if mt is None:
+            break
+        if mt.end() == mt.start():
+            if mt.start() >= n:
+                break
+            if mt.start() == start:
+                # an empty match splits off one character
+                out.append(s[start:mt.start() + 1])
+                start = mt.start() + 1
+                pos = start
+                out.extend(g for g in mt.groups() if g is not None)
+                continue
+        out.append(s[start:mt.start()])
+        out.extend(g for g in mt.groups() if g is not None)
+        start = mt.end()
+        pos = mt.end() if mt.end() > mt.start() else mt.end() + 1
+    out.append(s[start:])
+    while out and out[-1] == "":
+        out.pop()
+    return out
+
+
+split = define("split", "Splits a String into an Array by a pattern.")
+
+
+@split.dispatch("String str", "String pattern")
+def _split_s(c, s, pattern):
+    return ruby_split(s, compile_rx(pattern))
+
+
+@split.dispatch("String str", "Regexp pattern")
+def _split_r(c, s, rx):
+    return ruby_split(s, compile_rx(rx.pattern))
+
+
+@split.dispatch("String str", "Type[Regexp] pattern")
+def _split_t(c, s, t):
+    return ruby_split(s, compile_rx(t.pattern or ""))
+
+
+match = define("match", "Matches a String (or Strings) against a pattern; the match and groups.")
+
+
+def _do_match(s: str, pattern: str):
+    mt = compile_rx(pattern).search(s)
+    if mt is None:
+        return None
+    return [mt.group(0)] + [g for g in mt.groups()]
+
+
+def _match_one(s: str, p: Any):
+    if type(p) is str:
+        return _do_match(s, p)
+    if isinstance(p, Regexp):
+        return _do_match(s, p.pattern)
+    if isinstance(p, m.TypeAliasType):
+        from ...types.build import resolve_alias
+        return _match_one(s, resolve_alias(p))
+    if isinstance(p, m.VariantType):
+        for t in p.types:
+            r = _match_one(s, t)
+            if r is not None:
+                return r
+        return None
+    if isinstance(p, m.RegexpType):
+        if p.pattern is None:
+            raise EvalError("Given Regexp Type has no regular expression")
+        return _do_match(s, p.pattern)
+    if isinstance(p, m.PatternType):
+        for rx in p.patterns:
+            r = _do_match(s, rx.pattern)
+            if r is not None:
+                return r
+        return None
+    if type(p) in (list, tuple):
+        from .collections import _flat
+        for e in _flat(p, []):
+            r = _match_one(s, e)
+            if r is not None:
+                return r
+        return None
+    from ..runtime import class_name_of
+    raise EvalError("match() expects pattern of T, where T is String, Regexp, Regexp[r], "
+                    f"Pattern[p], or Array[T]. Got {class_name_of(p)}")
+
+
+match.dispatch("String string", "Variant[Any, Type] pattern")(lambda c, s, p: _match_one(s, p))
+match.dispatch("Array[String] string", "Variant[Any, Type] pattern")(
+    lambda c, arr, p: [_match_one(s, p) for s in arr])
+
+
+def ruby_sub(rx, s: str, replacement: Any, global_: bool) -> str:
+    """Ruby's ``sub``/``gsub`` with a replacement String (back-references) or Hash."""
+    def repl(mt):
+        if isinstance(replacement, dict):
+            v = replacement.get(mt.group(0))
+            return "" if v is None else str(v)
+        return _expand(replacement, mt, s)
+    return rx.sub(repl, s, count=0 if global_ else 1)
+
+
+def _expand(template: str, mt, s: str) -> str:
+    out = []
+    i = 0
+    n = len(template)
+    while i < n:
+        ch = template[i]
+        if ch == "\\" and i + 1 < n:
+            nx = template[i + 1]
+            if nx.isdigit():
+                g = int(nx)
+                try:
+                    out.append(mt.group(g) or "")
+                except IndexError:
+                    pass
+                i += 2
+                continue
+            if nx == "&":
+                out.append(mt.group(0))
+                i += 2
+                continue
+            if nx == "`":
+                out.append(s[:mt.start()])
+                i += 2
+                continue
+            if nx == "'":
+                out.append(s[mt.end():])
+                i += 2
+                continue
+            if nx == "\\":
+                out.append("\\")
+                i += 2
+                continue
+            if nx == "k" and i + 2 < n and template[i + 2] == "<":
+                end = template.find(">", i + 3)
+                if end > 0:
+                    try:
+                        out.append(mt.group(template[i + 3:end]) or "")
+                    except (IndexError, error_type()):
+                        pass
+                    i = end + 1
+                    continue
+        out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+def error_type():
+    return re.error
+
+
+regsubst = define("regsubst", "Replaces the first (or, with 'G', every) match of a pattern.")
+
+
+@regsubst.dispatch("Variant[Array[String],String] target", "String pattern",
+                   "Variant[String,Hash[String,String]] replacement",
+                   "Optional[Pattern[/^[GEIM]*$/]] flags?", "Enum['N','E','S','U'] encoding?")
+def _regsubst_s(c, target, pattern, replacement, flags=None, encoding=None):
+    pyflags = 0
+    glob = False
+    for f in flags or "":
+        if f == "G":
+            glob = True
+        elif f == "E":
+            pyflags |= re.VERBOSE
+        elif f == "I":
+            pyflags |= re.IGNORECASE
+        elif f == "M":
+            pyflags |= re.DOTALL
+    rx = compile_rx(pattern, pyflags)
+    if type(target) is str:
+        return ruby_sub(rx, target, replacement, glob)
+    return [ruby_sub(rx, t, replacement, glob) for t in target]
+
+
+@regsubst.dispatch("Variant[Array[String],String] target", "Variant[Regexp,Type[Regexp]] pattern",
+                   "Variant[String,Hash[String,String]] replacement", "Pattern[/^G?$/] flags?")
+def _regsubst_r(c, target, pattern, replacement, flags=None):
+    src = pattern.pattern if isinstance(pattern, Regexp) else (pattern.pattern or "")
+    rx = compile_rx(src)
+    glob = flags == "G"
+    if type(target) is str:
+        return ruby_sub(rx, target, replacement, glob)
+    return [ruby_sub(rx, t, replacement, glob) for t in target]
+
+
+sprintf = define("sprintf", "Formats values with a printf-style format (Ruby's rules).")
+
+
+@sprintf.dispatch("String format", "Any args*")
+def _sprintf(c, fmt, *args):
+    from ..rubyfmt import FormatError, ruby_format
+    try:
+        return ruby_format(fmt, list(args))
+    except FormatError as exc:
+        raise EvalError(str(exc)) from None
+
+
+shellquote = define("shellquote", "Quotes arguments for a POSIX shell.")
+
+
+@shellquote.dispatch("Any args*")
+def _shellquote(c, *args):
+    from .collections import _flat
+    out = []
+    safe = re.compile(r"^[A-Za-z0-9@%_+=:,./-]+$")
+    for a in _flat(args, []):
+        s = str(a) if not isinstance(a, str) else a
+        if s == "":
+            out.append("''")
+        elif safe.match(s):
+            out.append(s)
+        elif "'" not in s:
+            out.append(f"'{s}'")
+        else:
+            out.append('"' + re.sub(r'(["\\$`!])', r"\\\1", s) + '"')
+    return " ".join(out)
+
+
+def _digest(name: str, algo: str) -> None:
+    import hashlib
+    f = define(name, f"The {name.upper()} hex digest of a String.")
+    f.dispatch("String str")(lambda c, s: hashlib.new(algo, s.encode("utf-8")).hexdigest())
+
+
+_digest("md5", "md5")
+_digest("sha1", "sha1")
+_digest("sha256", "sha256")
+
+
+def unwrap_if_sensitive(v: Any) -> Any:
+    return v.value if isinstance(v, Sensitive) else v

@@ -1,0 +1,301 @@
+"""Ruby's ``Kernel#format`` (sprintf) for one value or a list of values.
+
+Puppet's ``sprintf`` function and its ``String(value, format)`` converter both hand their
+format strings to Ruby, so the exact Ruby behaviour is what users see: negative numbers in
+``%x``/``%o``/``%b`` print in two's-complement style (``..f01``) unless a sign flag is given,
+``%#o`` prefixes ``0`` (not ``0o``), infinities print as ``Inf``, ``%p`` is Ruby's inspect.
+Python's ``%`` operator agrees with C (and so with Ruby) for the rest, and is used for them.
+"""
+from __future__ import annotations
+
+import math
+import re
+from typing import Any, Callable
+
+from ..types.format import ruby_float
+
+_SPEC = re.compile(
+    r"%(?P<flags>[-+ 0#]*)(?:<(?P<name>\w+)>|\{(?P<tname>\w+)\})?(?P<flags2>[-+ 0#]*)"
+    r"(?P<width>\*|\d+)?(?:\.(?P<prec>\*|\d+))?(?P<conv>[a-zA-Z%])?")
+
+
+class FormatError(ValueError):
+    """A malformed format or an argument that does not fit it (Ruby's ArgumentError)."""
+
+
+def ruby_inspect(v: Any) -> str:
+    """Ruby's ``inspect`` of the values a format may receive."""
+    if v is None:
+        return "nil"
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    if type(v) is int:
+        return str(v)
+    if type(v) is float:
+        return ruby_float(v)
+    if type(v) is str:
+        out = ['"']
+        for c in v:
+            o = ord(c)
+            if c == '"':
+                out.append('\\"')
+            elif c == "\\":
+                out.append("\\\\")
+            elif c == "\n":
+                out.append("\\n")
+            elif c == "\t":
+                out.append("\\t")
+            elif c == "\r":
+                out.append("\\r")
+            elif c == "\x1b":
+                out.append("\\e")
+            elif c == "#":
+                out.append("#")
+            elif o < 0x20 or o == 0x7f:
+                out.append(f"\\x{o:02X}")
+            else:
+                out.append(c)
+        out.append('"')
+        return "".join(out)
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(ruby_inspect(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{ruby_inspect(k)}=>{ruby_inspect(x)}" for k, x in v.items()) + "}"
+    return str(v)
+
+
+def ruby_to_s(v: Any) -> str:
+    if v is None:
+        return ""
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    if type(v) is float:
+        return ruby_float(v)
+    if isinstance(v, (list, tuple, dict)):
+        return ruby_inspect(v)
+    return str(v)
+
+
+def _to_int(v: Any) -> int:
+    if type(v) is int:
+        return v
+    if type(v) is float:
+        if math.isnan(v) or math.isinf(v):
+            raise FormatError(f"{ruby_float(v)}")
+        return int(v)  # Ruby truncates toward zero (Float#to_i)
+    if type(v) is str:
+        from .runtime import to_number
+        n = to_number(v)
+        if n is None:
+            raise FormatError(f'invalid value for Integer(): "{v}"')
+        return int(n)
+    if v is None:
+        raise FormatError("can't convert nil into Integer")
+    if type(v) is bool:
+        raise FormatError(f"can't convert {'true' if v else 'false'} into Integer")
+    raise FormatError(f"can't convert {type(v).__name__} into Integer")
+
+
+def _to_float(v: Any) -> float:
+    if type(v) is float:
+        return v
+    if type(v) is int:
+        return float(v)
+    if type(v) is str:
+        from .runtime import to_number
+        n = to_number(v)
+        if n is None:
+            raise FormatError(f'invalid value for Float(): "{v}"')
+        return float(n)
+    if v is None:
+        raise FormatError("can't convert nil into Float")
+    raise FormatError(f"can't convert {type(v).__name__} into Float")
+
+
+def _pad(body: str, sign: str, width: int | None, left: bool, zero: bool, prefix: str = "") -> str:
+    text = sign + prefix + body
+    if width is None or len(text) >= width:
+        return text
+    if left:
+        return text + " " * (width - len(text))
+    if zero:
+        return sign + prefix + "0" * (width - len(text)) + body
+    return " " * (width - len(text)) + text
+
+
+def _twos(n: int, base: int) -> str:
+    """Ruby's '..f01' rendering of a negative number in base 16/8/2."""
+    digits = {16: "0123456789abcdef", 8: "01234567", 2: "01"}[base]
+    bits = {16: 4, 8: 3, 2: 1}[base]
+    width = 1
+    while -(1 << (bits * width - 1)) > n:
+        width += 1
+    value = n & ((1 << (bits * width)) - 1)
+    out = []
+    for _ in range(width):
+        out.append(digits[value % base])
+        value //= base
+    s = "".join(reversed(out))
+    top = digits[-1]
+    s = s.lstrip(top)
+    return ".." + top + s
+
+
+def format_one(flags: str, width: int | None, prec: int | None, conv: str, v: Any) -> str:
+    """Format one value with one conversion (the part after ``%`` already split up)."""
+    left = "-" in flags
+    zero = "0" in flags and not left
+    alt = "#" in flags
+    plus = "+" in flags
+    space = " " in flags
+    if conv in "diu":
+        n = _to_int(v)
+        body = str(abs(n))
+        if prec is not None:
+            body = body.rjust(prec, "0")
+            zero = False
+        sign = "-" if n < 0 else ("+" if plus else (" " if space else ""))
+        return _pad(body, sign, width, left, zero)
+    if conv in "xXobB":
+        n = _to_int(v)
+        base = 16 if conv in "xX" else (8 if conv == "o" else 2)
+        if n < 0 and not (plus or space):
+            body = _twos(n, base)
+            if conv == "X":
+                body = body.upper()
+            sign = ""
+        else:
+            body = {16: format(abs(n), "x"), 8: format(abs(n), "o"), 2: format(abs(n), "b")}[base]
+            if conv == "X":
+                body = body.upper()
+            sign = "-" if n < 0 else ("+" if plus else (" " if space else ""))
+        if prec is not None:
+            body = body.rjust(prec, "0")
+            zero = False
+        prefix = ""
+        if alt:
+            if conv == "o":
+                prefix = "" if body.startswith("0") else "0"
+            elif n != 0:
+                prefix = {"x": "0x", "X": "0X", "b": "0b", "B": "0B"}[conv]
+        return _pad(body, sign, width, left, zero, prefix)
+    if conv in "eEfgGaA":
+        f = _to_float(v)
+        if math.isinf(f) or math.isnan(f):
+            body = "Inf" if math.isinf(f) else "NaN"
+            sign = "-" if f < 0 else ("+" if plus else (" " if space else ""))
+            return _pad(body, sign, width, left, False)
+        if conv in "aA":
+            body = _hex_float(abs(f), prec)
+            if conv == "A":
+                body = body.upper()
+        else:
+            spec = "%" + ("#" if alt else "") + (f".{prec}" if prec is not None else "") + conv
+            body = spec % abs(f)
+        sign = "-" if (f < 0 or (f == 0 and math.copysign(1, f) < 0)) else (
+            "+" if plus else (" " if space else ""))
+        return _pad(body, sign, width, left, zero)
+    if conv == "s":
+        s = ruby_to_s(v)
+        if prec is not None:
+            s = s[:prec]
+        return _pad(s, "", width, left, False)
+    if conv == "p":
+        s = ruby_inspect(v)
+        if prec is not None:
+            s = s[:prec]
+        return _pad(s, "", width, left, False)
+    if conv == "c":
+        if type(v) is str:
+            if not v:
+                raise FormatError("%c requires a character")
+            s = v[0]
+        else:
+            try:
+                s = chr(_to_int(v))
+            except (ValueError, OverflowError):
+                raise FormatError("invalid character") from None
+        return _pad(s, "", width, left, False)
+    raise FormatError(f"malformed format string - %{conv}")
+
+
+def _hex_float(f: float, prec: int | None) -> str:
+    if f == 0:
+        return "0x0p+0"
+    mant, exp = math.frexp(f)
+    # C normalises to 1.xxx * 2^e
+    mant *= 2
+    exp -= 1
+    h = float.hex(f)  # '0x1.8000000000000p+1'
+    m = re.match(r"0x([0-9a-f])\.?([0-9a-f]*)p([+-]\d+)", h)
+    if not m:
+        return h
+    frac = m.group(2).rstrip("0")
+    if prec is not None:
+        frac = (frac + "0" * prec)[:prec]
+    return f"0x{m.group(1)}{'.' + frac if frac else ''}p{m.group(3)}"
+
+
+def ruby_format(fmt: str, args: list, on_value: Callable[[str, Any], Any] | None = None) -> str:
+    """Ruby ``format(fmt, *args)``; ``%<name>s`` takes values from a hash given as only arg."""
+    out = []
+    pos = 0
+    argi = 0
+    n = len(fmt)
+    while pos < n:
+        i = fmt.find("%", pos)
+        if i < 0:
+            out.append(fmt[pos:])
+            break
+        out.append(fmt[pos:i])
+        mt = _SPEC.match(fmt, i)
+        if mt is None or mt.group("conv") is None:
+            raise FormatError(f"malformed format string - {fmt[i:i + 2]}")
+        conv = mt.group("conv")
+        pos = mt.end()
+        if conv == "%" and not mt.group("flags") and mt.group("width") is None:
+            out.append("%")
+            continue
+        flags = (mt.group("flags") or "") + (mt.group("flags2") or "")
+        name = mt.group("name") or mt.group("tname")
+
+        def next_arg():
+            nonlocal argi
+            if argi >= len(args):
+                raise FormatError("too few arguments")
+            a = args[argi]
+            argi += 1
+            return a
+
+        width = mt.group("width")
+        if width == "*":
+            w = _to_int(next_arg())
+            if w < 0:
+                flags += "-"
+                w = -w
+            width_v: int | None = w
+        else:
+            width_v = int(width) if width else None
+        prec = mt.group("prec")
+        if prec == "*":
+            prec_v: int | None = _to_int(next_arg())
+        else:
+            prec_v = int(prec) if prec is not None else None
+        if name is not None:
+            if len(args) != 1 or not isinstance(args[0], dict):
+                raise FormatError("one hash required")
+            h = args[0]
+            if name not in h:
+                raise FormatError(f"key<{name}> not found")
+            value = h[name]
+            if mt.group("tname"):
+                out.append(_pad(ruby_to_s(value), "", width_v, "-" in flags, False))
+                continue
+        else:
+            value = next_arg()
+        out.append(format_one(flags, width_v, prec_v, conv, value))
+    return "".join(out)

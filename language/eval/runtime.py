@@ -1,0 +1,247 @@
+"""Small helpers over runtime values: truthiness, Puppet's labels for messages, numeric
+conversion of strings, hash keys, and the Integer range.
+
+Values follow the model of :mod:`puppet_ls.language.types.values` (Python int/float/str/
+bool/None/list/dict plus the value classes there).  Hash keys must be hashable in Python, so a
+list used as a key is stored as a tuple and a hash as a :class:`FrozenHash`; both still behave
+as Array/Hash everywhere else.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..types import model as m
+from ..types.algebra import generalize, infer
+from ..types.format import type_to_string
+from ..types.values import (URI, Binary, Deferred, DefaultValue, ObjectValue, Regexp, SemVer,
+                            SemVerRange, Sensitive, Timespan, Timestamp)
+
+MAX_INTEGER = (1 << 63) - 1
+MIN_INTEGER = -(1 << 63)
+
+
+class FrozenHash(dict):
+    """A Hash used as a hash key: a dict that can be hashed (never mutated after creation)."""
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return hash(tuple(self.items()))
+
+
+def hkey(v: Any) -> Any:
+    """A value made usable as a Python dict key (lists become tuples, dicts FrozenHash)."""
+    t = type(v)
+    if t is list:
+        return tuple(hkey(x) for x in v)
+    if t is dict:
+        return FrozenHash((hkey(k), hkey(x)) for k, x in v.items())
+    return v
+
+
+def truthy(v: Any) -> bool:
+    """Puppet's truth: only undef and false are false."""
+    return v is not None and v is not False
+
+
+def is_int(v: Any) -> bool:
+    return type(v) is int
+
+
+def is_float(v: Any) -> bool:
+    return type(v) is float
+
+
+def is_number(v: Any) -> bool:
+    t = type(v)
+    return t is int or t is float
+
+
+def is_array(v: Any) -> bool:
+    t = type(v)
+    return t is list or t is tuple
+
+
+def is_hash(v: Any) -> bool:
+    return isinstance(v, dict)
+
+
+# ---- labels (Puppet's LabelProvider, used in messages) ------------------------------------------
+
+def label(v: Any) -> str:
+    """The label Puppet uses for a value in messages ("Integer", "Array-Type", ...)."""
+    if v is None:
+        return "Undef Value"
+    t = type(v)
+    if t is bool:
+        return "Boolean"
+    if t is int:
+        return "Integer"
+    if t is float:
+        return "Float"
+    if t is str:
+        return "String"
+    if t is list or t is tuple:
+        return "Array"
+    if isinstance(v, dict):
+        return "Hash"
+    if isinstance(v, Regexp):
+        return "Regexp"
+    if isinstance(v, m.ResourceType) and v.title is not None:
+        return f"{type_to_string(v)} Resource-Reference"
+    if isinstance(v, m.PType):
+        return f"{type_to_string(v)}-Type"
+    if isinstance(v, Timespan):
+        return "Timespan"
+    if isinstance(v, Timestamp):
+        return "Timestamp"
+    if isinstance(v, SemVer):
+        return "Semver"
+    if isinstance(v, SemVerRange):
+        return "SemverRange"
+    if isinstance(v, Binary):
+        return "Binary"
+    if isinstance(v, Sensitive):
+        return "Sensitive"
+    if isinstance(v, DefaultValue):
+        return "Symbol"
+    if isinstance(v, URI):
+        return "URI"
+    return "Object"
+
+
+def article(text: str) -> str:
+    ch = text[:1]
+    if ch in ("'", '"') and len(text) > 1:
+        ch = text[1]
+    return "an" if ch.lower() in "aeiou" else "a"
+
+
+def a_an(text: str) -> str:
+    return f"{article(text)} {text}"
+
+
+def a_an_uc(text: str) -> str:
+    art = article(text)
+    return f"{art[0].upper()}{art[1:]} {text}"
+
+
+def generalized_type_name(v: Any) -> str:
+    """``String(type(v, generalized))`` - the type name Puppet prints in many messages."""
+    if v is None:
+        return "Undef"
+    if isinstance(v, DefaultValue):
+        return "Default"
+    try:
+        return type_to_string(generalize(infer(v)))
+    except Exception:  # inference is total, but a message must never fail
+        return label(v)
+
+
+def class_name_of(v: Any) -> str:
+    """Ruby's class name of a value (some Puppet messages print ``value.class``)."""
+    if v is None:
+        return "NilClass"
+    t = type(v)
+    if t is bool:
+        return "TrueClass" if v else "FalseClass"
+    if t is int:
+        return "Integer"
+    if t is float:
+        return "Float"
+    if t is str:
+        return "String"
+    if t is list or t is tuple:
+        return "Array"
+    if isinstance(v, dict):
+        return "Hash"
+    if isinstance(v, Regexp):
+        return "Regexp"
+    if isinstance(v, DefaultValue):
+        return "Symbol"
+    if isinstance(v, m.PType):
+        return "Puppet::Pops::Types::P" + type(v).__name__
+    return type(v).__name__
+
+
+# ---- numbers --------------------------------------------------------------------------------
+
+# Puppet's Patterns::NUMERIC, with Ruby's ASCII-only \d and [[:blank:]] (space and tab).
+_NUMERIC = re.compile(
+    r"\A[ \t]*([-+]?)[ \t]*((0[xX][0-9A-Fa-f]+)|(0?[0-9]+)((?:\.[0-9]+)?(?:[eE]-?[0-9]+)?))[ \t]*\Z")
+_RUBY_INT = re.compile(r"\A\s*[-+]?(0[xX])?[0-9a-fA-F]+(_[0-9a-fA-F]+)*\s*\Z")
+
+
+def to_number(s: Any) -> int | float | None:
+    """Puppet's ``Utils.to_n``: the number a string spells, or None.
+
+    Decimal, octal (leading 0) and hexadecimal integers and decimal floats are recognised; a
+    sign separated from the digits by blanks is rejected (Ruby's Integer() refuses it).
+    """
+    if type(s) is int or type(s) is float:
+        return s
+    if type(s) is not str:
+        return None
+    text = s[2:] if s.startswith("::") else s
+    mt = _NUMERIC.match(text)
+    if not mt:
+        return None
+    sign = mt.group(1)
+    body = mt.group(2)
+    # Ruby's Integer()/Float() do not accept blanks between the sign and the number.
+    core = text.strip(" \t")
+    if sign and len(core) > 1 and core[1] in " \t":
+        return None
+    if mt.group(5):
+        if int(mt.group(4)) == 0 and re.match(r"\A\.?0*[eE]", mt.group(5)):
+            return None
+        try:
+            f = float(sign + body)
+        except ValueError:
+            return None
+        if f in (float("inf"), float("-inf")):
+            return None
+        return f
+    try:
+        if mt.group(3):
+            n = int(mt.group(3)[2:], 16)
+        elif len(mt.group(4)) > 1 and mt.group(4)[0] == "0":
+            n = int(mt.group(4), 8)
+        else:
+            n = int(mt.group(4), 10)
+    except ValueError:
+        return None
+    return -n if sign == "-" else n
+
+
+def int_in_range(n: int) -> bool:
+    return MIN_INTEGER <= n <= MAX_INTEGER
+
+
+def ruby_hex(n: int) -> str:
+    """Ruby ``"%#+x" % n`` (used in NUMERIC_OVERFLOW messages)."""
+    return ("-" if n < 0 else "+") + "0x" + format(abs(n), "x")
+
+
+# ---- misc -------------------------------------------------------------------------------------
+
+def is_value_kind(v: Any, *kinds: type) -> bool:
+    return isinstance(v, kinds)
+
+
+def deep_copy(v: Any) -> Any:
+    """Values are immutable in Puppet; containers are copied before producing a new one."""
+    t = type(v)
+    if t is list:
+        return [deep_copy(x) for x in v]
+    if t is dict:
+        return {k: deep_copy(x) for k, x in v.items()}
+    return v
+
+
+__all__ = [
+    "MAX_INTEGER", "MIN_INTEGER", "FrozenHash", "hkey", "truthy", "is_int", "is_float",
+    "is_number", "is_array", "is_hash", "label", "article", "a_an", "a_an_uc",
+    "generalized_type_name", "class_name_of", "to_number", "int_in_range", "ruby_hex",
+    "URI", "Binary", "Deferred", "DefaultValue", "ObjectValue", "Regexp", "SemVer",
+    "SemVerRange", "Sensitive", "Timespan", "Timestamp",
+]
