@@ -29,6 +29,9 @@ _ISSUES: dict[str, Issue] = {}
 
 
 def _def(code: str, severity: str, template: str, doc: str = "") -> Issue:
+    if code in _ISSUES:
+        # Two meanings for one code would make the registry lie; fail at import.
+        raise ValueError(f"diagnostic code {code} is defined twice")
     issue_ = Issue(code, severity, template, doc)
     _ISSUES[code] = issue_
     return issue_
@@ -153,7 +156,6 @@ _def("MISSING_TITLE_AT", ERROR, "Missing title at index {index}. The title expre
 _def("ILLEGAL_TITLE_TYPE_AT", ERROR, "Illegal title type at index {index}. Expected String, got {actual}")
 _def("EMPTY_STRING_TITLE_AT", ERROR, "Empty string title at {index}. Title strings must have a length greater than zero.")
 _def("DUPLICATE_TITLE", ERROR, "The title '{title}' has already been used in this resource expression")
-_def("DUPLICATE_ATTRIBUE", ERROR, "The attribute '{attribute}' has already been set")
 _def("DUPLICATE_DECLARATION", ERROR, "Duplicate declaration: {ref} is already declared; cannot redeclare")
 _def("ILLEGAL_RESOURCE_TYPE", ERROR, "Illegal Resource Type expression, expected result to be a type name, or untitled Resource, got {actual}")
 _def("ILLEGAL_OVERRIDDEN_TYPE", ERROR, "Resource Override can only operate on resources, got: {actual}")
@@ -161,7 +163,6 @@ _def("NOT_CATALOG_TYPE", ERROR, "Illegal relationship operand, can not form a re
 _def("TYPE_MISMATCH", ERROR, "Expected value of type {expected}, got {actual}")
 _def("MISSING_REQUIRED_PARAMETER", ERROR, "Parameter ${name} is required but no value was given")
 _def("DISCONTINUED_IMPORT", ERROR, "Use of 'import' has been discontinued in favor of a manifest directory. See http://links.puppet.com/puppet-import-deprecation")
-_def("RESERVED_TYPE_NAME", ERROR, "Attempt to redefine entity '{name}'")
 _def("ILLEGAL_TYPE", ERROR, "{message}")
 _def("TYPE_CONVERSION_ERROR", ERROR, "{message}")
 _def("ARGUMENT_ERROR", ERROR, "{message}")

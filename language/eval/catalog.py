@@ -307,7 +307,7 @@ class Catalog:
                 items = [(op.name, v, op.op)]
             for name, val, operator in items:
                 if name in params:
-                    raise ev.fail("DUPLICATE_ATTRIBUE",
+                    raise ev.fail("DUPLICATE_ATTRIBUTE",
                                   f"The attribute '{name}' has already been set", node,
                                   "Error while evaluating a Resource Statement, ")
                 params[name] = (val, operator) if allow_append else val
