@@ -7,12 +7,13 @@ reads parameters from the in-memory catalog.
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..types import model as m
 from ..types.build import TypeCall, build
 from ..types.errors import TypeSystemError
-from ..types.values import Binary, DefaultValue
+from ..types.values import Binary, DefaultValue, Regexp
 from .errors import EvalError
 from .runtime import (a_an, a_an_uc, generalized_type_name, hkey, label, to_number)
 
@@ -148,6 +149,32 @@ def _simple_name(t: m.PType) -> str | None:
     return None
 
 
+_NO_FLATTEN = {"Struct", "Callable", "Init"}
+
+
+def _bad_spec(ev, left, where, actual: Any, expected: str):
+    return ev.fail("BAD_TYPE_SPECIALIZATION",
+                   f"Error creating type specialization of {a_an(label(left))}, Cannot use "
+                   f"{_key_type_name(actual)} where {expected} is expected", where)
+
+
+def _arity(ev, left, node, n, lo, hi, base: str | None = None):
+    if lo <= n <= (hi if hi is not None else n):
+        return
+    bt = base or a_an_uc(label(left))
+    if hi is None:
+        what = f"{lo} or more arguments"
+    elif hi != lo:
+        what = f"{lo} to {hi} arguments"
+    else:
+        what = f"{lo} argument" + ("s" if lo != 1 else "")
+    raise ev.fail("BAD_TYPE_SLICE_ARITY", f"{bt}[] accepts {what}. Got {n}", node)
+
+
+def _is_range_param(v) -> bool:
+    return (type(v) is int) or isinstance(v, DefaultValue)
+
+
 def type_access(ev, node, target_n, key_nodes, left: m.PType, keys: list, scope) -> Any:
     if isinstance(left, m.TypeReferenceType):
         raise ev.fail("UNKNOWN_RESOURCE_TYPE", f"Resource type not found: {left.text}", node)
@@ -156,30 +183,184 @@ def type_access(ev, node, target_n, key_nodes, left: m.PType, keys: list, scope)
             return ev.catalog.resource_parameter_access(node, left, keys, scope)
         if left.type_name is not None:
             return _resource_titles(ev, node, key_nodes, left, keys)
-    if isinstance(left, m.ClassType) and left.class_name is not None:
-        return ev.catalog.class_parameter_access(node, left, keys, scope)
+        return _open_resource(ev, node, key_nodes, left, keys)
+    if isinstance(left, m.ClassType):
+        if left.class_name is not None:
+            return ev.catalog.class_parameter_access(node, left, keys, scope)
+        return _class_names(ev, node, key_nodes, left, keys)
     if isinstance(left, m.TypeAliasType):
         raise ev.fail("NOT_PARAMETERIZED_TYPE",
                       f"Operator '[]' is not applicable to a type alias ({left.alias_name})", node)
-    name = _simple_name(left)
-    if name is None:
-        name = left.name
-    if isinstance(left, m.ResourceType) or isinstance(left, m.ClassType):
-        name = left.name
-    if name in ("Integer", "Float") and not keys:
-        raise ev.fail("BAD_INTEGER_SLICE_ARITY",
-                      f"{name}-Type supports [] with one or two arguments (from, to). Got 0", node)
-    spans = tuple(k.range for k in key_nodes)
+    name = _simple_name(left) or left.name
+    name = ev.canonical_type_name(name)
+
+    def key_node(i):
+        if not key_nodes:
+            return node
+        return key_nodes[min(i, len(key_nodes) - 1)]
+
+    if name not in _NO_FLATTEN:
+        keys = _flatten(keys)
+    n = len(keys)
+    if name == "Regexp":
+        _arity(ev, left, node if n == 0 else key_node(1), n, 1, 1)
+        if not isinstance(keys[0], (str, Regexp)):
+            raise _bad_spec(ev, left, key_node(0), keys[0], "String or Regexp")
+    elif name in ("Variant", "Tuple"):
+        types = keys
+        if name == "Tuple":
+            if len(keys) >= 2 and _is_range_param(keys[-2]) and _is_range_param(keys[-1]):
+                types = keys[:-2]
+            elif keys and _is_range_param(keys[-1]):
+                types = keys[:-1]
+        _arity(ev, left, node, len(types), 1, None)
+        for i, k in enumerate(types):
+            if not isinstance(k, m.PType):
+                raise _bad_spec(ev, left, key_node(i), k, "Any-Type")
+    elif name == "Enum":
+        vals = keys[:-1] if keys and type(keys[-1]) is bool else keys
+        _arity(ev, left, node, len(vals), 1, None)
+        for i, k in enumerate(vals):
+            if type(k) is not str:
+                raise _bad_spec(ev, left, key_node(i), k, "String")
+    elif name == "Pattern":
+        _arity(ev, left, node, n, 1, None)
+        for i, k in enumerate(keys):
+            if not isinstance(k, (str, Regexp, m.PatternType, m.RegexpType)):
+                raise _bad_spec(ev, left, key_node(i), k,
+                                "String or Regexp or Pattern-Type or Regexp-Type")
+    elif name == "Boolean":
+        _arity(ev, left, node, n, 1, 1)
+        if type(keys[0]) is not bool:
+            raise _bad_spec(ev, left, key_node(0), keys[0], "TrueClass or FalseClass")
+    elif name == "Struct":
+        _arity(ev, left, node, n, 1, 1)
+        if not isinstance(keys[0], dict):
+            raise _bad_spec(ev, left, key_node(0), keys[0], "Hash")
+    elif name == "Hash":
+        if not (n == 2 and type(keys[0]) is int and type(keys[1]) is int):
+            for i, k in enumerate(keys[:2]):
+                if not isinstance(k, m.PType):
+                    raise ev.fail("BAD_TYPE_SLICE_TYPE",
+                                  f"Hash-Type[] arguments must be types. Got {_class_label(k)}",
+                                  key_node(i))
+            _arity(ev, left, node, n, 2, 4, "Hash-Type")
+    elif name == "Array":
+        if n == 1 and not isinstance(keys[0], m.PType):
+            raise ev.fail("BAD_TYPE_SLICE_TYPE",
+                          f"Array-Type[] arguments must be types. Got {_class_label(keys[0])}",
+                          key_node(0))
+        if n == 3 and not isinstance(keys[0], m.PType):
+            raise ev.fail("BAD_TYPE_SLICE_TYPE",
+                          f"Array-Type[] arguments must be types. Got {_class_label(keys[0])}",
+                          key_node(0))
+        _arity(ev, left, node, n, 1, 3, "Array-Type")
+    elif name in ("Optional", "Type", "Sensitive", "Iterable", "Iterator"):
+        _arity(ev, left, node, n, 1, 1, f"{name}-Type")
+        k = keys[0]
+        if not isinstance(k, m.PType) and not (name == "Optional" and type(k) is str):
+            raise ev.fail("BAD_TYPE_SLICE_TYPE",
+                          f"{name}-Type[] arguments must be types. Got {_class_label(k)}",
+                          key_node(0))
+    elif name == "NotUndef":
+        _arity(ev, left, node, n, 0, 1, "NotUndef-Type")
+        if n == 1 and not isinstance(keys[0], (m.PType, str)):
+            raise ev.fail("BAD_NOT_UNDEF_SLICE_TYPE",
+                          "NotUndef-Type[] argument must be a Type or a String. Got "
+                          f"{_class_label(keys[0])}", key_node(0))
+    elif name == "Runtime":
+        _arity(ev, left, node, n, 2, 2)
+        for i, k in enumerate(keys):
+            if type(k) is not str:
+                raise _bad_spec(ev, left, key_node(i), k, "String")
+    elif name in ("Timespan", "Timestamp"):
+        if n > 2:
+            _arity(ev, left, node, n, 0, 2)
+    elif name in ("Integer", "Float"):
+        if not 1 <= n <= 2:
+            raise ev.fail("BAD_INTEGER_SLICE_ARITY",
+                          f"{name}-Type supports [] with one or two arguments (from, to). Got {n}",
+                          node)
+    elif name in ("String", "Collection"):
+        if not 1 <= n <= 2:
+            if name == "String":
+                raise ev.fail("BAD_STRING_SLICE_ARITY",
+                              f"String supports [] with one or two arguments. Got {n}", node)
+            _arity(ev, left, node, n, 1, 2, "Collection-Type")
+    elif name in ("Object", "TypeSet") and n != 1:
+        _arity(ev, left, node, n, 1, 1, f"{name}-Type")
+    spans = tuple(k.range for k in key_nodes) if len(key_nodes) == len(keys) else ()
     call = TypeCall(name, tuple(keys), node.range, spans)
     try:
         return build(call, ev.ctx.aliases, ev.resource_type_names())
     except TypeSystemError as exc:
         span = exc.span if isinstance(exc.span, tuple) else node.range
-        msg = str(exc)
-        raise EvalError(msg, exc.code or "ILLEGAL_TYPE", span[0], span[1]) from None
+        raise EvalError(str(exc), exc.code or "ILLEGAL_TYPE", span[0], span[1]) from None
 
 
-def _resource_titles(ev, node, key_nodes, left: m.ResourceType, keys: list) -> Any:
+def _class_label(v: Any) -> str:
+    from .runtime import class_name_of
+    n = class_name_of(v)
+    return n.rsplit("::", 1)[-1] if n.startswith("Puppet::") else n
+
+
+_NAME_RE = re.compile(r"\A((::)?[a-z_]\w*)(::[a-z]\w*)*\Z")
+_CLASSREF_EXT = re.compile(r"\A((::){0,1}[A-Z][\w]*)+\Z")
+
+
+def _class_names(ev, node, key_nodes, left, keys: list) -> Any:
+    if not keys:
+        raise ev.fail("BAD_TYPE_SLICE_ARITY", "Class[] accepts 1 or more arguments. Got 0", node)
+    as_array = len(keys) > 1 or type(keys[0]) in (list, tuple)
+    flat = [k for k in _flatten(keys) if k is not None]
+    if not flat:
+        return [] if as_array else None
+    out = []
+    for i, c in enumerate(flat):
+        where = key_nodes[min(i, len(key_nodes) - 1)] if key_nodes else node
+        if type(c) is not str:
+            raise ev.fail("ILLEGAL_HOSTCLASS_NAME",
+                          f"Illegal Class name in class reference. {a_an_uc(label(c))} cannot be "
+                          "used where a String is expected", where)
+        name = c.lower()
+        if name.startswith("::"):
+            name = name[2:]
+        if not _NAME_RE.match(name):
+            raise ev.fail("ILLEGAL_NAME",
+                          f"Illegal name. The given name '{c}' does not conform to the naming rule "
+                          "/^((::)?[a-z_]\\w*)(::[a-z]\\w*)*$/", where)
+        out.append(m.ClassType(name))
+    return out if as_array else out[0]
+
+
+def _open_resource(ev, node, key_nodes, left, keys: list) -> Any:
+    if not keys:
+        raise ev.fail("BAD_TYPE_SLICE_ARITY", "Resource[] accepts 1 or more arguments. Got 0", node)
+    first = keys[0]
+    where0 = key_nodes[0] if key_nodes else node
+    if isinstance(first, m.ResourceType) and first.type_name is not None:
+        tname = first.type_name
+    elif type(first) is str:
+        tname = "::".join(p[:1].upper() + p[1:] for p in first.lstrip(":").split("::"))
+    elif isinstance(first, m.ClassType) and first.class_name is None:
+        if len(keys) == 1:
+            return m.CLASS
+        return _class_names(ev, node, key_nodes[1:], first, keys[1:])
+    else:
+        raise ev.fail("ILLEGAL_RESOURCE_SPECIALIZATION",
+                      f"First argument to Resource[] must be a resource type or a String. Got "
+                      f"{_key_type_name(first)}.", where0)
+    if not _CLASSREF_EXT.match(tname):
+        raise ev.fail("ILLEGAL_CLASSREF", f"Illegal class reference", where0)
+    rest = keys[1:]
+    base = m.ResourceType(tname)
+    if not rest:
+        return base
+    return _resource_titles(ev, node, key_nodes[1:], base, rest, offset_left=True)
+
+
+def _resource_titles(ev, node, key_nodes, left: m.ResourceType, keys: list,
+                     offset_left: bool = False) -> Any:
     as_array = len(keys) > 1 or (keys and type(keys[0]) in (list, tuple))
     flat = [k for k in _flatten(keys) if k is not None]
     if not flat:
@@ -188,8 +369,9 @@ def _resource_titles(ev, node, key_nodes, left: m.ResourceType, keys: list) -> A
     for i, t in enumerate(flat):
         if type(t) is not str:
             where = key_nodes[min(i, len(key_nodes) - 1)] if key_nodes else node
+            shown = m.RESOURCE if offset_left else left
             raise ev.fail("BAD_TYPE_SPECIALIZATION",
-                          f"Error creating type specialization of {a_an(label(left))}, Cannot use "
+                          f"Error creating type specialization of {a_an(label(shown))}, Cannot use "
                           f"{_key_type_name(t)} where a resource title String is expected", where)
         out.append(m.ResourceType(left.type_name, t))
     return out if as_array else out[0]

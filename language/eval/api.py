@@ -50,8 +50,9 @@ def format_error(err: EvalError, ctx: Context | None, node_name: str | None = No
         if err.phase == "eval" and not msg.startswith("Evaluation Error:"):
             msg = "Evaluation Error: " + msg
         text = msg
-        if err.offset is not None and ctx is not None:
-            line, col = ctx.lines.position(err.offset)
+        lines = getattr(err, "lines", None) or (ctx.lines if ctx is not None else None)
+        if err.offset is not None and lines is not None:
+            line, col = lines.position(err.offset)
             where = f"file: {err.file}, " if err.file else ""
             text = f"{msg} ({where}line: {line}, column: {col})"
     if node_name:
@@ -73,6 +74,10 @@ def _syntax_error(pr: ParseResult) -> EvalError | None:
 
 
 def _validation_error(pr: ParseResult) -> tuple:
+    from .evaluator import static_heredoc_errors
+    herr = static_heredoc_errors(pr.root) if "@(" in pr.text else None
+    if herr is not None:
+        return herr, []
     diags = validate(pr)
     errors = [d for d in diags if d.severity == "error"]
     warnings = [d for d in diags if d.severity != "error"]

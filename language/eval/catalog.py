@@ -151,6 +151,10 @@ class Catalog:
                 raise ev.fail("ILLEGAL_TYPE_ALIAS",
                               f"Type alias '{name}' must be a type, got {generalized_type_name(v)}",
                               value)
+            if isinstance(v, m.ObjectType) and v.type_name is None:
+                # An Object type defined by an alias takes the alias' name (Puppet names it).
+                import dataclasses
+                v = dataclasses.replace(v, type_name=name)
             define_alias(ev.ctx.aliases, name, v)
         for name, value, node in pending:
             from ..types.build import check_alias
@@ -475,7 +479,7 @@ class Catalog:
 
     def finish(self) -> None:
         for target, params, node, scope in self.overrides:
-            self._apply_override(target, params, node, fail_missing=True)
+            self._apply_override(target, params, node, fail_missing=True, scope=scope)
         self.overrides = []
         for res in self.resources.values():
             self._apply_defaults(res)
@@ -518,11 +522,26 @@ class Catalog:
                 raise ev.fail("ILLEGAL_OVERRIDDEN_TYPE",
                               f"Resource Override can only operate on resources, got: {ev_label(t)}",
                               tn.syntax)
-            if not self._apply_override(t, params, node, fail_missing=False):
+            if not self._apply_override(t, params, node, fail_missing=False, scope=scope):
                 self.overrides.append((t, params, node, scope))
         return targets
 
-    def _apply_override(self, t, params: dict, node, fail_missing: bool) -> bool:
+    def _may_override(self, res: Resource, scope: Scope) -> bool:
+        """An override may change a set parameter only from a class inheriting the one that
+        declared the resource (Puppet's rule), or from a collector."""
+        s = scope
+        seen = 0
+        while s is not None and seen < 100:
+            if s is res.scope:
+                return s is not scope
+            s = s.inherited
+            seen += 1
+        return False
+
+    def _source_label(self, res: Resource) -> str:
+        return "#<Puppet::Resource::Type>"
+
+    def _apply_override(self, t, params: dict, node, fail_missing: bool, scope=None) -> bool:
         if isinstance(t, m.ClassType):
             res = self.find("Class", t.class_name or "")
         else:
@@ -533,6 +552,11 @@ class Catalog:
                                    f"Could not find resource '{ev_type_str(t)}' for overriding", node)
             return False
         for k, (v, op) in params.items():
+            if k in res.params and scope is not None and not self._may_override(res, scope):
+                raise self.ev.fail("DUPLICATE_PARAMETER_SET",
+                                   f"Parameter '{k}' is already set on {res.ref} by "
+                                   f"{self._source_label(res)} at (line: {self._line(res.node)}); "
+                                   f"cannot redefine (line: {self._line(node)})", node)
             if op == "+>" and k in res.params:
                 old = res.params[k]
                 old = list(old) if type(old) in (list, tuple) else [old]
@@ -605,8 +629,9 @@ class Catalog:
     def resource_parameter_access(self, node, t: m.ResourceType, keys: list, scope) -> Any:
         ev = self.ev
         res = self.find(t.type_name, t.title)
-        if res is None or res.virtual:
+        if res is None:
             raise ev.fail("UNKNOWN_RESOURCE", f"Resource not found: {t.type_name}['{t.title}']", node)
+        from .resource_types import has_attribute
         out = []
         as_array = len(keys) > 1 or (keys and type(keys[0]) in (list, tuple))
         for k in _flatten(keys):
@@ -614,8 +639,9 @@ class Catalog:
                 out.append(res.params[k])
                 continue
             d = self.defines.get(res.type_name.lower())
-            if d is not None and any(p.name == k for p in d.params) or k in METAPARAMS or \
-                    res.type_name.lower() in BUILTIN_RESOURCE_TYPES:
+            builtin = has_attribute(res.type_name, k) if d is None else None
+            if (d is not None and any(p.name == k for p in d.params)) or k in METAPARAMS or \
+                    builtin is True or (builtin is None and d is None):
                 out.append(self._default_param(res, k))
                 continue
             raise ev.fail("UNKNOWN_RESOURCE_PARAMETER",

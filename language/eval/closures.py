@@ -180,14 +180,24 @@ class Closure:
         return bindings
 
     def call(self, args: list, check: bool = True) -> Any:
+        """Call with positional arguments: bind them (defaults, captures-rest; a missing required
+        argument is an error), then check the bound values against the parameter types."""
         ev = self.ev
-        if check:
-            self.check_args(args)
         scope = self.scope
         level = scope.level
         try:
             bindings = self.bind(args, scope)
-            self._check_defaults(bindings)
+            if check:
+                final: list = []
+                for p in self.params:
+                    v = bindings.get(p.name)
+                    if p.captures_rest:
+                        final.extend(v if type(v) in (list, tuple) else [v])
+                    else:
+                        final.append(v)
+                self.check_args(final)
+            else:
+                self._check_defaults(bindings)
             scope.push_local(bindings)
             try:
                 result = ev.eval_block(self.body, scope)

@@ -27,6 +27,8 @@ from .scope import MISSING, Scope
 from .stringconv import to_s
 
 _NON_EXPR = ast._NON_EXPR
+_CANONICAL = {n.lower(): n for n in m.SIMPLE_TYPES}
+_OPERATOR_LOCATED = frozenset({K.BINARY_EXPR, K.ASSIGNMENT, K.RELATIONSHIP})
 _ARITH = {"+", "-", "*", "/", "%", "<<", ">>"}
 _COMPARE = {"==", "!=", "<", "<=", ">", ">="}
 _STATEMENT_KINDS_WITHOUT_VALUE = frozenset({K.CLASS_DEF, K.DEFINE_DEF, K.NODE_DEF,
@@ -94,6 +96,16 @@ class Evaluator:
         if isinstance(where, tuple):
             return where
         if isinstance(where, SyntaxNode):
+            if where.kind in _OPERATOR_LOCATED:
+                # Puppet locates a binary expression at its operator.
+                start, end = where.range
+                for c in where.children():
+                    if c.kind not in _NON_EXPR:
+                        start = c.end
+                        break
+                for t in where.significant_tokens():
+                    return (t.offset, end)
+                return (start, end)
             return where.range
         return (where.offset, where.end)  # a token
 
@@ -198,8 +210,25 @@ class Evaluator:
             raise self.fail("UNKNOWN_RESOURCE_TYPE", f"Resource type not found: {ty.text}", node)
         return ty
 
+    def canonical_type_name(self, name: str) -> str:
+        """Puppet looks type names up case-insensitively (``Semver`` is ``SemVer``)."""
+        if name in m.SIMPLE_TYPES:
+            return name
+        low = name.lower().lstrip(":")
+        hit = _CANONICAL.get(low)
+        if hit is not None:
+            return hit
+        aliases = self.ctx.aliases
+        if aliases.has(name):
+            return name
+        for n in aliases.names():
+            if n.lower() == low:
+                return n
+        return name
+
     def resolve_type_name(self, name: str, where: Any) -> Any:
         """The type a capitalised name denotes (built-in, alias, resource type or reference)."""
+        name = self.canonical_type_name(name)
         try:
             return build(TypeCall(name), self.ctx.aliases, self.resource_type_names())
         except TypeSystemError as exc:
@@ -270,13 +299,11 @@ class Evaluator:
                 out.append(self.interpolate(p.syntax, scope))
         text = "".join(out)
         syntax = hd.syntax_name
-        if syntax == "json" or syntax.endswith("+json"):
-            import json
-            try:
-                json.loads(text)
-            except ValueError as exc:
-                raise self.fail("ILLEGAL_HEREDOC_SYNTAX",
-                                f"Cannot parse invalid JSON string. \"{exc}\"", node) from None
+        if syntax:
+            from .syntax_checks import check_heredoc
+            msg = check_heredoc(syntax, text)
+            if msg:
+                raise self.fail("ILLEGAL_HEREDOC_SYNTAX", msg, _heredoc_text_start(node))
         return text
 
     # ---- collections ------------------------------------------------------------------------------
@@ -752,6 +779,33 @@ class Evaluator:
     def eval_apply(self, node: SyntaxNode, scope: Scope) -> Any:
         raise self.fail("NOT_AVAILABLE", "The 'apply' expression is not available in this context",
                         node)
+
+
+def _heredoc_text_start(node: SyntaxNode) -> tuple:
+    body = ast.HeredocExpr(node).body()
+    if body is not None:
+        return (body.offset, body.offset)
+    return node.range
+
+
+def static_heredoc_errors(root: SyntaxNode):
+    """Heredocs with a syntax and no interpolation are checked before evaluation."""
+    from .syntax_checks import check_heredoc
+    for n in root.descendants():
+        if n.kind != K.HEREDOC_EXPR:
+            continue
+        hd = ast.HeredocExpr(n)
+        syntax = hd.syntax_name
+        if not syntax:
+            continue
+        parts = hd.parts()
+        if any(not isinstance(p, str) for p in parts):
+            continue
+        msg = check_heredoc(syntax, "".join(parts))
+        if msg:
+            start, end = _heredoc_text_start(n)
+            return EvalError(msg, "ILLEGAL_HEREDOC_SYNTAX", start, end, phase="parse")
+    return None
 
 
 def repr_expr(op: str) -> str:

@@ -182,8 +182,15 @@ class ExpectedActual(Mismatch):
     def __init__(self, path, expected, actual):
         super().__init__(path)
         if isinstance(expected, list):
-            expected = make_variant(expected)
-        self.expected = _norm(expected)
+            # A merged expectation keeps every alternative (no subsumption), as Puppet does,
+            # except that Enums merge into one (Puppet's normalization of a Variant of Enums).
+            if expected and all(isinstance(e, m.EnumType) for e in expected):
+                vals = sorted({v for e in expected for v in e.values})
+                self.expected = m.EnumType(tuple(vals))
+            else:
+                self.expected = make_variant(expected)
+        else:
+            self.expected = _norm(expected)
         self.actual = _norm(actual)
 
     def key(self):

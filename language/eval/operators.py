@@ -347,7 +347,11 @@ def equals(a: Any, b: Any, depth: int = 0) -> bool:
         return type(b) is str and (a == b or _ascii_lower(a) == _ascii_lower(b))
     if ta is int or ta is float:
         tb = type(b)
-        return (tb is int or tb is float) and a == b
+        if tb is int or tb is float:
+            return a == b
+        if isinstance(b, (Timespan, Timestamp)):
+            return _time_num_cmp(b, a) == 0
+        return False
     if ta is bool or type(b) is bool:
         return a is b
     if a is None:
@@ -372,7 +376,7 @@ def equals(a: Any, b: Any, depth: int = 0) -> bool:
         if type(b) is type(a):
             return a.nsecs == b.nsecs
         if type(b) in (int, float):
-            return a.nsecs / NSECS == b
+            return _time_num_cmp(a, b) == 0
         return False
     if isinstance(a, Sensitive):
         return a is b
@@ -384,6 +388,15 @@ def equals(a: Any, b: Any, depth: int = 0) -> bool:
         return type(a) is type(b) and bool(a == b)
     except Exception:
         return False
+
+
+def _time_num_cmp(t, n) -> int:
+    """Ruby's TimeData#<=>: whole seconds (truncated) against an Integer, seconds against a Float."""
+    if type(n) is int:
+        secs = t.nsecs // NSECS if t.nsecs >= 0 else -((-t.nsecs) // NSECS)
+        return (secs > n) - (secs < n)
+    s = t.nsecs / NSECS
+    return (s > n) - (s < n)
 
 
 class CompareError(Exception):
@@ -409,15 +422,13 @@ def compare(a: Any, b: Any) -> int:
         if isinstance(b, Timespan):
             return (a.nsecs > b.nsecs) - (a.nsecs < b.nsecs)
         if type(b) in (int, float):
-            s = a.nsecs / NSECS
-            return (s > b) - (s < b)
+            return _time_num_cmp(a, b)
         raise CompareError("Timespans are only comparable to Timespans, Integers, and Floats")
     if isinstance(a, Timestamp):
         if isinstance(b, Timestamp):
             return (a.nsecs > b.nsecs) - (a.nsecs < b.nsecs)
         if type(b) in (int, float):
-            s = a.nsecs / NSECS
-            return (s > b) - (s < b)
+            return _time_num_cmp(a, b)
         raise CompareError("Timestamps are only comparable to Timestamps, Integers, and Floats")
     if isinstance(a, SemVer):
         if not isinstance(b, SemVer):

@@ -168,14 +168,13 @@ def class_name_of(v: Any) -> str:
 # Puppet's Patterns::NUMERIC, with Ruby's ASCII-only \d and [[:blank:]] (space and tab).
 _NUMERIC = re.compile(
     r"\A[ \t]*([-+]?)[ \t]*((0[xX][0-9A-Fa-f]+)|(0?[0-9]+)((?:\.[0-9]+)?(?:[eE]-?[0-9]+)?))[ \t]*\Z")
-_RUBY_INT = re.compile(r"\A\s*[-+]?(0[xX])?[0-9a-fA-F]+(_[0-9a-fA-F]+)*\s*\Z")
 
 
 def to_number(s: Any) -> int | float | None:
     """Puppet's ``Utils.to_n``: the number a string spells, or None.
 
-    Decimal, octal (leading 0) and hexadecimal integers and decimal floats are recognised; a
-    sign separated from the digits by blanks is rejected (Ruby's Integer() refuses it).
+    Decimal, octal (leading 0) and hexadecimal integers and decimal floats are recognised, with
+    an optional sign (blanks may separate it from the digits).
     """
     if type(s) is int or type(s) is float:
         return s
@@ -185,32 +184,34 @@ def to_number(s: Any) -> int | float | None:
     mt = _NUMERIC.match(text)
     if not mt:
         return None
-    sign = mt.group(1)
+    neg = mt.group(1) == "-"
     body = mt.group(2)
-    # Ruby's Integer()/Float() do not accept blanks between the sign and the number.
-    core = text.strip(" \t")
-    if sign and len(core) > 1 and core[1] in " \t":
-        return None
     if mt.group(5):
-        if int(mt.group(4)) == 0 and re.match(r"\A\.?0*[eE]", mt.group(5)):
-            return None
         try:
-            f = float(sign + body)
+            whole = _ruby_int(mt.group(4))
         except ValueError:
             return None
-        if f in (float("inf"), float("-inf")):
+        if whole == 0 and re.match(r"\A\.?0*[eE]", mt.group(5)):
             return None
-        return f
+        try:
+            f = float(body)
+        except ValueError:
+            return None
+        if f == float("inf"):
+            return None
+        return -f if neg else f
     try:
-        if mt.group(3):
-            n = int(mt.group(3)[2:], 16)
-        elif len(mt.group(4)) > 1 and mt.group(4)[0] == "0":
-            n = int(mt.group(4), 8)
-        else:
-            n = int(mt.group(4), 10)
+        n = int(mt.group(3)[2:], 16) if mt.group(3) else _ruby_int(mt.group(4))
     except ValueError:
         return None
-    return -n if sign == "-" else n
+    return -n if neg else n
+
+
+def _ruby_int(digits: str) -> int:
+    """Ruby ``Integer(s)`` for a string of digits: a leading 0 means octal."""
+    if len(digits) > 1 and digits[0] == "0":
+        return int(digits, 8)
+    return int(digits, 10)
 
 
 def int_in_range(n: int) -> bool:

@@ -13,8 +13,12 @@ from typing import Any
 from ..syntax import ast
 from ..syntax import kinds as K
 from ..syntax.parser import parse
+from ..types import model as m
 from ..types.build import TypeCall, build
 from ..types.values import DEFAULT, Regexp
+
+
+_CANONICAL = {n.lower(): n for n in m.SIMPLE_TYPES}
 
 
 class TypeTextError(ValueError):
@@ -24,7 +28,8 @@ class TypeTextError(ValueError):
 def _term(node) -> Any:
     k = node.kind
     if k == K.TYPE_REF:
-        return TypeCall(node.first_token().text)
+        name = node.first_token().text
+        return TypeCall(_CANONICAL.get(name.lower(), name))
     if k == K.ACCESS_EXPR:
         es = [c for c in node.children() if c.kind not in ast._NON_EXPR]
         base = _term(es[0])

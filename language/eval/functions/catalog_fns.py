@@ -1,1 +1,199 @@
-"""(being written)"""
+"""Catalog functions: ``include``, ``contain``, ``require``, ``realize``, ``defined``, ``tag``,
+``tagged``, and ``inline_epp`` (templates given as text, evaluated in the calling scope).
+"""
+from __future__ import annotations
+
+from ...types import model as m
+from ...types.build import BUILTIN_RESOURCE_TYPES
+from ..errors import ArgumentsError, EvalError
+from ..scope import MISSING
+from . import define
+
+
+def _flat(xs):
+    out = []
+    for x in xs:
+        if type(x) in (list, tuple):
+            out.extend(_flat(x))
+        else:
+            out.append(x)
+    return out
+
+
+def _not_in_tasks(c, what: str) -> None:
+    if c.ev.settings.tasks:
+        raise EvalError(f"The catalog operation '{what}' is only available when compiling a catalog",
+                        "CATALOG_OPERATION_NOT_SUPPORTED_WHEN_SCRIPTING")
+
+
+def _include_like(name: str, doc: str) -> None:
+    f = define(name, doc)
+
+    @f.dispatch("Any names+")
+    def _impl(c, *names):
+        _not_in_tasks(c, name)
+        return c.ev.catalog.include(_flat(names), c.scope, c.node, name)
+
+
+_include_like("include", "Declares classes (evaluating each at most once).")
+_include_like("contain", "Declares classes and contains them in the current class.")
+_include_like("require", "Declares classes and makes the current resource require them.")
+
+realize = define("realize", "Makes virtual resources real.")
+
+
+@realize.dispatch("Any refs+")
+def _realize(c, *refs):
+    _not_in_tasks(c, "realize")
+    c.ev.catalog.realize(list(refs), c.node)
+    return None
+
+
+tag = define("tag", "Adds tags to the current class or defined resource.")
+
+
+@tag.dispatch("Any tags+")
+def _tag(c, *tags):
+    res = c.scope.resource
+    if res is not None:
+        for t in _flat(tags):
+            res.tags.add(str(t).lower())
+    return None
+
+
+tagged = define("tagged", "Is the current class or resource tagged with all the given tags?")
+
+
+@tagged.dispatch("Any tags+")
+def _tagged(c, *tags):
+    res = c.scope.resource
+    have = set(res.tags) if res is not None else set()
+    if res is not None:
+        have.add(res.title.lower() if res.type_name == "Class" else res.type_name.lower())
+    return all(str(t).lower() in have for t in _flat(tags))
+
+
+defined = define("defined", "Is a variable, type, class or resource defined?")
+
+
+def _is_defined(c, val) -> bool:
+    cat = c.ev.catalog
+    if isinstance(val, str):
+        if val.startswith("$"):
+            name = val[1:]
+            return c.scope.lookup(name) is not MISSING
+        if val == "":
+            return False
+        if val == "main":
+            return True
+        name = val.lower().lstrip(":")
+        return (name in BUILTIN_RESOURCE_TYPES or name in cat.defines or name in cat.classes)
+    if isinstance(val, m.ResourceType):
+        if val.type_name is None:
+            raise EvalError("The given resource type is a reference to all kind of types")
+        tname = val.type_name.lower()
+        known = tname in BUILTIN_RESOURCE_TYPES or tname in cat.defines
+        if val.title is None:
+            return known
+        return cat.find(val.type_name, val.title) is not None
+    if isinstance(val, m.ClassType):
+        if val.class_name is None:
+            raise EvalError("The given class type is a reference to all classes")
+        return cat.find("Class", val.class_name) is not None
+    if isinstance(val, m.TypeType):
+        t = val.type
+        if isinstance(t, m.ResourceType):
+            return _is_defined(c, t)
+        if isinstance(t, m.ClassType):
+            if t.class_name is None:
+                raise EvalError("The given class type is a reference to all classes")
+            return cat.find_class(t.class_name) is not None
+        return False
+    raise EvalError(f"Invalid argument of type '{type(val).__name__}' to 'defined'")
+
+
+@defined.dispatch("Variant[String, Type[CatalogEntry], Type[Type[CatalogEntry]]] vals+")
+def _defined(c, *vals):
+    return any(_is_defined(c, v) for v in vals)
+
+
+# ---- inline_epp ----------------------------------------------------------------------------------
+
+inline_epp = define("inline_epp", "Evaluates an EPP template given as a String.")
+
+
+@inline_epp.dispatch("String template", "Hash[Pattern[/^\\w+$/], Any] parameters?")
+def _inline_epp(c, template, parameters=None):
+    return render_epp(c, template, parameters, "inlined-epp-text", "inline_epp")
+
+
+def render_epp(c, template: str, parameters, file_name: str, func: str):
+    from ...syntax.parser import parse
+    from ...syntax import kinds as K
+    from ..closures import params_of
+    from ..context import LineIndex
+    from ..mismatch import validate_parameters
+    from ..runtime import Sensitive
+    from ..stringconv import to_s
+    ev = c.ev
+    pr = parse(template, epp=True)
+    if pr.errors:
+        e = pr.errors[0]
+        raise EvalError(f"{func}(): Invalid EPP: {e.message}")
+    root = pr.root
+    lines = LineIndex(template)
+    params = params_of(root.child(K.EPP_PARAMS)) if root.child(K.EPP_PARAMS) is not None else []
+    specified = root.child(K.EPP_PARAMS) is not None
+    args = dict(parameters or {})
+    enforce = specified if (specified or parameters is not None) else True
+    scope = c.scope
+    for k in list(args):
+        if "::" in k:
+            scope.set(k[2:] if k.startswith("::") else k, args.pop(k))
+    level = scope.level
+    saved = getattr(ev, "_epp_buffer", None)
+    buf: list = []
+    ev._epp_buffer = buf
+    try:
+        if enforce:
+            bindings = {}
+            layer = scope.push_local(bindings)
+            for k, v in args.items():
+                if v is not None:
+                    layer.symbols[k] = v
+            for p in params:
+                if args.get(p.name) is None:
+                    if p.default_node is not None:
+                        layer.symbols[p.name] = _located(ev.eval, p.default_node, scope, lines, file_name)
+                    elif p.name in args:
+                        layer.symbols[p.name] = None
+            types = []
+            for p in params:
+                types.append(ev.eval(p.type_node, scope) if p.type_node is not None else m.ANY)
+            given = dict(layer.symbols)
+            scope.pop_to(level)
+            specs = [(p.name, t, p.default_node is not None) for p, t in zip(params, types)]
+            msg = validate_parameters("lambda", specs, given)
+            if msg:
+                raise ArgumentsError(msg)
+            scope.push_local(given)
+        else:
+            scope.push_local(dict(args))
+        _located(ev.eval_statements, root, scope, lines, file_name)
+    finally:
+        scope.pop_to(level)
+        ev._epp_buffer = saved
+    sensitive = any(isinstance(x, Sensitive) for x in buf)
+    text = "".join(to_s(x.value) if isinstance(x, Sensitive) else x for x in buf)
+    return Sensitive(text) if sensitive else text
+
+
+def _located(fn, node, scope, lines, file_name):
+    """Run ``fn`` so that errors inside the template report positions in the template."""
+    try:
+        return fn(node, scope)
+    except EvalError as exc:
+        if exc.offset is not None and getattr(exc, "lines", None) is None:
+            exc.lines = lines
+            exc.file = file_name
+        raise

@@ -109,6 +109,8 @@ def split_key(key: str) -> list:
     if not re.search(r"[\"'.]", key):
         return [key]
     parts = _SEGMENT.split(key)
+    while parts and parts[-1] == "":
+        parts.pop()
     if not parts or parts[0] != "":
         raise EvalError("Syntax error in dotted-navigation string")
     parts = parts[1:]
@@ -494,16 +496,17 @@ def _version_cmp(a: str, b: str, ignore_trailing_zeroes: bool = False) -> int:
     """Puppet::Util::Package.versioncmp."""
     vre = re.compile(r"[-.]|\d+|[^-.\d]+")
     if ignore_trailing_zeroes:
-        a = re.sub(r"(?:\.0+)+$", "", a)
-        b = re.sub(r"(?:\.0+)+$", "", b)
+        def norm(v):
+            parts = v.split("-")
+            parts[0] = re.sub(r"[.0]+$", "", parts[0])
+            return "-".join(parts)
+        a, b = norm(a), norm(b)
     ax = vre.findall(a)
     bx = vre.findall(b)
     while ax and bx:
         x = ax.pop(0)
         y = bx.pop(0)
         if x == y:
-            continue
-        if x == "-" and y == "-":
             continue
         if x == "-":
             return -1

@@ -125,16 +125,13 @@ def _getvar_impl(c, get_string, default_value):
         raise EvalError("'getvar' The given string does not start with a valid variable name")
     name = mt.group(1)
     rest = get_string[mt.end():]
+    if rest and not rest.startswith("."):
+        raise EvalError("First character after var name in get string must be a '.' - got "
+                        f"{rest[0]}")
     v = c.scope.lookup(name)
     if v is MISSING:
-        if rest:
-            v = None
-        else:
-            return _default(c, default_value, get_string)
-    if not rest:
-        return v
-    return dig_dotted(c, v, rest[1:] if rest.startswith(".") else rest, default_value,
-                      from_getvar=True)
+        return default_value
+    return dig_dotted(c, v, rest[1:], default_value, from_getvar=True)
 
 
 def _default(c, default_value, text):

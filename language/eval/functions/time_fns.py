@@ -1,1 +1,30 @@
-"""(being written)"""
+"""``strftime``: formatting Timespans and Timestamps (and the legacy current-time form)."""
+from __future__ import annotations
+
+from ..timefmt import format_timespan, format_timestamp
+from . import define
+
+strftime = define("strftime", "Formats a Timespan or Timestamp with format directives.")
+
+
+@strftime.dispatch("Timespan time_object", "String format")
+def _span(c, ts, fmt):
+    return format_timespan(ts, fmt)
+
+
+@strftime.dispatch("Timestamp time_object", "String format", "String timezone?")
+def _stamp(c, ts, fmt, tz=None):
+    return format_timestamp(ts, fmt, tz)
+
+
+@strftime.dispatch("String format", "String timezone?")
+def _legacy(c, fmt, tz=None):
+    import time
+    from ...types.values import Timestamp
+    key = ("strftime", "legacy")
+    if key not in c.ctx.warned:
+        c.ctx.warned.add(key)
+        c.ctx.log("warning", "The argument signature (String format, [String timezone]) is "
+                  "deprecated for #strftime. See #strftime documentation and Timespan type for "
+                  "more info", *c.node.range)
+    return format_timestamp(Timestamp(time.time_ns()), fmt, tz)
