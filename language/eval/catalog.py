@@ -156,11 +156,6 @@ class Catalog:
                 import dataclasses
                 v = dataclasses.replace(v, type_name=name)
             define_alias(ev.ctx.aliases, name, v)
-        for name, value, node in pending:
-            from ..types.build import check_alias
-            err = check_alias(ev.ctx.aliases, name)
-            if err is not None:
-                raise ev.fail(err.code or "ILLEGAL_TYPE_ALIAS", str(err), node)
 
     def defined_type_names(self) -> frozenset:
         if self._defined_names is None:

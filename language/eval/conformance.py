@@ -58,6 +58,9 @@ def outcome(case: dict, budget: Budget | None = None) -> dict:
         for r in res.catalog.visible_resources():
             params = {}
             for k, v in r.params.items():
+                from .runtime import Sensitive
+                if isinstance(v, Sensitive):
+                    v = v.value  # the catalog keeps sensitive parameters unwrapped (marked)
                 try:
                     params[k] = canonical(v)
                 except Exception:

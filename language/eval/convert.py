@@ -20,6 +20,7 @@ from .mismatch import describe_value_mismatch
 from .runtime import generalized_type_name, hkey, to_number
 from .rubyfmt import ruby_inspect
 from .typecheck import instance_of
+from ..syntax.ast import _NON_EXPR as _NON_EXPR_KINDS
 
 NSECS = 1_000_000_000
 
@@ -46,22 +47,14 @@ def ruby_integer(s: str, radix: int | None = None) -> int:
         t = t[1:]
     base = radix
     low = t.lower()
-    if low.startswith("0x"):
-        if radix not in (None, 16):
-            raise bad
-        base, t = 16, t[2:]
-    elif low.startswith("0b"):
-        if radix not in (None, 2):
-            raise bad
-        base, t = 2, t[2:]
-    elif low.startswith("0o"):
-        if radix not in (None, 8):
-            raise bad
-        base, t = 8, t[2:]
-    elif low.startswith("0d"):
-        if radix not in (None, 10):
-            raise bad
-        base, t = 10, t[2:]
+    prefixes = {"0x": 16, "0b": 2, "0o": 8, "0d": 10}
+    p = low[:2]
+    if p in prefixes and (radix is None or radix == prefixes[p]):
+        base, t = prefixes[p], t[2:]
+    elif p in prefixes and radix is not None and not all(
+            c in _DIGITS.get(radix, "") or c == "_" for c in t):
+        # A prefix of another radix ("0x" with radix 2) is not a number in this radix.
+        raise bad
     elif len(t) > 1 and t[0] == "0" and radix is None:
         base, t = 8, t[1:]
     if base is None:
@@ -401,14 +394,32 @@ def _hash_any(c, v):
 new_regexp = Function("new_regexp")
 
 
-@new_regexp.dispatch("Variant[String, Regexp] from")
-def _regexp(c, v):
+@new_regexp.dispatch("Variant[String, Regexp] from", "Boolean escape?")
+def _regexp(c, v, escape=False):
     if isinstance(v, Regexp):
         return v
+    if escape:
+        v = _ruby_regexp_escape(v)
     rx = Regexp(v)
     if rx.compiled() is None:
         raise ConversionError(f"invalid regular expression: /{v}/")
     return rx
+
+
+def _ruby_regexp_escape(s: str) -> str:
+    out = []
+    for ch in s:
+        if ch in ".*?+^$|()[]{}\\/-":
+            out.append("\\" + ch)
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\t":
+            out.append("\\t")
+        elif ch == " ":
+            out.append("\\ ")
+        else:
+            out.append(ch)
+    return "".join(out)
 
 
 new_semver = Function("new_Version")
@@ -492,7 +503,9 @@ def _binary_str(c, s, fmt=None):
     import binascii
     try:
         if fmt in (None, "%B"):
-            return Binary(base64.b64decode(s, validate=True)) if fmt == "%B" else _relaxed_b64(s)
+            if len(s) % 4:
+                raise binascii.Error("invalid base64")
+            return Binary(base64.b64decode(s, validate=True))
         if fmt == "%b":
             return _relaxed_b64(s)
         if fmt == "%u":
@@ -523,8 +536,11 @@ def _binary_binary(c, b):
     return b
 
 
-@new_binary.dispatch("Struct[{value => String, Optional[format] => Enum['%b', '%u', '%B', '%s', '%r']}] hash_args")
+@new_binary.dispatch("Variant[Struct[{value => String, Optional[format] => Enum['%b', '%u', '%B', "
+                     "'%s', '%r']}], Struct[{value => Array[Integer[0,255]]}]] hash_args")
 def _binary_hash(c, h):
+    if type(h["value"]) in (list, tuple):
+        return Binary(bytes(h["value"]))
     return _binary_str(c, h["value"], h.get("format"))
 
 
@@ -581,11 +597,31 @@ new_type = Function("new_type")
 
 @new_type.dispatch("String[1] type_string")
 def _type_from_string(c, s):
-    from .api import evaluate_text
-    res = evaluate_text(s)
-    if not res.ok or not isinstance(res.value, m.PType):
+    return parse_type_string(c.ev, s)
+
+
+def parse_type_string(ev, s: str):
+    """A type written as a String, resolved in the evaluation's context (aliases, resource
+    types); a name nothing defines becomes a type reference, as in Puppet's TypeParser."""
+    from ..syntax.parser import parse
+    pr = parse(s)
+    stmts = [n for n in pr.root.children() if n.kind not in _NON_EXPR_KINDS]
+    if pr.errors or len(stmts) != 1:
         raise ConversionError(f"The string '{s}' cannot be converted to a Type")
-    return res.value
+    try:
+        v = ev.eval(stmts[0], ev.catalog.top or _scratch_scope(ev))
+    except EvalError as exc:
+        if exc.code == "UNKNOWN_RESOURCE_TYPE":
+            return m.TypeReferenceType(s.strip())
+        raise ConversionError(f"The string '{s}' cannot be converted to a Type") from None
+    if not isinstance(v, m.PType):
+        raise ConversionError(f"The string '{s}' cannot be converted to a Type")
+    return v
+
+
+def _scratch_scope(ev):
+    from .scope import Scope
+    return Scope(ev.ctx, None, "top")
 
 
 new_unit = Function("new_unit")
@@ -684,11 +720,12 @@ def _init_new(c, t: m.InitType, args: list) -> Any:
     if len(args) != 1:
         raise ArgumentsError(f"'new_Init' expects 1 argument, got {len(args)}")
     value = args[0]
+    from .typecheck import init_parts
+    singles, _others = init_parts(t)
     if t.args:
         return new_instance(c, inner, [value] + list(t.args))
     if type(value) in (list, tuple):
-        single = _single_types(inner, fn)
-        if any(instance_of(s, value) for s in single):
+        if any(instance_of(s, value) for s in singles):
             return new_instance(c, inner, [value])
         return new_instance(c, inner, list(value))
     return new_instance(c, inner, [value])

@@ -132,6 +132,9 @@ class Evaluator:
             if fn is None:
                 return self.eval_unknown(node, scope)
             return fn(self, node, scope)
+        except TypeSystemError as exc:
+            # e.g. an alias that never resolves to a real type, found while matching
+            raise self.fail(exc.code or "ILLEGAL_TYPE", str(exc), node) from None
         finally:
             budget.depth -= 1
 
@@ -208,7 +211,23 @@ class Evaluator:
         ty = self.resolve_type_name(name, node)
         if isinstance(ty, m.TypeReferenceType):
             raise self.fail("UNKNOWN_RESOURCE_TYPE", f"Resource type not found: {ty.text}", node)
+        if isinstance(ty, m.TypeAliasType) and ty.scope is self.ctx.aliases:
+            self._check_alias(ty, node)
         return ty
+
+    def _check_alias(self, ty, node) -> None:
+        """An alias that never reaches a real type is an error where it is used."""
+        checked = self.__dict__.setdefault("_checked_aliases", {})
+        name = ty.alias_name
+        if name not in checked:
+            from ..types.build import check_alias
+            try:
+                checked[name] = check_alias(self.ctx.aliases, name)
+            except Exception as exc:  # a broken alias body must not crash the evaluator
+                checked[name] = TypeSystemError(str(exc), None, "ILLEGAL_TYPE_ALIAS")
+        err = checked[name]
+        if err is not None:
+            raise self.fail(err.code or "ILLEGAL_TYPE_ALIAS", str(err), node)
 
     def canonical_type_name(self, name: str) -> str:
         """Puppet looks type names up case-insensitively (``Semver`` is ``SemVer``)."""

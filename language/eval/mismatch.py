@@ -219,12 +219,44 @@ def short_name(t: m.PType) -> str:
 
 
 def alias_expanded(t: m.PType) -> str:
+    """A type's text with every alias shown as ``Name = <its type>`` (once per alias)."""
+    try:
+        return type_to_string(_expand_aliases(t, set(), 0))
+    except Exception:
+        return type_to_string(t)
+
+
+def _expand_aliases(t: Any, seen: set, depth: int) -> Any:
+    import dataclasses
+    if depth > 40 or not isinstance(t, m.PType):
+        return t
     if isinstance(t, m.TypeAliasType):
+        if t.alias_name in seen:
+            return t
         try:
-            return f"{t.alias_name} = {type_to_string(resolve_alias(t))}"
+            body = _norm(resolve_alias(t))
         except Exception:
-            return t.alias_name
-    return type_to_string(t)
+            return t
+        inner = _expand_aliases(body, seen | {t.alias_name}, depth + 1)
+        return m.TypeReferenceType(f"{t.alias_name} = {type_to_string(inner)}")
+    if not dataclasses.is_dataclass(t):
+        return t
+    changes = {}
+    for f in dataclasses.fields(t):
+        v = getattr(t, f.name)
+        if isinstance(v, m.PType):
+            nv = _expand_aliases(v, seen, depth + 1)
+            if nv is not v:
+                changes[f.name] = nv
+        elif isinstance(v, tuple) and any(isinstance(x, m.PType) for x in v):
+            nv = tuple(_expand_aliases(x, seen, depth + 1) for x in v)
+            if any(a is not b for a, b in zip(nv, v)):
+                changes[f.name] = nv
+        elif isinstance(v, tuple) and any(isinstance(x, m.StructElement) for x in v):
+            nv = tuple(dataclasses.replace(x, value_type=_expand_aliases(x.value_type, seen, depth + 1))
+                       if isinstance(x, m.StructElement) else x for x in v)
+            changes[f.name] = nv
+    return dataclasses.replace(t, **changes) if changes else t
 
 
 def _resolved(t):

@@ -33,7 +33,7 @@ def call_member(ev, obj: Any, name: str, args: list, lam, node, scope) -> tuple:
             return True, list(obj.arguments) if obj.arguments is not None else None
         return False, None
     if isinstance(obj, URI) and name in _URI_PARTS:
-        parts = obj.parts()
+        parts = uri_parts(obj)
         v = parts.get(name)
         if name == "port" and v is not None:
             try:
@@ -42,6 +42,21 @@ def call_member(ev, obj: Any, name: str, args: list, lam, node, scope) -> tuple:
                 pass
         return True, v
     return False, None
+
+
+def uri_parts(u: URI) -> dict:
+    """The parts of a URI like Ruby's URI: an opaque URI (``urn:a:b``) has no path."""
+    parts = dict(u.parts())
+    text = u.text
+    scheme = parts.get("scheme")
+    if scheme and not text[len(scheme) + 1:].startswith("/"):
+        rest = text[len(scheme) + 1:]
+        for k in ("path", "host", "userinfo", "port"):
+            parts.pop(k, None)
+        opaque = rest.split("#", 1)[0].split("?", 1)[0] if "?" in rest or "#" in rest else rest
+        parts["opaque"] = rest.split("#", 1)[0]
+        del opaque
+    return parts
 
 
 def _declared_attributes(ev, obj: ObjectValue) -> set:

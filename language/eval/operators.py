@@ -367,7 +367,13 @@ def equals(a: Any, b: Any, depth: int = 0) -> bool:
         if not isinstance(b, dict) or len(a) != len(b):
             return False
         for k, v in a.items():
-            if not equals(b.get(k), v, depth + 1):
+            if k in b:
+                bv = b[k]
+            elif isinstance(k, Sensitive):
+                bv = next((x for bk, x in b.items() if equals(bk, k, depth + 1)), None)
+            else:
+                bv = None
+            if not equals(bv, v, depth + 1):
                 return False
         return True
     if isinstance(a, m.PType):
@@ -379,7 +385,7 @@ def equals(a: Any, b: Any, depth: int = 0) -> bool:
             return _time_num_cmp(a, b) == 0
         return False
     if isinstance(a, Sensitive):
-        return a is b
+        return a is b or (isinstance(b, Sensitive) and equals(a.value, b.value, depth + 1))
     if isinstance(a, Regexp):
         return isinstance(b, Regexp) and a.pattern == b.pattern
     if isinstance(a, SemVer):
@@ -539,8 +545,8 @@ def includes(container: Any, item: Any, set_match: Callable[[Any], None]) -> boo
             return item.data in container.data
         if type(item) is str:
             return item.encode("utf-8") in container.data
-        if type(item) is int:
-            return item in container.data
+        if type(item) in (int, float):
+            return any(b == item for b in container.data)
         return False
     if isinstance(container, SemVerRange):
         return semver_range_includes(container, item)

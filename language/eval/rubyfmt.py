@@ -77,6 +77,9 @@ def ruby_to_s(v: Any) -> str:
         return ruby_float(v)
     if isinstance(v, (list, tuple, dict)):
         return ruby_inspect(v)
+    from ..types.values import Regexp
+    if isinstance(v, Regexp):
+        return f"(?-mix:{v.pattern})"
     return str(v)
 
 
@@ -193,6 +196,8 @@ def format_one(flags: str, width: int | None, prec: int | None, conv: str, v: An
             body = _hex_float(abs(f), prec)
             if conv == "A":
                 body = body.upper()
+            sign = "-" if f < 0 else ("+" if plus else (" " if space else ""))
+            return _pad(body[2:], sign, width, left, zero, body[:2])
         else:
             spec = "%" + ("#" if alt else "") + (f".{prec}" if prec is not None else "") + conv
             body = spec % abs(f)

@@ -362,10 +362,17 @@ class _Indent:
 def _get_format(value: Any, vt: Any, fmap: list) -> Format:
     if vt is None:
         vt = _kind_type(value)
-    for k, f in fmap:
-        if is_assignable(k, vt):
+    matching = [(k, f) for k, f in fmap if is_assignable(k, vt)]
+    if not matching:
+        return Format("%s")
+    if len(matching) == 1:
+        return matching[0][1]
+    # The most specific matching type wins (what Puppet's sorted format map achieves).
+    for k, f in matching:
+        if not any(k2 is not k and is_assignable(k, k2) and not is_assignable(k2, k)
+                   for k2, _ in matching):
             return f
-    return Format("%s")
+    return matching[0][1]
 
 
 def _kind_type(v: Any):
@@ -496,7 +503,7 @@ def _convert_int(v: int, f: Format) -> str:
     if c in "dxXobB":
         return _sprintf(f, c, v)
     if c == "p":
-        return _sprintf(f, "d", v)
+        return _sprintf(f, "p", v)
     if c in "eEfgGaA":
         return _sprintf(f, c, float(v))
     if c == "c":
@@ -557,7 +564,7 @@ def _convert_binary(v: Binary, f: Format) -> str:
     sub = "p" if f.alt else "s"
     if c == "s":
         if f.alt:
-            return _sprintf(f, "p", v.data.decode("latin-1"))
+            return _sprintf(f, "s", _ruby_bytes_inspect(v.data))
         try:
             text = v.data.decode("utf-8")
         except UnicodeDecodeError:
@@ -578,6 +585,31 @@ def _convert_binary(v: Binary, f: Format) -> str:
     if c == "T":
         return _sprintf(f, sub, "BINARY")
     raise _fmt_error("Binary", c, "bButTsp")
+
+
+def _ruby_bytes_inspect(data: bytes) -> str:
+    """Ruby's inspect of a binary (ASCII-8BIT) string."""
+    out = ['"']
+    for b in data:
+        ch = chr(b)
+        if ch == '"':
+            out.append('\\"')
+        elif ch == "\\":
+            out.append("\\\\")
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\t":
+            out.append("\\t")
+        elif ch == "\r":
+            out.append("\\r")
+        elif ch == "#":
+            out.append("#")
+        elif 0x20 <= b < 0x7f:
+            out.append(ch)
+        else:
+            out.append(f"\\x{b:02X}")
+    out.append('"')
+    return "".join(out)
 
 
 def _is_a_or_h(x: Any) -> bool:

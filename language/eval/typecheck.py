@@ -19,9 +19,73 @@ def _special(v: Any) -> bool:
 
 
 def instance_of(t: m.PType, v: Any) -> bool:
+    if isinstance(t, m.InitType) and t.type is not None:
+        return init_instance(t, v)
     if not _special(v):
         return is_instance(t, v)
     return _special_instance(t, v, 0)
+
+
+def init_parts(t: m.InitType) -> tuple:
+    """(single_type, other_type, has_optional_single) of ``Init[T, args]``, from the
+    signatures of T's new function (Puppet's PInitType#assert_initialized)."""
+    from .convert import new_function_for
+    from .errors import EvalError
+    from ..types.format import type_to_string
+    inner = t.type
+    fn = None
+    if not isinstance(inner, (m.InitType, m.OptionalType, m.NotUndefType)):
+        try:
+            fn = new_function_for(inner)
+        except Exception:
+            fn = None
+    if fn is None:
+        raise EvalError(f"Creation of new instance of type '{type_to_string(inner)}' is not supported")
+    tuples = []
+    for d in fn.dispatches:
+        types, _, (lo, hi), *_ = d._compile()
+        tuples.append((types, lo, hi))
+    singles = [inner]
+    others = []
+    if not t.args:
+        for types, lo, hi in tuples:
+            if (lo, hi) == (1, 1):
+                singles.append(types[0])
+            else:
+                others.append((types, lo, hi))
+    else:
+        arg_types = [infer_set(a) for a in t.args]
+        n = 1 + len(arg_types)
+        ok = []
+        for types, lo, hi in tuples:
+            if lo <= n <= hi and all(is_assignable(types[min(i + 1, len(types) - 1)], at)
+                                     for i, at in enumerate(arg_types)):
+                ok.append(types)
+        if not ok:
+            raise EvalError(f"The type '{type_to_string(t)}' does not represent a valid set of "
+                            f"parameters for {_generalized_name(inner)}.new()")
+        singles.extend(types[0] for types in ok)
+    return singles, others
+
+
+def _generalized_name(t) -> str:
+    from ..types.algebra import generalize
+    g = generalize(t)
+    return getattr(g, "type_name", None) or g.name
+
+
+def init_instance(t: m.InitType, v: Any) -> bool:
+    singles, others = init_parts(t)
+    if any(instance_of(x, v) for x in singles):
+        return True
+    for types, lo, hi in others:
+        for cand in ([v] if type(v) in (list, tuple) else []) + [[v]]:
+            if type(cand) in (list, tuple) and lo <= len(cand) <= hi and all(
+                    instance_of(types[min(i, len(types) - 1)], x) for i, x in enumerate(cand)):
+                if cand is not v and lo != 1:
+                    continue
+                return True
+    return False
 
 
 def _special_instance(t: m.PType, v: Any, depth: int) -> bool:

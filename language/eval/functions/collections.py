@@ -369,10 +369,8 @@ def _minmax(name: str, pick):
         return select(list(args), cmp)
 
     def any_cmp(a, b):
-        as_, bs = to_s(a) if type(a) is not str else a, to_s(b) if type(b) is not str else b
         from ..rubyfmt import ruby_to_s
-        as_ = ruby_to_s(a) if type(a) in (int, float, bool) or a is None else as_
-        bs = ruby_to_s(b) if type(b) in (int, float, bool) or b is None else bs
+        as_, bs = ruby_to_s(a), ruby_to_s(b)
         if _NUMERIC_STR.match(as_) and _NUMERIC_STR.match(bs):
             fa, fb = _to_f(as_), _to_f(bs)
             return (fa > fb) - (fa < fb)

@@ -25,7 +25,6 @@ _SANDBOXED = {
     "module_directory": "The directory of a module.",
     "fqdn_rand": "A random number seeded by the node's fully qualified domain name.",
     "create_resources": "Creates resources from a hash (use iteration instead).",
-    "scanf": "Scans a string with a format (needs Ruby's scanf).",
 }
 
 

@@ -336,3 +336,90 @@ _digest("sha256", "sha256")
 
 def unwrap_if_sensitive(v: Any) -> Any:
     return v.value if isinstance(v, Sensitive) else v
+
+
+# ---- scanf -------------------------------------------------------------------------------------
+
+scanf = define("scanf", "Scans a String with a scanf format; the converted values.")
+
+_SCANF_DIRECTIVE = re.compile(r"%(\*?)(\d*)(\[[^\]]*\]|[diuxXofeEgGsc%])")
+
+
+def ruby_scanf(data: str, fmt: str) -> list:
+    """Ruby's ``String#scanf`` for the common directives."""
+    out: list = []
+    pos = 0
+    i = 0
+    while i < len(fmt):
+        ch = fmt[i]
+        if ch.isspace():
+            while pos < len(data) and data[pos].isspace():
+                pos += 1
+            i += 1
+            continue
+        if ch != "%":
+            if pos < len(data) and data[pos] == ch:
+                pos += 1
+                i += 1
+                continue
+            break
+        mt = _SCANF_DIRECTIVE.match(fmt, i)
+        if not mt:
+            break
+        i = mt.end()
+        suppress, width, conv = mt.group(1), mt.group(2), mt.group(3)
+        w = int(width) if width else None
+        if conv == "%":
+            if pos < len(data) and data[pos] == "%":
+                pos += 1
+                continue
+            break
+        if conv not in "c" and not conv.startswith("["):
+            while pos < len(data) and data[pos].isspace():
+                pos += 1
+        chunk = data[pos:pos + w] if w else data[pos:]
+        if conv in "du":
+            m2 = re.match(r"[-+]?\d+", chunk)
+            val = int(m2.group(0)) if m2 else None
+        elif conv == "i":
+            m2 = re.match(r"[-+]?(0[xX][0-9a-fA-F]+|0[0-7]*|\d+)", chunk)
+            if m2:
+                txt = m2.group(0)
+                sign = -1 if txt.startswith("-") else 1
+                body = txt.lstrip("+-")
+                val = sign * (int(body, 16) if body[:2].lower() == "0x" else
+                              int(body, 8) if len(body) > 1 and body[0] == "0" else int(body))
+            else:
+                val = None
+        elif conv in "xX":
+            m2 = re.match(r"[-+]?(0[xX])?[0-9a-fA-F]+", chunk)
+            val = int(m2.group(0), 16) if m2 else None
+        elif conv == "o":
+            m2 = re.match(r"[-+]?[0-7]+", chunk)
+            val = int(m2.group(0), 8) if m2 else None
+        elif conv in "feEgG":
+            m2 = re.match(r"[-+]?(\d+\.?\d*([eE][-+]?\d+)?|\.\d+([eE][-+]?\d+)?)", chunk)
+            val = float(m2.group(0)) if m2 else None
+        elif conv == "s":
+            m2 = re.match(r"\S+", chunk)
+            val = m2.group(0) if m2 else None
+        elif conv == "c":
+            n = w or 1
+            m2 = re.match(r"(?s).{%d}" % n, chunk)
+            val = m2.group(0) if m2 else None
+        else:
+            cls = conv[1:-1]
+            m2 = re.match("[" + cls.replace("\\", "\\\\") + "]+", chunk)
+            val = m2.group(0) if m2 else None
+        if val is None or m2 is None:
+            break
+        pos += len(m2.group(0))
+        if not suppress:
+            out.append(val)
+    return out
+
+
+@scanf.dispatch("String data", "String format", block="Callable block?")
+def _scanf(c, data, fmt):
+    result = ruby_scanf(data, fmt)
+    return c.block.call([result]) if c.block is not None else result

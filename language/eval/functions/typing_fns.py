@@ -57,8 +57,8 @@ def _assert_type(c, t, v):
 
 @assert_type.dispatch("String type_string", "Any value", block="Callable[Type, Type] block?")
 def _assert_type_s(c, s, v):
-    from ..convert import _type_from_string
-    return _assert(c, _type_from_string(c, s), v)
+    from ..convert import parse_type_string
+    return _assert(c, parse_type_string(c.ev, s), v)
 
 
 convert_to = define("convert_to", "Converts a value to the given type (new with the value first).")
