@@ -95,6 +95,7 @@ _def("NOT_TOP_LEVEL", ERROR, "Classes, definitions, and nodes may only appear at
 _def("NOT_ABSOLUTE_TOP_LEVEL", ERROR, "{what} may only appear at toplevel")
 _def("NOT_RVALUE", ERROR, "Invalid use of expression. {what} does not produce a value")
 _def("IDEM_EXPRESSION_NOT_LAST", ERROR, "This {what} has no effect. A value was produced and then forgotten (one or more preceding expressions may have the wrong form)")
+_def("IDEM_NOT_ALLOWED_LAST", ERROR, "This {what} has no effect. {container} can not end with a value-producing expression without other effect")
 _def("ILLEGAL_HOSTNAME_CHARS", ERROR, "The hostname '{name}' contains illegal characters (only letters, digits, '_', '-', and '.' are allowed)")
 _def("ILLEGAL_HOSTNAME_INTERPOLATION", ERROR, "An interpolated expression is not allowed in a hostname of a node")
 _def("ILLEGAL_DEFINITION_NAME", ERROR, "Unacceptable name. The name '{name}' is unacceptable as the name of {what}")
@@ -176,3 +177,21 @@ _def("EVAL_RECURSION_LIMIT", ERROR, "Evaluation stopped: nesting deeper than {de
 _def("EVAL_MEMORY_LIMIT", ERROR, "Evaluation stopped: out of memory (puppet-ls)")
 _def("INTERNAL_ERROR", ERROR, "Internal error in the evaluator: {detail} (puppet-ls)")
 
+# ==== server / static checks (puppet_ls.language.check) =========================================
+# Findings of the evaluation-free checker.  Things that may be defined outside what was indexed
+# are warnings, and are only reported when the index covers where they would be defined.
+_def("UNDEFINED_VARIABLE", WARNING, "Unknown variable: '${name}'")
+_def("UNDEFINED_CLASS_VARIABLE", WARNING, "Unknown variable: '${name}' (class '{cls}' has no variable '{var}')")
+_def("UNDEFINED_FUNCTION", WARNING, "Unknown function: '{name}'")
+_def("UNDEFINED_CLASS", WARNING, "Unknown class: '{name}'")
+_def("UNDEFINED_RESOURCE_TYPE", WARNING, "Unknown resource type: '{name}'")
+_def("UNDEFINED_TYPE", WARNING, "Unknown type: '{name}' is not a data type, resource type, class or type alias")
+_def("WRONG_ARGUMENT_COUNT", ERROR, "'{name}' expects {expected}, got {actual}")
+_def("WRONG_ARGUMENT_TYPE", ERROR, "'{name}' parameter '{param}' expects a value of type {expected}, got {actual}")
+_def("NO_MATCHING_SIGNATURE", ERROR, "'{name}' does not accept these arguments; it expects one of: {signatures}")
+_def("BLOCK_NOT_ACCEPTED", ERROR, "'{name}' does not accept a lambda")
+_def("BLOCK_REQUIRED", ERROR, "'{name}' expects a lambda")
+_def("WRONG_LAMBDA_ARITY", ERROR, "'{name}' calls its lambda with {expected}; this lambda takes {actual}")
+_def("NO_SUCH_PARAMETER", ERROR, "{resource} has no parameter named '{param}'")
+_def("PARAMETER_TYPE_MISMATCH", ERROR, "{resource}: parameter '{param}' expects a value of type {expected}, got {actual}")
+_def("DEFAULT_TYPE_MISMATCH", ERROR, "The default value of parameter ${param} does not match its type: expects a value of type {expected}, got {actual}")

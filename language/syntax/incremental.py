@@ -22,7 +22,7 @@ from __future__ import annotations
 from . import kinds as K
 from .lexer import lex, next_token_kind
 from .parser import (EXPR_START, STATEMENT_CALLS, ParseResult, Parser, SyntaxError_, _ASSIGN,
-                     _BINARY, _RELATIONSHIP, _qname_text, parse)
+                     _BINARY, _RELATIONSHIP, _qname_text, parse, prefer_closed_runaway_string)
 from .tree import GreenNode, SyntaxNode
 
 # Tokens that, following a statement, would make the parser continue that statement.
@@ -53,7 +53,10 @@ def reparse(old: ParseResult, start: int, end: int, new_text: str, tasks: bool =
         # closed by the edit, so no part of such a file can be reparsed on its own.
         return parse(text, tasks=tasks)
     delta = len(new_text) - (end - start)
+    budget = len(old.text) // 2
     for node in reversed(_path(root, start, end)):
+        if node.end - node.offset > budget:
+            break   # a unit this large costs more (parsed twice) than parsing everything once
         result = _try_unit(old, node, start, end, delta, text, tasks)
         if result is not None:
             return result
@@ -131,7 +134,7 @@ def _try_unit(old: ParseResult, node: SyntaxNode, start: int, end: int, delta: i
     new_parsed = _parse_unit(new_region, statement, prev_green, new_following, tasks)
     if new_parsed is None:
         return None
-    new_green, new_errors, first_kind = new_parsed
+    new_green, new_errors, first_kind, new_multiline = new_parsed
     if new_green.kind != node.kind and not (statement and new_green.kind != K.ERROR):
         return None
     if statement and (first_kind in _CONTINUATION or first_kind not in EXPR_START):
@@ -151,7 +154,10 @@ def _try_unit(old: ParseResult, node: SyntaxNode, start: int, end: int, delta: i
               for e in old.errors if e.offset < lo]
     errors = before + _shift(new_errors, region_start) + [_moved(e, delta) for e in old.errors if e.offset > hi]
     errors.sort(key=lambda e: (e.offset, e.end))
-    return ParseResult(green, errors, text)
+    multiline = tuple([o for o in old.multiline_strings if o < lo] +
+                      [region_start + o for o in new_multiline] +
+                      [o + delta for o in old.multiline_strings if o > hi])
+    return prefer_closed_runaway_string(ParseResult(green, errors, text, multiline), False, tasks)
 
 
 def _owned_interval(node: SyntaxNode) -> tuple[int, int]:
@@ -202,7 +208,7 @@ def _parse_unit(region: str, statement: bool, prev_green, following: str | None,
         return None   # the parse ended early, or went on into what follows the unit
     if any(e.offset >= eof[2] for e in p.errors):
         return None   # the unit ended while something was still expected
-    return node, sorted(p.errors, key=lambda e: (e.offset, e.end)), toks[0][0]
+    return node, sorted(p.errors, key=lambda e: (e.offset, e.end)), toks[0][0], p.multiline
 
 
 def _previous_statement(node: SyntaxNode):

@@ -147,11 +147,12 @@ def _show_char(c: str) -> str:
 
 
 class _Lexer:
-    __slots__ = ("text", "n", "tokens", "errors", "heredocs", "trivia", "prev", "epp", "keywords",
+    __slots__ = ("text", "n", "tokens", "errors", "heredocs", "trivia", "prev", "epp", "keywords", "forced",
                  "pending_bodies", "body_resume", "depth")
 
-    def __init__(self, text: str, epp: bool, tasks: bool):
+    def __init__(self, text: str, epp: bool, tasks: bool, forced: frozenset = frozenset()):
         self.text = text
+        self.forced = forced      # quotes at these offsets are taken as never closed
         self.n = len(text)
         self.tokens: list = []
         self.errors: list = []
@@ -279,7 +280,7 @@ class _Lexer:
                 continue
             # ---- strings ----
             if c == "'":
-                m = _SQ_RE.match(text, pos, n)
+                m = _SQ_RE.match(text, pos, n) if pos not in self.forced else None
                 if m is None:
                     end = self.unclosed_quote(pos, "'")
                     self.emit(K.STRING, text[pos:end], pos)
@@ -434,7 +435,7 @@ class _Lexer:
         """Lex a double-quoted string into DQ_OPEN, pieces, DQ_CLOSE."""
         text = self.text
         start = pos
-        close = self.scan_dq_close(pos + 1)
+        close = self.scan_dq_close(pos + 1) if pos not in self.forced else -1
         if close < 0:
             end = self.unclosed_quote(pos, '"')
             # Deliver what there is as text so the tree keeps it, ending at the line end.
@@ -746,9 +747,12 @@ def _heredoc_text_re(escapes: frozenset):
     return pat
 
 
-def lex(text: str, epp: bool = False, tasks: bool = False) -> LexResult:
-    """Tokenize Puppet source (or an EPP template when ``epp``).  Never raises."""
-    lx = _Lexer(text, epp, tasks)
+def lex(text: str, epp: bool = False, tasks: bool = False, unclosed: frozenset = frozenset()) -> LexResult:
+    """Tokenize Puppet source (or an EPP template when ``epp``).  Never raises.
+
+    ``unclosed`` names offsets of quotes to treat as never closed (the parser's recovery
+    tries this for strings that run over lines before a syntax error)."""
+    lx = _Lexer(text, epp, tasks, unclosed)
     if epp:
         lx.lex_epp()
     else:

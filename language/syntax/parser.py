@@ -62,6 +62,7 @@ _RECOVERY_STOP = frozenset({
     K.RBRACE, K.EOF, K.SEMIC, K.VARIABLE, K.IF, K.UNLESS, K.CASE, K.CLASS, K.DEFINE, K.NODE,
     K.FUNCTION, K.TYPE, K.PLAN, K.AT, K.ATAT, K.RENDER_EXPR, K.EPP_TEXT,
 })
+_STRINGISH = frozenset({K.STRING, K.DQ_OPEN, K.STRING_TEXT})
 _STRONG_STARTS = frozenset({K.IF, K.UNLESS, K.CASE, K.CLASS, K.DEFINE, K.NODE, K.FUNCTION,
                             K.PLAN, K.RBRACE})
 _OPENERS = {K.LBRACE: K.RBRACE, K.SELBRACE: K.RBRACE, K.LBRACK: K.RBRACK,
@@ -95,6 +96,7 @@ class ParseResult:
     green: GreenNode
     errors: list          # lexical and syntax errors, in source order
     text: str
+    multiline_strings: tuple = ()   # offsets of quotes opening strings that span lines
 
     @property
     def root(self):
@@ -134,6 +136,8 @@ class Parser:
         self.last_error_at = -1
         self.untitled_prefixed = False
         self.brace_offset = 0
+        self.dq_open = -1
+        self.multiline: list = []
 
     # ---- token helpers ----------------------------------------------------------------------
     def peek(self, n: int = 0) -> str:
@@ -153,8 +157,20 @@ class Parser:
                 ch.extend(trivia)
         kind = tok[0]
         ch.append((kind, tok[1]))
+        if kind in _STRINGISH:
+            self.note_string(kind, tok)
         if kind != K.EOF:
             self.i = i + 1
+
+    def note_string(self, kind: str, tok) -> None:
+        """Remember strings that run over more than one line: when a syntax error follows
+        one, recovery tries it as a string whose closing quote is missing."""
+        if kind == K.DQ_OPEN:
+            self.dq_open = tok[2]
+        elif "\n" in tok[1]:
+            start = tok[2] if kind == K.STRING else self.dq_open
+            if start >= 0 and (not self.multiline or self.multiline[-1] != start):
+                self.multiline.append(start)
 
     def bump_as(self, ch: list, kind: str) -> None:
         """Consume the current token under another kind (e.g. a keyword used as a name)."""
@@ -270,6 +286,8 @@ class Parser:
         sub.last_error_at = -1
         sub.untitled_prefixed = False
         sub.brace_offset = 0
+        sub.dq_open = -1
+        sub.multiline = []   # heredoc text is not a quoted string
         ch: list = []
         sub.string_parts(ch, K.EOF)
         if sub.kinds[sub.i] != K.EOF:
@@ -311,13 +329,24 @@ class Parser:
     def statements(self, ch: list, top: bool = False) -> None:
         """Statements up to a '}' (not consumed) or end of input."""
         kinds = self.kinds
+        after_statement = False
+        after_semicolon = False
         while True:
             k = kinds[self.i]
             if k == K.RBRACE or k == K.EOF:
+                if after_semicolon:
+                    # Puppet allows ';' only between two statements
+                    self.syntax_error("a statement after ';'")
                 return
             if k == K.SEMIC:
+                if not after_statement:
+                    self.syntax_error("a statement before ';'")
                 self.bump(ch)
+                after_statement = False
+                after_semicolon = True
                 continue
+            after_semicolon = False
+            after_statement = True
             if k not in EXPR_START:
                 self.syntax_error()
                 self.recover(ch, _RECOVERY_STOP - {K.SEMIC} | {K.SEMIC})
@@ -1137,7 +1166,7 @@ class Parser:
             if kinds[self.i] == K.COMMA:
                 self.bump(pl)
             elif kinds[self.i] != close_kind:
-                self.syntax_error(f"',' or {'|' if close_kind == K.PIPE else ')'}")
+                self.syntax_error("',' or '|'" if close_kind == K.PIPE else "',' or ')'")
                 self.recover(pl, frozenset({K.COMMA, close_kind, K.LBRACE, K.RBRACE, K.EOF}))
                 if kinds[self.i] == K.COMMA:
                     self.bump(pl)
@@ -1221,7 +1250,14 @@ class Parser:
         node.append(name)
         if kinds[self.i] == K.EQUALS:
             self.bump(node)
-            node.append(self.expression_or_missing())
+            # The right-hand side is a type (possibly parameterized) or, for an Object type,
+            # a hash; anything else is a syntax error in Puppet.
+            if kinds[self.i] == K.CLASSREF:
+                node.append(self.postfix_access_only(self.primary()))
+            elif kinds[self.i] == K.LBRACE:
+                node.append(self.hash_literal())
+            else:
+                node.append(self.missing("a type"))
             return GreenNode(K.TYPE_ALIAS, node)
         if kinds[self.i] == K.INHERITS:
             self.bump(node)
@@ -1305,9 +1341,20 @@ def _pair_braces(p: Parser) -> None:
             continue
         if k == K.EOF:
             while stack:
-                _close_virtually(p, out, stack.pop(), line_info)
+                _close_virtually(p, out, stack.pop(), line_info, eof_offset=tok[2])
         out.append(tok)
     p.toks = out
+
+
+_STATEMENT_BOUNDARY = frozenset({K.LBRACE, K.SELBRACE, K.RBRACE, K.SEMIC})
+_OPERAND_END = frozenset({
+    K.VARIABLE, K.NAME, K.WORD, K.CLASSREF, K.NUMBER, K.STRING, K.REGEX, K.BOOLEAN, K.UNDEF,
+    K.DEFAULT, K.DQ_CLOSE, K.HEREDOC, K.RPAREN, K.RBRACK, K.RCOLLECT, K.RRCOLLECT, K.ERROR_TOKEN,
+})
+_CONTINUATION_START = frozenset(_BINARY) | _RELATIONSHIP | _ASSIGN | frozenset({
+    K.QMARK, K.DOT, K.FARROW, K.PARROW, K.COMMA, K.RPAREN, K.RBRACK, K.LBRACE, K.SELBRACE,
+    K.LBRACK, K.LPAREN, K.PIPE, K.RCOLLECT, K.RRCOLLECT, K.LCOLLECT, K.LLCOLLECT, K.COLON,
+})
 
 
 class _LineInfo:
@@ -1318,7 +1365,10 @@ class _LineInfo:
         self.first_col: dict = {}     # id-independent: offset -> column of a first-on-line token
         self.line_indent: dict = {}   # offset -> indentation of the token's line
         self.lines: dict = {}         # offset -> 1-based line of the token
+        self.opener_indent: dict = {}  # offset of '{' -> indentation of its statement's line
         indent = 0
+        stmt_indent = 0
+        prev = None
         line = 1
         for idx, tok in enumerate(toks):
             trivia = tok[3]
@@ -1345,10 +1395,20 @@ class _LineInfo:
                             col = None if tv[0] in (K.ML_COMMENT,) and "\n" not in tv[1] else col
                             if col is not None:
                                 col = None  # a comment before the token on its line
+            kind = tok[0]
             if col is not None:
                 indent = col
                 self.first_col[tok[2]] = col
+                # A line that starts a new statement (rather than continuing one, as
+                # '  $y {' continues 'if $x and') sets the indentation that a block opened
+                # in that statement is expected to close at.
+                if prev is None or prev in _STATEMENT_BOUNDARY or (prev in _OPERAND_END and kind not in _CONTINUATION_START):
+                    stmt_indent = col
+            if kind == K.LBRACE or kind == K.SELBRACE:
+                self.opener_indent[tok[2]] = min(indent, stmt_indent)
             self.line_indent[tok[2]] = indent
+            if kind not in K.TRIVIA:
+                prev = kind
 
     def line_of(self, tok) -> int:
         return self.lines.get(tok[2], 0)
@@ -1357,11 +1417,15 @@ class _LineInfo:
         return self.first_col.get(tok[2])
 
     def indent_of(self, tok):
+        if tok[0] in (K.LBRACE, K.SELBRACE):
+            return self.opener_indent.get(tok[2], 0)
         return self.line_indent.get(tok[2], 0)
 
 
-def _close_virtually(p: Parser, out: list, open_idx: int, line_info: _LineInfo) -> None:
-    """Insert a zero-width '}' for the opener at out[open_idx]."""
+def _close_virtually(p: Parser, out: list, open_idx: int, line_info: _LineInfo,
+                     eof_offset: int | None = None) -> None:
+    """Insert a zero-width '}' for the opener at out[open_idx]; when its block runs to the end
+    of the input, the error is reported at the very end (after any trailing comments)."""
     opener = out[open_idx]
     indent = line_info.indent_of(opener)
     insert_at = len(out)
@@ -1378,13 +1442,38 @@ def _close_virtually(p: Parser, out: list, open_idx: int, line_info: _LineInfo) 
         offset = prev[2] + len(prev[1]) if prev else 0
     virtual = (K.RBRACE, "", offset, ())
     out.insert(insert_at, virtual)
+    if insert_at == len(out) - 1 and eof_offset is not None:
+        offset = eof_offset
     p.errors.append(SyntaxError_(offset, offset, "MISSING_RBRACE", issue("MISSING_RBRACE").format(line=line_info.line_of(opener))))
 
 
 def parse(text: str, epp: bool = False, tasks: bool = False) -> ParseResult:
     """Parse Puppet source (or an EPP template) into a lossless tree.  Never raises."""
-    lexed = lex(text, epp=epp, tasks=tasks)
+    return prefer_closed_runaway_string(_parse(text, epp, tasks), epp, tasks)
+
+
+def _parse(text: str, epp: bool, tasks: bool, unclosed: frozenset = frozenset()) -> ParseResult:
+    lexed = lex(text, epp=epp, tasks=tasks, unclosed=unclosed)
     parser = Parser(lexed, epp)
     green = parser.parse_file()
     errors = sorted(parser.errors, key=lambda e: (e.offset, e.end))
-    return ParseResult(green, errors, text)
+    return ParseResult(green, errors, text, tuple(parser.multiline))
+
+
+def prefer_closed_runaway_string(result: ParseResult, epp: bool = False, tasks: bool = False) -> ParseResult:
+    """A dropped quote makes a string swallow lines of code and flips every later quote, so
+    the errors appear far from the damage and whole definitions end up inside strings.  When
+    a string that spans lines comes before the first error, try the parse in which that string
+    ends at its line (its closing quote missing); keep it when it has no more errors than the
+    original.  A legitimate multi-line string loses: its other lines then parse as code and
+    add errors."""
+    if not result.errors or epp:
+        return result
+    first = result.errors[0].offset
+    candidates = [o for o in result.multiline_strings if o < first][-2:]
+    best = result
+    for offset in reversed(candidates):
+        alt = _parse(result.text, epp, tasks, frozenset({offset}))
+        if len(alt.errors) <= len(best.errors):
+            best = alt
+    return best

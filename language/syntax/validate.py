@@ -51,18 +51,14 @@ _NOT_RVALUE_WHAT = {
 
 # Expressions without side effects: a value computed and dropped when not last in a block.
 _IDEM = {
-    K.LITERAL: None, K.QNAME: "Name", K.TYPE_REF: "Type-Name", K.VARIABLE_EXPR: "Variable",
+    K.DQ_STRING: "Double Quoted String", K.HEREDOC_EXPR: "'@()' expression", K.LITERAL: None, K.QNAME: "Name", K.TYPE_REF: "Type-Name", K.VARIABLE_EXPR: "Variable",
     K.ARRAY: "Array Expression", K.HASH: "Hash Expression", K.ACCESS_EXPR: "Access Expression",
     K.SELECTOR_EXPR: "Selector Expression", K.UNARY_EXPR: None, K.BINARY_EXPR: None,
 }
-_LITERAL_NAMES = {K.NUMBER: "Literal Number", K.STRING: "String", K.BOOLEAN: "Literal Boolean",
-                  K.UNDEF: "Literal Undef", K.DEFAULT: "Literal Default", K.REGEX: "Literal Regular Expression"}
-_BINARY_NAMES = {"+": "Arithmetic Expression", "-": "Arithmetic Expression", "*": "Arithmetic Expression",
-                 "/": "Arithmetic Expression", "%": "Arithmetic Expression", "<<": "Arithmetic Expression",
-                 ">>": "Arithmetic Expression", "==": "Comparison Expression", "!=": "Comparison Expression",
-                 "<": "Comparison Expression", ">": "Comparison Expression", "<=": "Comparison Expression",
-                 ">=": "Comparison Expression", "in": "'in' Expression", "and": "'and' Expression",
-                 "or": "'or' Expression"}
+_LITERAL_NAMES = {K.NUMBER: "Literal Integer", K.STRING: "String", K.BOOLEAN: "Literal Boolean",
+                  K.UNDEF: "'undef' expression", K.DEFAULT: "Literal Default", K.REGEX: "Literal Regular Expression"}
+_BINARY_IDEM_OPS = frozenset({"+", "-", "*", "/", "%", "<<", ">>", "==", "!=", "<", ">", "<=", ">=",
+                              "in", "and", "or"})   # not '=~'/'!~': they set match variables
 
 
 def validate(result: ParseResult) -> list[Diagnostic]:
@@ -103,6 +99,13 @@ class _Validator:
             what = _idem_what(s)
             if what is not None:
                 self.add("IDEM_EXPRESSION_NOT_LAST", s, what=what)
+        # The body of a class, defined type or node is evaluated for its effects only, so it
+        # may not end with a value either (a function or lambda returns its last value).
+        container = _BODY_OWNERS.get(node.parent.kind) if node.kind == K.BLOCK and node.parent is not None else None
+        if container is not None and stmts:
+            what = _idem_what(stmts[-1])
+            if what is not None:
+                self.add("IDEM_NOT_ALLOWED_LAST", stmts[-1], what=what, container=container)
 
     # ---- variables -------------------------------------------------------------------------
     def variable_name(self, tok: SyntaxToken) -> None:
@@ -312,23 +315,63 @@ class _Validator:
         self.add("RESERVED_WORD", node, word=A.ReservedWord(node).name)
 
 
+_BODY_OWNERS = {K.CLASS_DEF: "A Host Class Definition", K.DEFINE_DEF: "A 'define' expression",
+                K.NODE_DEF: "A Node Definition"}
+
+
+def _block_idem(block: SyntaxNode | None) -> bool:
+    """Is a block without effect (empty, or only expressions without effect)?"""
+    if block is None:
+        return True
+    return all(_idem_what(c) is not None for c in block.children()
+               if c.kind not in (K.ERROR, K.HEREDOC_BODY))
+
+
 def _idem_what(node: SyntaxNode) -> str | None:
     """What to call an expression whose value is dropped, or None when it has an effect."""
     k = node.kind
+    if k in (K.IF_EXPR, K.UNLESS_EXPR):
+        # a conditional without effect in its test and in every branch
+        v = A.IfExpr(node)
+        cond = v.condition()
+        if cond is None or _idem_what(cond.syntax) is None:
+            return None
+        then = node.child(K.BLOCK)
+        if not _block_idem(then):
+            return None
+        elsif = v.elsif()
+        if elsif is not None and _idem_what(elsif.syntax) is None:
+            return None
+        els = v.else_block()
+        if els is not None and not _block_idem(els.syntax):
+            return None
+        return "'if' statement" if k == K.IF_EXPR else "'unless' Statement"
+    if k == K.CASE_EXPR:
+        c = A.CaseExpr(node)
+        test = c.test()
+        if test is None or _idem_what(test.syntax) is None:
+            return None
+        if all(_block_idem(o.body().syntax if o.body() else None) for o in c.options()):
+            return "'case' statement"
+        return None
     if k == K.PAREN_EXPR:
         inner = A.ParenExpr(node).expr()
         return _idem_what(inner.syntax) if inner is not None else None
+    if k == K.DQ_STRING and node.child(K.INTERPOLATION) is None:
+        return "String"
     if k not in _IDEM:
         return None
     if k == K.LITERAL:
         t = node.first_token()
+        if t is not None and t.kind == K.NUMBER and isinstance(A.number_value(t.text), float):
+            return "Literal Float"
         return _LITERAL_NAMES.get(t.kind) if t else None
     if k == K.BINARY_EXPR:
         op = A.BinaryExpr(node).op
-        return _BINARY_NAMES.get(op)   # '=~' sets match variables: not idempotent
+        return f"'{op}' expression" if op in _BINARY_IDEM_OPS else None
     if k == K.UNARY_EXPR:
         op = A.UnaryExpr(node).op
-        return {"-": "Unary Minus Expression", "!": "Not Expression"}.get(op)
+        return {"-": "Unary Minus", "!": "'not' expression"}.get(op)
     return _IDEM[k]
 
 
