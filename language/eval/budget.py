@@ -21,7 +21,7 @@ class Budget:
 
     steps: int | None = 2_000_000
     seconds: float | None = 10.0
-    max_depth: int = 600
+    max_depth: int = 2500
     used: int = 0
     depth: int = 0
     started: float = field(default_factory=time.monotonic)

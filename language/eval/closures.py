@@ -90,6 +90,20 @@ class Closure:
         return self._return_type
 
     def size_range(self) -> tuple:
+        cached = self.__dict__.get("_size")
+        if cached is not None:
+            return cached
+        self._size = self._compute_size()
+        return self._size
+
+    def element_types(self) -> list:
+        cached = self.__dict__.get("_etypes")
+        if cached is not None:
+            return cached
+        self._etypes = self._compute_element_types()
+        return self._etypes
+
+    def _compute_size(self) -> tuple:
         lo = 0
         hi = 0
         types = self.param_types()
@@ -108,7 +122,7 @@ class Closure:
                 hi += 1
         return (lo, hi)
 
-    def element_types(self) -> list:
+    def _compute_element_types(self) -> list:
         out = []
         for p, t in zip(self.params, self.param_types()):
             if p.captures_rest and isinstance(t, m.ArrayType):
@@ -142,7 +156,7 @@ class Closure:
             types = self.element_types()
             for i, a in enumerate(args):
                 t = types[min(i, len(types) - 1)] if types else _ANY
-                if not is_instance(t, a):
+                if t is not _ANY and not is_instance(t, a):
                     ok = False
                     break
         if not ok:

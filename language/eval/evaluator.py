@@ -82,6 +82,26 @@ class Evaluator:
             ctx.catalog = Catalog(self)
         self.catalog = ctx.catalog
         self._lit_cache: dict = {}
+        self._shapes: dict = {}
+
+    # ---- tree shape cache ------------------------------------------------------------------
+    def shape(self, node: SyntaxNode) -> tuple:
+        """(expression children, first significant token) of a node, computed once.
+
+        Walking the red tree allocates; lambdas and loops evaluate the same nodes many times, so
+        the shape is cached by green node and offset (a position in this tree).
+        """
+        key = (id(node.green), node.offset)
+        hit = self._shapes.get(key)
+        if hit is not None and hit[0] is node.green:
+            return hit[1], hit[2]
+        kids = [c for c in node.children() if c.kind not in _NON_EXPR]
+        tok = None
+        for t in node.significant_tokens():
+            tok = t
+            break
+        self._shapes[key] = (node.green, kids, tok)
+        return kids, tok
 
     # ---- errors ----------------------------------------------------------------------------
     def fail(self, code: str, message: str, where: Any, prefix: str = "") -> EvalError:
@@ -147,10 +167,7 @@ class Evaluator:
 
     def eval_statements(self, node: SyntaxNode, scope: Scope) -> Any:
         result = None
-        for c in node.children():
-            k = c.kind
-            if k in _NON_EXPR:
-                continue
+        for c in self.shape(node)[0]:
             result = self.eval(c, scope)
         return result
 
@@ -261,8 +278,11 @@ class Evaluator:
 
     # ---- variables ----------------------------------------------------------------------------
     def eval_variable(self, node: SyntaxNode, scope: Scope) -> Any:
-        t = node.first_token()
-        name = ast.variable_name(t.text) if t else ""
+        t = self.shape(node)[1]
+        name = t.text[1:] if t is not None and t.text.startswith("$") else (t.text if t else "")
+        v = scope.lookup(name)
+        if v is not MISSING:
+            return v
         return self.get_variable(name, node, scope)
 
     def get_variable(self, name: str, where: Any, scope: Scope) -> Any:
@@ -327,7 +347,7 @@ class Evaluator:
 
     # ---- collections ------------------------------------------------------------------------------
     def eval_array(self, node: SyntaxNode, scope: Scope) -> Any:
-        return self.unfold(exprs(node), scope)
+        return self.unfold(self.shape(node)[0], scope)
 
     def unfold(self, nodes: list, scope: Scope) -> list:
         """Evaluate a list of expressions, splicing in splatted (``*x``) values."""
@@ -365,13 +385,13 @@ class Evaluator:
         return out
 
     def eval_paren(self, node: SyntaxNode, scope: Scope) -> Any:
-        e = first_expr(node)
-        return self.eval(e, scope) if e is not None else None
+        kids = self.shape(node)[0]
+        return self.eval(kids[0], scope) if kids else None
 
     # ---- operators ------------------------------------------------------------------------------
     def eval_unary(self, node: SyntaxNode, scope: Scope) -> Any:
-        t = op_token(node)
-        operand = first_expr(node)
+        kids, t = self.shape(node)
+        operand = kids[0] if kids else None
         k = t.kind if t else ""
         if k == K.NOT:
             return not truthy(self.eval(operand, scope))
@@ -403,11 +423,7 @@ class Evaluator:
                              f"{to_s(n)}", where)
 
     def eval_binary(self, node: SyntaxNode, scope: Scope) -> Any:
-        es = exprs(node)
-        t = None
-        for tok in node.significant_tokens():
-            t = tok
-            break
+        es, t = self.shape(node)
         op = t.text if t else ""
         kind = t.kind if t else ""
         if len(es) < 2:
@@ -475,11 +491,7 @@ class Evaluator:
 
     # ---- assignment ---------------------------------------------------------------------------------
     def eval_assignment(self, node: SyntaxNode, scope: Scope) -> Any:
-        es = exprs(node)
-        t = None
-        for tok in node.significant_tokens():
-            t = tok
-            break
+        es, t = self.shape(node)
         if t is not None and t.kind != K.EQUALS:
             raise self.fail("UNSUPPORTED_OPERATOR", f"The operator '{t.text}' is not supported.", node)
         if len(es) < 2:
@@ -556,7 +568,8 @@ class Evaluator:
             scope.pop_to(level)
 
     def _if(self, node: SyntaxNode, scope: Scope, negate: bool) -> Any:
-        cond = first_expr(node)
+        kids = self.shape(node)[0]
+        cond = kids[0] if kids else None
         test = truthy(self.eval(cond, scope)) if cond is not None else False
         if negate:
             test = not test
@@ -649,7 +662,7 @@ class Evaluator:
 
     # ---- access ------------------------------------------------------------------------------------
     def eval_access(self, node: SyntaxNode, scope: Scope) -> Any:
-        es = exprs(node)
+        es = self.shape(node)[0]
         target_n = es[0]
         key_nodes = es[1:]
         left = self.eval(target_n, scope)
@@ -670,10 +683,8 @@ class Evaluator:
 
     # ---- calls -------------------------------------------------------------------------------------------
     def eval_call(self, node: SyntaxNode, scope: Scope) -> Any:
-        functor = first_expr(node)
-        arg_list = node.child(K.ARG_LIST)
-        arg_nodes = exprs(arg_list) if arg_list is not None else []
-        lam = node.child(K.LAMBDA)
+        functor, arg_list, lam = self.call_parts(node)
+        arg_nodes = self.shape(arg_list)[0] if arg_list is not None else []
         if functor is not None and (functor.kind == K.TYPE_REF or (
                 functor.kind == K.ACCESS_EXPR and (first_expr(functor) or functor).kind == K.TYPE_REF)):
             ty = self.eval(functor, scope)
@@ -687,21 +698,45 @@ class Evaluator:
         args = self.unfold(arg_nodes, scope)
         return self.call_function(name, args, lam, node, scope, functor)
 
+    def call_parts(self, node: SyntaxNode) -> tuple:
+        """(first expression, ARG_LIST node, LAMBDA node) of a call, computed once."""
+        key = ("call", id(node.green), node.offset)
+        hit = self._shapes.get(key)
+        if hit is not None and hit[0] is node.green:
+            return hit[1]
+        first = None
+        arg_list = lam = None
+        for c in node.children():
+            k = c.kind
+            if k == K.ARG_LIST:
+                arg_list = c
+            elif k == K.LAMBDA:
+                lam = c
+            elif first is None and k not in _NON_EXPR:
+                first = c
+        parts = (first, arg_list, lam)
+        self._shapes[key] = (node.green, parts)
+        return parts
+
     def eval_statement_call(self, node: SyntaxNode, scope: Scope) -> Any:
-        t = node.first_token()
+        kids, t = self.shape(node)
         name = t.text if t else ""
-        args = self.unfold(exprs(node), scope)
+        args = self.unfold(kids, scope)
         return self.call_function(name, args, None, node, scope, t)
 
     def eval_method_call(self, node: SyntaxNode, scope: Scope) -> Any:
-        recv_n = first_expr(node)
-        name_tok = ast.MethodCall(node).name_token
+        recv_n, arg_list, lam = self.call_parts(node)
+        key = ("name", id(node.green), node.offset)
+        hit = self._shapes.get(key)
+        if hit is not None and hit[0] is node.green:
+            name_tok = hit[1]
+        else:
+            name_tok = ast.MethodCall(node).name_token
+            self._shapes[key] = (node.green, name_tok)
         if name_tok is None:
             raise self.fail("SYNTAX_ERROR", "Syntax error: missing method name", node)
-        arg_list = node.child(K.ARG_LIST)
         receiver = self.unfold([recv_n], scope)
-        args = receiver + (self.unfold(exprs(arg_list), scope) if arg_list is not None else [])
-        lam = node.child(K.LAMBDA)
+        args = receiver + (self.unfold(self.shape(arg_list)[0], scope) if arg_list is not None else [])
         obj = receiver[0] if receiver else None
         from .objects import call_member
         handled, value = call_member(self, obj, name_tok.text, args[1:], lam, node, scope)
@@ -724,20 +759,19 @@ class Evaluator:
         return node.range
 
     def call_function(self, name: str, args: list, lam: SyntaxNode | None, node: SyntaxNode,
-                      scope: Scope, name_where: Any) -> Any:
+                      scope: Scope, name_where: Any, block: Any = None) -> Any:
         from .functions import lookup_function
         fn = self.ctx.functions.get(name)
         if fn is None:
             fn = lookup_function(name)
         if fn is None:
             raise self.fail("UNKNOWN_FUNCTION", f"Unknown function: '{name}'.", node)
-        block = None
         if lam is not None:
             from .closures import Closure
             block = Closure(self, lam, scope)
         prefix = ("Error while evaluating a Method call, " if node.kind == K.METHOD_CALL
                   else "Error while evaluating a Function Call, ")
-        self.budget.depth += 4   # a call costs more Python stack than an expression
+        self.budget.depth += 2   # a call costs more Python stack than an expression
         try:
             if self.budget.depth > self.budget.max_depth:
                 self.budget.enter()
@@ -748,7 +782,7 @@ class Evaluator:
                 exc.locate(start, end, prefix)
             raise
         finally:
-            self.budget.depth -= 4
+            self.budget.depth -= 2
 
     # ---- lambdas (outside of calls) -------------------------------------------------------------------
     def eval_lambda(self, node: SyntaxNode, scope: Scope) -> Any:
