@@ -195,3 +195,9 @@ _def("WRONG_LAMBDA_ARITY", ERROR, "'{name}' calls its lambda with {expected}; th
 _def("NO_SUCH_PARAMETER", ERROR, "{resource} has no parameter named '{param}'")
 _def("PARAMETER_TYPE_MISMATCH", ERROR, "{resource}: parameter '{param}' expects a value of type {expected}, got {actual}")
 _def("DEFAULT_TYPE_MISMATCH", ERROR, "The default value of parameter ${param} does not match its type: expects a value of type {expected}, got {actual}")
+# The same findings against definitions read from other files of the workspace or modulepath:
+# warnings, because that code may not be the version that will really be used.
+_def("UNKNOWN_PARAMETER", WARNING, "{resource} has no parameter named '{param}' (in the indexed definition)")
+_def("PARAMETER_VALUE_MISMATCH", WARNING, "{resource}: parameter '{param}' expects a value of type {expected}, got {actual} (per the indexed definition)")
+_def("ARGUMENT_COUNT_MISMATCH", WARNING, "'{name}' expects {expected}, got {actual} (per the indexed definition)")
+_def("ARGUMENT_TYPE_MISMATCH", WARNING, "'{name}' parameter '{param}' expects a value of type {expected}, got {actual} (per the indexed definition)")

@@ -1,1 +1,30 @@
-"""puppet_ls.language.check: static checks over the syntax tree (no execution)."""
+"""puppet_ls.language.check: static analysis over the syntax tree, without executing anything.
+
+Entry points::
+
+    from puppet_ls.language.check import analyze, static_diagnostics
+    analysis = analyze(parse_result, env)       # scopes, resolution, inferred types, constants
+    diagnostics = static_diagnostics(parse_result, env)
+
+``env`` (an ``Environment``, see ``env.py``) tells what the workspace and modulepath define;
+without it only what the file itself proves is reported.
+"""
+from __future__ import annotations
+
+from .analysis import NOT_CONST, Analysis
+from .env import EMPTY, Entity, Environment, ParamSig
+
+
+def analyze(result, env: Environment | None = None) -> Analysis:
+    """The semantic model, type inference and constants of one parsed file."""
+    return Analysis(result, env)
+
+
+def static_diagnostics(result, env: Environment | None = None, analysis: Analysis | None = None) -> list:
+    """The static checks' findings for one parsed file (see ``checks.py``)."""
+    from .checks import check
+    return check(analysis if analysis is not None else Analysis(result, env))
+
+
+__all__ = ["analyze", "static_diagnostics", "Analysis", "Environment", "EMPTY", "Entity",
+           "ParamSig", "NOT_CONST"]

@@ -14,8 +14,10 @@ def parse_for_path(text: str, path: str = "") -> ParseResult:
     return parse(text, epp=epp, tasks=tasks)
 
 
-def file_diagnostics(result: ParseResult) -> list[Diagnostic]:
-    """Syntax errors and validation findings, in source order."""
-    diags = from_syntax_errors(result.errors) + validate(result)
+def file_diagnostics(result: ParseResult, env=None, analysis=None) -> list[Diagnostic]:
+    """Syntax errors, validation findings and static checks (``env``: what the workspace
+    defines, see puppet_ls.language.check), in source order."""
+    from ..check import static_diagnostics
+    diags = from_syntax_errors(result.errors) + validate(result) + static_diagnostics(result, env, analysis)
     diags.sort(key=lambda d: (d.offset, d.end))
     return diags

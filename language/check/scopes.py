@@ -1,0 +1,434 @@
+"""The semantic model of one file: its scopes, the variables each defines, what every variable
+reference resolves to, and the named things (classes, defined types, functions, type aliases,
+nodes, plans), calls, resource declarations and type references it contains.
+
+Built in one walk over the syntax tree (iterative, so deeply nested code cannot exhaust the
+Python stack) and then resolved.  Scoping follows Puppet: classes, defined types, nodes,
+functions and plans each open a scope whose parent is the top scope (or, for a class, the class
+it inherits from), whatever their nesting in the text; lambdas open a scope inside the one they
+are written in; ``if``/``case``/``unless`` bodies open none.  Order of assignment is ignored
+when deciding whether a name is defined (a later assignment still defines it), but a reference
+resolves to the closest assignment before it when there is one.
+"""
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+
+from ..syntax import ast as A
+from ..syntax import kinds as K
+from ..syntax.parser import ParseResult
+from ..syntax.tree import SyntaxNode, SyntaxToken
+from .builtins import BUILTIN_VARIABLES
+
+_DEFINITION_KINDS = {K.CLASS_DEF: "class", K.DEFINE_DEF: "define", K.FUNCTION_DEF: "function",
+                     K.PLAN_DEF: "plan", K.NODE_DEF: "node"}
+
+
+@dataclass(eq=False)
+class Scope:
+    """A variable scope: the top of a file, a class, defined type, node, function, plan, lambda
+    or template."""
+
+    kind: str                      # top, epp, class, define, node, function, plan, lambda
+    name: str                      # qualified name of a definition ('' otherwise)
+    node: SyntaxNode
+    parent: "Scope | None"
+    start: int
+    end: int
+    parent_class: str = ""         # what a class inherits
+    variables: dict = field(default_factory=dict)   # name -> [Definition] in source order
+    children: list = field(default_factory=list)
+
+    def __repr__(self) -> str:
+        return f"Scope({self.kind} {self.name!r} {self.start}..{self.end})"
+
+    @property
+    def definition_scope(self) -> "Scope":
+        """The innermost enclosing scope that is not a lambda."""
+        s = self
+        while s.kind == "lambda" and s.parent is not None:
+            s = s.parent
+        return s
+
+
+@dataclass(eq=False)
+class Definition:
+    """Where a variable gets a value: a parameter, an assignment, a lambda or template
+    parameter."""
+
+    name: str
+    kind: str                      # parameter, variable, lambda_parameter, template_parameter
+    offset: int                    # range of the '$name' token
+    end: int
+    scope: Scope
+    node: SyntaxNode               # the PARAM or ASSIGNMENT node
+    index: int | None = None       # element of a destructuring assignment '[$a, $b] = ...'
+
+    def __repr__(self) -> str:
+        return f"Definition({self.kind} ${self.name} @{self.offset})"
+
+
+@dataclass(eq=False)
+class Reference:
+    """A use of a variable and what it resolves to.
+
+    ``status`` is "local" (``target`` is set), "builtin" ($facts, $title ...), "qualified"
+    (a variable of a class or top scope named with '::' that is not in this file),
+    "inherited" (may come from a parent class that is not in this file) or "unresolved".
+    """
+
+    name: str                      # as written without '$' (may be qualified)
+    offset: int
+    end: int
+    scope: Scope
+    node: SyntaxNode | None
+    target: Definition | None = None
+    status: str = "unresolved"
+
+    def __repr__(self) -> str:
+        return f"Reference(${self.name} @{self.offset} {self.status})"
+
+
+@dataclass(eq=False)
+class Named:
+    """A class, defined type, function, plan, node or type alias defined in the file."""
+
+    kind: str                      # class, define, function, plan, node, type_alias
+    name: str                      # qualified (lower case as written for classes/defines)
+    node: SyntaxNode
+    offset: int                    # range of the name
+    end: int
+    scope: Scope | None = None     # the scope it opens (None for type aliases)
+
+    def params(self) -> list:
+        if self.kind in ("class", "define", "function", "plan"):
+            return A.view(self.node).params()
+        return []
+
+
+@dataclass(eq=False)
+class CallSite:
+    """A function call: ``f(x)``, ``f x`` (statement call) or ``x.f()`` (method call)."""
+
+    name: str
+    offset: int                    # range of the function's name
+    end: int
+    node: SyntaxNode
+    form: str                      # call, statement, method
+    scope: Scope
+
+
+@dataclass(eq=False)
+class TypeRefSite:
+    """A capitalised name (``File``, ``Stdlib::Absolutepath``) used in the file."""
+
+    name: str
+    offset: int
+    end: int
+    node: SyntaxNode
+
+
+@dataclass(eq=False)
+class ResourceSite:
+    """A resource declaration ``type { title: ... }`` (also ``class { 'x': }``)."""
+
+    type_name: str                 # as written (lower case or capitalised)
+    offset: int
+    end: int
+    node: SyntaxNode
+    scope: Scope
+
+
+class FileModel:
+    """Everything the checker and the editor features need to know about one parsed file."""
+
+    def __init__(self, result: ParseResult):
+        self.result = result
+        self.text = result.text
+        root = result.root
+        kind = "epp" if root.kind == K.EPP_FILE else "top"
+        self.top = Scope(kind, "", root, None, 0, len(result.text))
+        self.scopes: list[Scope] = [self.top]
+        self.definitions: list[Definition] = []
+        self.references: list[Reference] = []
+        self.named: list[Named] = []
+        self.calls: list[CallSite] = []
+        self.type_refs: list[TypeRefSite] = []
+        self.resources: list[ResourceSite] = []
+        self._walk(root)
+        self._classes = {n.name.lstrip(":"): n for n in self.named if n.kind == "class"}
+        for ref in self.references:
+            self._resolve(ref)
+        self._ref_starts = [r.offset for r in self.references]
+        self._def_starts = [d.offset for d in self.definitions]
+
+    # ---- building ------------------------------------------------------------------------
+    def _walk(self, root: SyntaxNode) -> None:
+        targets: set = set()        # offsets of VARIABLE tokens that are assignment targets
+        stack: list = [(root, self.top)]
+        while stack:
+            node, scope = stack.pop()
+            kind = node.kind
+            child_scope = scope
+            if kind in _DEFINITION_KINDS:
+                child_scope = self._open_definition(node, kind, scope)
+            elif kind == K.LAMBDA:
+                child_scope = self._open_scope("lambda", "", node, scope)
+                for p in A.Lambda(node).params():
+                    self._define_param(p, "lambda_parameter", child_scope)
+            elif kind == K.EPP_PARAMS:
+                for p in A.EppFile(node.parent).params() if node.parent is not None else []:
+                    self._define_param(p, "template_parameter", scope)
+            elif kind in (K.TYPE_ALIAS, K.TYPE_DEFINITION):
+                t = A.view(node)
+                name_node = t.name_expr() if isinstance(t, A.TypeAlias) else None
+                rng = name_node.range if name_node is not None else node.range
+                if t.name:
+                    self.named.append(Named("type_alias", t.name, node, rng[0], rng[1]))
+            elif kind == K.ASSIGNMENT:
+                self._assignment(node, scope, targets)
+            elif kind == K.VARIABLE_EXPR:
+                tok = node.first_token()
+                if tok is not None and tok.offset not in targets:
+                    self.references.append(Reference(A.variable_name(tok.text), tok.offset, tok.end,
+                                                     scope, node))
+            elif kind == K.INTERPOLATION:
+                tok = node.token(K.STRING_VAR)
+                if tok is not None:
+                    self.references.append(Reference(A.variable_name(tok.text), tok.offset, tok.end,
+                                                     scope, node))
+            elif kind in (K.CALL_EXPR, K.STATEMENT_CALL, K.METHOD_CALL):
+                self._call(node, kind, scope)
+            elif kind == K.RESOURCE_EXPR:
+                te = A.ResourceExpr(node).type_expr()
+                if isinstance(te, (A.QName, A.TypeRef)) and te.name:
+                    r = te.range
+                    self.resources.append(ResourceSite(te.name, r[0], r[1], node, scope))
+                elif te is None:
+                    first = node.first_token()
+                    if first is not None and first.kind == K.CLASS:
+                        self.resources.append(ResourceSite("class", first.offset, first.end, node, scope))
+            elif kind == K.TYPE_REF:
+                tok = node.first_token()
+                if tok is not None and tok.kind == K.CLASSREF:
+                    self.type_refs.append(TypeRefSite(tok.text, tok.offset, tok.end, node))
+            # children in source order (the stack is LIFO)
+            kids = [c for c in node.children()]
+            for c in reversed(kids):
+                stack.append((c, child_scope))
+
+    def _open_scope(self, kind: str, name: str, node: SyntaxNode, parent: Scope) -> Scope:
+        start, end = node.range
+        s = Scope(kind, name, node, parent, start, end)
+        parent.children.append(s)
+        self.scopes.append(s)
+        return s
+
+    def _open_definition(self, node: SyntaxNode, kind: str, scope: Scope) -> Scope:
+        what = _DEFINITION_KINDS[kind]
+        d = A.view(node)
+        if kind == K.NODE_DEF:
+            name = ", ".join(h.syntax.trimmed_text() for h in d.matches())
+            hm = node.child(K.HOST_MATCHES)
+            rng = hm.range if hm is not None else node.range
+        else:
+            name = d.qualified_name if what in ("class", "define") else d.name.lstrip(":")
+            tok = d.name_token
+            rng = (tok.offset, tok.end) if tok is not None else node.range
+        # A definition's variables never see the scope it is written in: its parent is the top
+        # scope (a class's parent class is looked up by name when resolving).
+        s = self._open_scope(what, name, node, self.top if what != "node" else self.top)
+        s.parent = self.top
+        if what == "class":
+            s.parent_class = (d.parent_name() or "").lstrip(":")
+        if what in ("class", "define", "function", "plan"):
+            for p in d.params():
+                self._define_param(p, "parameter", s)
+        self.named.append(Named(what, name, node, rng[0], rng[1], s))
+        return s
+
+    def _define_param(self, p: A.Param, kind: str, scope: Scope) -> None:
+        tok = p.name_token
+        if tok is None:
+            return
+        d = Definition(p.name, kind, tok.offset, tok.end, scope, p.syntax)
+        scope.variables.setdefault(p.name, []).append(d)
+        self.definitions.append(d)
+
+    def _assignment(self, node: SyntaxNode, scope: Scope, targets: set) -> None:
+        a = A.Assignment(node)
+        if a.op_kind != K.EQUALS:
+            return
+        left = a.left()
+        if isinstance(left, A.VariableExpr):
+            items = [(left, None)]
+        elif isinstance(left, A.Array):
+            items = [(e, i) for i, e in enumerate(left.elements()) if isinstance(e, A.VariableExpr)]
+        else:
+            return
+        for v, index in items:
+            tok = v.syntax.first_token()
+            if tok is None:
+                continue
+            targets.add(tok.offset)
+            name = v.name
+            if "::" in name or not name or name[0].isdigit():
+                continue   # illegal targets (validation reports them)
+            d = Definition(name, "variable", tok.offset, tok.end, scope, node, index)
+            scope.variables.setdefault(name, []).append(d)
+            self.definitions.append(d)
+
+    def _call(self, node: SyntaxNode, kind: str, scope: Scope) -> None:
+        if kind == K.CALL_EXPR:
+            f = A.CallExpr(node).functor()
+            if isinstance(f, A.QName) and f.name:
+                tok = f.syntax.first_token()
+                self.calls.append(CallSite(f.name, tok.offset, tok.end, node, "call", scope))
+        elif kind == K.STATEMENT_CALL:
+            tok = node.first_token()
+            if tok is not None and tok.kind == K.NAME:
+                self.calls.append(CallSite(tok.text, tok.offset, tok.end, node, "statement", scope))
+        else:
+            tok = A.MethodCall(node).name_token
+            if tok is not None:
+                self.calls.append(CallSite(tok.text, tok.offset, tok.end, node, "method", scope))
+
+    # ---- resolution ----------------------------------------------------------------------
+    def _resolve(self, ref: Reference) -> None:
+        name = ref.name
+        if not name or name[0].isdigit():
+            ref.status = "builtin"          # match variables $0, $1 ...
+            return
+        if "::" in name:
+            self._resolve_qualified(ref)
+            return
+        target, status = self.lookup(name, ref.scope, ref.offset)
+        ref.target, ref.status = target, status
+
+    def _resolve_qualified(self, ref: Reference) -> None:
+        name = ref.name
+        if name.startswith("::") and "::" not in name[2:]:
+            short = name[2:]
+            defs = self.top.variables.get(short)
+            if defs and self.top.kind == "top":
+                ref.target, ref.status = _pick(defs, ref.offset), "local"
+            elif short in BUILTIN_VARIABLES:
+                ref.status = "builtin"
+            else:
+                ref.status = "qualified"
+            return
+        cls, _, var = name.lstrip(":").rpartition("::")
+        if cls == "settings":
+            ref.status = "builtin"
+            return
+        named = self._classes.get(cls)
+        if named is not None and named.scope is not None:
+            defs = named.scope.variables.get(var)
+            if defs:
+                ref.target, ref.status = _pick(defs, ref.offset), "local"
+                return
+        ref.status = "qualified"
+
+    def lookup(self, name: str, scope: Scope, offset: int) -> tuple:
+        """(Definition or None, status) for the unqualified variable ``name`` used in
+        ``scope`` at ``offset``."""
+        s: Scope | None = scope
+        seen_classes: set = set()
+        while s is not None:
+            defs = s.variables.get(name)
+            if defs:
+                return _pick(defs, offset), "local"
+            if s.kind == "lambda":
+                s = s.parent
+                continue
+            if s.kind == "class" and s.parent_class:
+                parent = s.parent_class
+                named = self._classes.get(parent)
+                if named is None or named.scope is None or parent in seen_classes:
+                    if name in BUILTIN_VARIABLES:
+                        return None, "builtin"
+                    defs = self.top.variables.get(name) if self.top.kind == "top" else None
+                    if defs:
+                        return _pick(defs, offset), "local"
+                    return None, "inherited:" + parent
+                seen_classes.add(parent)
+                s = named.scope
+                continue
+            if s is not self.top:
+                s = self.top
+                continue
+            break
+        if name in BUILTIN_VARIABLES:
+            return None, "builtin"
+        return None, "unresolved"
+
+    # ---- queries -------------------------------------------------------------------------
+    def scope_at(self, offset: int) -> Scope:
+        """The innermost scope whose range contains ``offset``."""
+        s = self.top
+        while True:
+            nxt = None
+            for c in s.children:
+                if c.start <= offset <= c.end:
+                    nxt = c
+            if nxt is None:
+                return s
+            s = nxt
+
+    def reference_at(self, offset: int) -> Reference | None:
+        i = bisect.bisect_right(self._ref_starts, offset) - 1
+        if i >= 0:
+            r = self.references[i]
+            if r.offset <= offset <= r.end:
+                return r
+        return None
+
+    def definition_at(self, offset: int) -> Definition | None:
+        i = bisect.bisect_right(self._def_starts, offset) - 1
+        if i >= 0:
+            d = self.definitions[i]
+            if d.offset <= offset <= d.end:
+                return d
+        return None
+
+    def references_to(self, definition: Definition) -> list:
+        return [r for r in self.references if r.target is definition]
+
+    def visible_variables(self, offset: int) -> dict:
+        """name -> Definition of every variable visible at ``offset`` (innermost wins)."""
+        scope = self.scope_at(offset)
+        out: dict = {}
+        s: Scope | None = scope
+        seen: set = set()
+        while s is not None and id(s) not in seen:
+            seen.add(id(s))
+            for name, defs in s.variables.items():
+                out.setdefault(name, _pick(defs, offset))
+            if s.kind == "lambda":
+                s = s.parent
+            elif s.kind == "class" and s.parent_class in self._classes:
+                s = self._classes[s.parent_class].scope
+            elif s is not self.top:
+                s = self.top
+            else:
+                s = None
+        return out
+
+    def named_by(self, kind: str, name: str) -> list:
+        name = name.lstrip(":").lower() if kind in ("class", "define", "function") else name.lstrip(":")
+        return [n for n in self.named if n.kind == kind and
+                (n.name.lstrip(":").lower() if kind != "type_alias" else n.name) == name]
+
+
+def _pick(defs: list, offset: int) -> Definition:
+    """The last definition before ``offset``, else the first one."""
+    best = None
+    for d in defs:
+        if d.offset <= offset:
+            best = d
+    return best if best is not None else defs[0]
+
+
+def _token_text(tok: SyntaxToken | None) -> str:
+    return tok.text if tok is not None else ""

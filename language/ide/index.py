@@ -1,0 +1,448 @@
+"""The workspace index: what every module file defines, fed with file texts (the caller does
+the reading), answering the checker's ``Environment`` questions and the editor's
+"where is X defined / used" questions.
+
+A module is laid out as Puppet autoloads it::
+
+    manifests/**/*.pp                 classes and defined types
+    functions/**/*.pp                 Puppet-language functions
+    types/**/*.pp                     type aliases
+    plans/**/*.pp                     Bolt plans
+    lib/puppet/functions/**/*.rb      Ruby functions (4.x API): name and dispatch signatures
+    lib/puppet/parser/functions/*.rb  Ruby functions (3.x API): name and doc
+    lib/puppet/type/*.rb              resource types: name, attributes and their values
+    lib/facter/*.rb                   custom facts (top-scope variables)
+    metadata.json                     the module's name, version and summary
+
+An environment (control repository) adds ``environment.conf`` (its modulepath) and
+``manifests/*.pp`` (site.pp: nodes and top-scope variables).  Ruby files are not executed:
+names and signatures are read with patterns, which is enough for hover and completion; the
+checker never rejects a call to a Ruby function.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+
+from ..check.env import Entity, Environment, ParamSig
+from ..check.scopes import FileModel
+from ..syntax import ast as A
+from ..syntax import kinds as K
+from ..syntax.parser import parse
+from .docs import leading_comment, parse_doc
+
+_MODULE_NAME = re.compile(r"\A[a-z][a-z0-9_]*\Z")
+
+
+# ---- layout ----------------------------------------------------------------------------------
+
+def file_role(relpath: str) -> str | None:
+    """What a file is, from its path relative to its module (or environment) root."""
+    p = relpath.replace("\\", "/").lstrip("/")
+    if p.endswith(".pp"):
+        for prefix, role in (("manifests/", "manifest"), ("functions/", "function"),
+                             ("types/", "type_alias"), ("plans/", "plan")):
+            if p.startswith(prefix):
+                return role
+        return None
+    if p.endswith(".rb"):
+        if p.startswith("lib/puppet/functions/"):
+            return "ruby_function"
+        if p.startswith("lib/puppet/parser/functions/"):
+            return "ruby3_function"
+        if p.startswith("lib/puppet/type/") and p.count("/") == 3:
+            return "ruby_type"
+        if p.startswith("lib/facter/"):
+            return "fact"
+    return None
+
+
+def module_name(dirname: str, metadata_text: str | None = None) -> str:
+    """A module's name: its directory name when that is a valid module name, else the name in
+    its metadata.json (``author-name`` -> ``name``)."""
+    if _MODULE_NAME.match(dirname):
+        return dirname
+    meta = parse_metadata(metadata_text) if metadata_text else {}
+    name = meta.get("name", "")
+    if isinstance(name, str) and name:
+        short = re.split(r"[-/]", name)[-1]
+        if _MODULE_NAME.match(short):
+            return short
+    return dirname.split("-")[-1].lower()
+
+
+def parse_metadata(text: str) -> dict:
+    """metadata.json as a dict ({} when it is not valid JSON or not an object)."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def parse_environment_conf(text: str) -> dict:
+    """The settings of an environment.conf (``key = value`` lines, ``#`` comments)."""
+    out = {}
+    for line in text.splitlines():
+        line = line.split("#", 1)[0].strip()
+        if "=" in line:
+            k, _, v = line.partition("=")
+            out[k.strip()] = v.strip()
+    return out
+
+
+def environment_modulepath(text: str) -> list:
+    """The modulepath entries an environment.conf names, in order, relative to the environment
+    ('$basemodulepath' kept as is for the caller to expand)."""
+    value = parse_environment_conf(text).get("modulepath", "")
+    return [p for p in re.split(r"[:;]", value) if p] if value else []
+
+
+# ---- one file --------------------------------------------------------------------------------
+
+@dataclass
+class FileEntry:
+    """What one file contributes to the index."""
+
+    path: str
+    module: str
+    role: str
+    entities: list = field(default_factory=list)
+    uses: list = field(default_factory=list)            # (kind, name, offset, end)
+    top_variables: frozenset = frozenset()
+
+
+def index_source(path: str, text: str, module: str = "", role: str = "manifest") -> FileEntry:
+    """Index one file's text.  ``role`` is what ``file_role`` says (``site`` for an
+    environment's manifests)."""
+    entry = FileEntry(path, module, role)
+    if role in ("manifest", "function", "type_alias", "plan", "site"):
+        _index_puppet(entry, text)
+    elif role == "ruby_function":
+        _index_ruby4(entry, text)
+    elif role == "ruby3_function":
+        _index_ruby3(entry, text)
+    elif role == "ruby_type":
+        _index_ruby_type(entry, text)
+    elif role == "fact":
+        for m in re.finditer(r"Facter\.add\(\s*(?::(\w+)|['\"](\w+)['\"])", text):
+            name = m.group(1) or m.group(2)
+            entry.entities.append(Entity("fact", name, path, m.start(), m.end()))
+    return entry
+
+
+def _params(d) -> tuple:
+    out = []
+    for p in d.params():
+        te = p.type_expr()
+        dv = p.default()
+        out.append(ParamSig(p.name, te.syntax.trimmed_text() if te is not None else "", p.has_default,
+                            p.captures_rest, dv.syntax.trimmed_text()[:200] if dv is not None else ""))
+    return tuple(out)
+
+
+def _signature(name: str, params: tuple, ret: str = "") -> str:
+    parts = []
+    for p in params:
+        s = f"{p.type_text} " if p.type_text else ""
+        s += ("*" if p.captures_rest else "") + "$" + p.name
+        if p.has_default:
+            s += f" = {p.default_text}" if len(p.default_text) <= 40 else " = …"
+        parts.append(s)
+    return f"{name}({', '.join(parts)})" + (f" >> {ret}" if ret else "")
+
+
+def _index_puppet(entry: FileEntry, text: str) -> None:
+    result = parse(text, tasks=entry.role == "plan")
+    model = FileModel(result)
+    for n in model.named:
+        doc = parse_doc(leading_comment(text, n.node.range[0]))
+        if n.kind in ("class", "define"):
+            d = A.view(n.node)
+            params = _params(d)
+            variables = frozenset(n.scope.variables) if n.scope is not None else frozenset()
+            parent = d.parent_name() if n.kind == "class" else None
+            entry.entities.append(Entity(
+                n.kind, n.name.lstrip(":").lower(), entry.path, n.offset, n.end, params,
+                _signature(("class " if n.kind == "class" else "define ") + n.name.lstrip(":"), params),
+                doc.short(), "", (parent or "").lstrip(":").lower(), variables,
+                extra={"param_docs": doc.params, "text": doc.text}))
+        elif n.kind in ("function", "plan"):
+            d = A.view(n.node)
+            params = _params(d)
+            rt = d.return_type() if isinstance(d, A.FunctionDef) else None
+            ret = rt.syntax.trimmed_text() if rt is not None else ""
+            entry.entities.append(Entity(
+                n.kind, n.name.lstrip(":").lower(), entry.path, n.offset, n.end, params,
+                _signature(n.name.lstrip(":"), params, ret), doc.short(), ret, api="puppet",
+                extra={"param_docs": doc.params, "text": doc.text}))
+        elif n.kind == "type_alias":
+            body = A.TypeAlias(n.node).value() if n.node.kind == K.TYPE_ALIAS else None
+            entry.entities.append(Entity(
+                "type_alias", n.name.lstrip(":"), entry.path, n.offset, n.end,
+                signature=f"type {n.name} = {body.syntax.trimmed_text()[:300] if body is not None else '…'}",
+                doc=doc.short(), body_text=body.syntax.trimmed_text() if body is not None else ""))
+        elif n.kind == "node":
+            entry.entities.append(Entity("node", n.name, entry.path, n.offset, n.end))
+    if entry.role == "site":
+        entry.top_variables = frozenset(model.top.variables)
+    entry.uses = uses_of(model)
+
+
+def uses_of(model: FileModel) -> list:
+    """(kind, name, offset, end) of every use of a function, resource type, type name or class
+    name in a file, for cross-file references."""
+    out = []
+    for c in model.calls:
+        out.append(("function", c.name.lstrip(":").lower(), c.offset, c.end))
+        if c.name in ("include", "contain", "require") and c.form in ("call", "statement"):
+            v = A.CallExpr(c.node) if c.form == "call" else A.StatementCall(c.node)
+            for a in v.args():
+                name = _class_arg(a)
+                if name:
+                    r = a.range
+                    out.append(("class", name, r[0], r[1]))
+    for r in model.resources:
+        if r.type_name == "class":
+            for body in A.ResourceExpr(r.node).bodies():
+                t = body.title()
+                name = _class_arg(t) if t is not None else None
+                if name:
+                    rr = t.range
+                    out.append(("class", name, rr[0], rr[1]))
+        else:
+            out.append(("type", r.type_name.lstrip(":").lower(), r.offset, r.end))
+    for t in model.type_refs:
+        out.append(("type", t.name.lstrip(":").lower(), t.offset, t.end))
+        # Class['x'] names a class by string
+        parent = t.node.parent
+        if t.name == "Class" and parent is not None and parent.kind == K.ACCESS_EXPR:
+            for k in A.AccessExpr(parent).keys():
+                name = _class_arg(k)
+                if name:
+                    rr = k.range
+                    out.append(("class", name, rr[0], rr[1]))
+    return out
+
+
+def _class_arg(node) -> str | None:
+    if isinstance(node, A.Literal):
+        v = node.value()
+        return v.lstrip(":").lower() if isinstance(v, str) and v else None
+    if isinstance(node, A.QName):
+        return node.name.lstrip(":").lower() or None
+    if isinstance(node, A.DqString):
+        parts = node.parts()
+        if all(isinstance(p, str) for p in parts):
+            s = "".join(parts)
+            return s.lstrip(":").lower() or None
+    return None
+
+
+_RB_CREATE = re.compile(r"create_function\(\s*(?::['\"]?|['\"])([\w:]+)['\"]?")
+_RB_DISPATCH = re.compile(r"^\s*dispatch\s+:(\w+)\s+do\b(.*?)^\s*end\b", re.S | re.M)
+_RB_PARAM = re.compile(r"\b(required_param|optional_param|repeated_param|required_repeated_param|param|"
+                       r"block_param|optional_block_param|return_type)\b\s*\(?\s*(?:['\"]([^'\"]*)['\"])?\s*,?\s*(?::(\w+))?")
+
+
+def _ruby_doc(text: str, pos: int) -> str:
+    doc = parse_doc(leading_comment(text, pos))
+    return doc.short()
+
+
+def _index_ruby4(entry: FileEntry, text: str) -> None:
+    m = _RB_CREATE.search(text)
+    if not m:
+        return
+    name = m.group(1).lstrip(":")
+    sigs = []
+    params_first: tuple = ()
+    ret = ""
+    for dm in _RB_DISPATCH.finditer(text, m.end()):
+        parts = []
+        ps = []
+        for pm in _RB_PARAM.finditer(dm.group(2)):
+            kind, ptype, pname = pm.group(1), pm.group(2) or "", pm.group(3) or ""
+            if kind == "return_type":
+                ret = ptype
+                continue
+            if kind in ("block_param", "optional_block_param"):
+                parts.append(f"{ptype or 'Callable'} &{pname or 'block'}{'?' if kind.startswith('optional') else ''}")
+                continue
+            suffix = {"optional_param": "?", "repeated_param": "*", "required_repeated_param": "+"}.get(kind, "")
+            parts.append(f"{ptype} ${pname}{suffix}".strip())
+            ps.append(ParamSig(pname, ptype, kind == "optional_param", kind.endswith("repeated_param")))
+        sigs.append(f"{name}({', '.join(parts)})" + (f" >> {ret}" if ret else ""))
+        if not params_first:
+            params_first = tuple(ps)
+    entry.entities.append(Entity("function", name.lower(), entry.path, m.start(1), m.end(1), params_first,
+                                 "\n".join(sigs) or f"{name}(...)", _ruby_doc(text, m.start()), ret,
+                                 api="ruby4"))
+
+
+def _index_ruby3(entry: FileEntry, text: str) -> None:
+    m = re.search(r"newfunction\(\s*:?['\"]?(\w+)", text)
+    if not m:
+        return
+    dm = re.search(r":doc\s*=>\s*(?:<<-?~?['\"]?(\w+)['\"]?\s*\n(.*?)\n\s*\1|\"((?:[^\"\\]|\\.)*)\"|'((?:[^'\\]|\\.)*)')",
+                   text[m.end():], re.S)
+    doc = ""
+    if dm:
+        raw = dm.group(2) or dm.group(3) or dm.group(4) or ""
+        d = parse_doc("\n".join(line.strip() for line in raw.splitlines()))
+        doc = d.short()
+    entry.entities.append(Entity("function", m.group(1).lower(), entry.path, m.start(1), m.end(1),
+                                 signature=f"{m.group(1)}(...)", doc=doc, api="ruby3"))
+
+
+_RB_ATTR = re.compile(r"\b(newparam|newproperty|newcheck)\s*\(\s*:(\w+)|^\s*(ensurable)\b", re.M)
+
+
+def _index_ruby_type(entry: FileEntry, text: str) -> None:
+    m = re.search(r"newtype\(\s*:(\w+)", text)
+    if not m:
+        return
+    attrs = []
+    decls = list(_RB_ATTR.finditer(text))
+    for i, d in enumerate(decls):
+        end = decls[i + 1].start() if i + 1 < len(decls) else len(text)
+        block = text[d.end():end]
+        name = d.group(2) or "ensure"
+        kind = "property" if d.group(1) == "newproperty" or d.group(3) else "param"
+        desc = re.search(r"desc\s+(?:\"((?:[^\"\\]|\\.)*)\"|'((?:[^'\\]|\\.)*)'|<<-?~?['\"]?(\w+)['\"]?\s*\n(.*?)\n\s*\3|%q\{(.*?)\})",
+                         block, re.S)
+        doc = ""
+        if desc:
+            raw = desc.group(1) or desc.group(2) or desc.group(4) or desc.group(5) or ""
+            doc = " ".join(raw.split())
+            sm = re.match(r"(.+?[.!?])(\s|$)", doc)
+            doc = (sm.group(1) if sm else doc)[:200]
+        values = []
+        for vm in re.finditer(r"newvalues?\s*\(([^)\n]*)", block):
+            for sym in re.findall(r"(?<![\w:]):(\w+)\b(?!\s*=>)", vm.group(1)):
+                if sym not in values and sym not in ("event", "required_features", "invalidate_refreshes"):
+                    values.append(sym)
+        if d.group(3) and not values:
+            values = ["present", "absent"]
+        if not any(a[0] == name for a in attrs):
+            attrs.append((name, kind, doc, tuple(values)))
+    tdoc = ""
+    dm = re.search(r"@doc\s*=\s*(?:\"((?:[^\"\\]|\\.)*)\"|%q\{(.*?)\}|<<-?~?['\"]?(\w+)['\"]?\s*\n(.*?)\n\s*\3)", text, re.S)
+    if dm:
+        raw = " ".join((dm.group(1) or dm.group(2) or dm.group(4) or "").split())
+        sm = re.match(r"(.+?[.!?])(\s|$)", raw)
+        tdoc = (sm.group(1) if sm else raw)[:300]
+    if not any(a[0] == "provider" for a in attrs):
+        attrs.append(("provider", "param", "The specific backend to use for this resource.", ()))
+    entry.entities.append(Entity("resource_type", m.group(1).lower(), entry.path, m.start(1), m.end(1),
+                                 signature=f"{m.group(1)} {{ title: ... }}", doc=tdoc, api="ruby",
+                                 attributes=tuple(attrs)))
+
+
+# ---- the index -------------------------------------------------------------------------------
+
+class WorkspaceIndex(Environment):
+    """Entities of many files by kind and name; answers the checker's questions."""
+
+    def __init__(self, complete: bool = False):
+        self.complete = complete
+        self.files: dict = {}                 # path -> FileEntry
+        self.module_roots: dict = {}          # module name -> root directory
+        self.module_meta: dict = {}           # module name -> metadata dict
+        self._by_name: dict = {}              # (kind, name) -> [Entity]
+        self._facts: set = set()
+        self._top_vars: set = set()
+        self._aliases = None
+        self.generation = 0
+
+    # -- building ------------------------------------------------------------------------------
+    def add_module(self, name: str, root: str, metadata: dict | None = None) -> None:
+        self.module_roots[name] = root
+        if metadata:
+            self.module_meta[name] = metadata
+
+    def add(self, entry: FileEntry) -> None:
+        if entry.path in self.files:
+            self.remove(entry.path)
+        self.files[entry.path] = entry
+        for e in entry.entities:
+            self._by_name.setdefault((e.kind, e.name), []).append(e)
+            if e.kind == "fact":
+                self._facts.add(e.name)
+        self._top_vars |= entry.top_variables
+        if any(e.kind == "type_alias" for e in entry.entities):
+            self._aliases = None
+        self.generation += 1
+
+    def remove(self, path: str) -> None:
+        entry = self.files.pop(path, None)
+        if entry is None:
+            return
+        for e in entry.entities:
+            lst = self._by_name.get((e.kind, e.name))
+            if lst is not None:
+                lst[:] = [x for x in lst if x.path != path]
+                if not lst:
+                    del self._by_name[(e.kind, e.name)]
+        self._facts = {e.name for es in self._by_name.values() for e in es if e.kind == "fact"}
+        self._top_vars = set().union(*(f.top_variables for f in self.files.values())) if self.files else set()
+        self._aliases = None
+        self.generation += 1
+
+    # -- Environment ---------------------------------------------------------------------------
+    def modules(self) -> frozenset:
+        return frozenset(self.module_roots)
+
+    def lookup(self, kind: str, name: str) -> list:
+        key = name.lstrip(":")
+        if kind != "type_alias":
+            key = key.lower()
+        found = self._by_name.get((kind, key))
+        if found is None and kind == "type_alias":
+            low = key.lower()
+            found = [e for (k, n), es in self._by_name.items() if k == kind and n.lower() == low for e in es]
+        return list(found or [])
+
+    def names(self, kind: str) -> list:
+        return sorted({n for (k, n) in self._by_name if k == kind})
+
+    def entities(self, kind: str) -> list:
+        return [e for (k, _), es in self._by_name.items() if k == kind for e in es]
+
+    def has_fact(self, name: str) -> bool:
+        return name in self._facts
+
+    def has_top_variable(self, name: str) -> bool:
+        return name in self._top_vars
+
+    def alias_scope(self):
+        if not any(k == "type_alias" for (k, _) in self._by_name):
+            return None
+        if self._aliases is None:
+            from ..check.analysis import parse_type_text
+            from ..types import model as m
+            bodies = {}
+            for (k, n), es in self._by_name.items():
+                if k == "type_alias" and es:
+                    call = parse_type_text(es[0].body_text)
+                    bodies[n] = call if call is not None else m.ANY
+            self._aliases = m.AliasScope(bodies)
+        return self._aliases
+
+    # -- references ----------------------------------------------------------------------------
+    def uses(self, kind: str, name: str) -> list:
+        """(path, offset, end) of every indexed use of a class/define/function/type name."""
+        name = name.lstrip(":").lower()
+        wanted = _USE_KINDS.get(kind, ("type",))
+        out = []
+        for f in self.files.values():
+            for k, n, s, e in f.uses:
+                if n == name and k in wanted:
+                    out.append((f.path, s, e))
+        return out
+
+
+# Which recorded uses refer to a definition of each kind.
+_USE_KINDS = {"function": ("function",), "class": ("class", "type"), "define": ("type",),
+              "type_alias": ("type",), "resource_type": ("type",)}

@@ -1,0 +1,211 @@
+"""Finding and reading the files of workspace folders and a modulepath for the index: the file
+IO half of ``puppet_ls.language.ide.index`` (which only ever sees texts).
+
+Used by the language server (in a background thread) and by ``puppet-ls check --modulepath``.
+Directories are walked following symbolic links (Debian installs modules as links) with loop
+protection; hidden directories, ``spec``, ``vendor``, ``pkg`` and ``node_modules`` are skipped
+because they hold fixtures and copies of other modules, not the code being edited.
+"""
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterable
+
+from puppet_ls.language.ide.index import (FileEntry, WorkspaceIndex, environment_modulepath,
+                                          file_role, index_source, module_name, parse_metadata)
+
+log = logging.getLogger("puppet-ls")
+
+_SKIP_DIRS = frozenset({"spec", "vendor", "pkg", "node_modules", "fixtures", "__pycache__"})
+_ROLE_SEGMENTS = ("manifests", "functions", "types", "plans", "lib")
+MAX_FILES = 50_000
+MAX_FILE_BYTES = 4 * 1024 * 1024
+
+
+@dataclass
+class SourceFile:
+    path: str
+    module: str
+    role: str
+
+
+def read_text(path: str) -> str | None:
+    """A file's text (UTF-8, undecodable bytes replaced), or None when it cannot be read or is
+    too large to be source code."""
+    try:
+        if os.path.getsize(path) > MAX_FILE_BYTES:
+            return None
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except OSError:
+        return None
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    return data.decode("utf-8", errors="replace")
+
+
+def _walk(root: str, limit: int) -> Iterable[str]:
+    seen: set = set()
+    count = 0
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=True):
+        real = os.path.realpath(dirpath)
+        if real in seen:
+            dirnames[:] = []
+            continue
+        seen.add(real)
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in _SKIP_DIRS)
+        for name in sorted(filenames):
+            if name.endswith((".pp", ".rb")) or name in ("metadata.json", "environment.conf"):
+                count += 1
+                if count > limit:
+                    return
+                yield os.path.join(dirpath, name)
+
+
+def classify(path: str, walk_root: str, module_names: dict) -> SourceFile | None:
+    """The module and role of a file found under ``walk_root`` (None when it is not indexed)."""
+    rel = os.path.relpath(path, walk_root)
+    parts = Path(rel).parts
+    for i in range(len(parts) - 2, -1, -1):
+        if parts[i] not in _ROLE_SEGMENTS:
+            continue
+        role = file_role("/".join(parts[i:]))
+        if role is None:
+            continue
+        module_root = os.path.join(walk_root, *parts[:i]) if i else walk_root
+        if role == "manifest" and len(parts) == i + 2 and _is_environment(module_root, i == 0):
+            return SourceFile(path, "", "site")
+        return SourceFile(path, module_names.get(module_root) or _module_of(module_root), role)
+    return None
+
+
+def _is_environment(root: str, is_walk_root: bool) -> bool:
+    """Is ``root`` an environment (control repository) rather than a module?  Its manifests
+    are then site manifests whose top-level variables are visible everywhere."""
+    if os.path.exists(os.path.join(root, "environment.conf")):
+        return True
+    return (is_walk_root and not os.path.exists(os.path.join(root, "metadata.json"))
+            and not os.path.exists(os.path.join(root, "manifests", "init.pp")))
+
+
+def _module_of(root: str) -> str:
+    meta = None
+    mpath = os.path.join(root, "metadata.json")
+    if os.path.exists(mpath):
+        meta = read_text(mpath)
+    return module_name(os.path.basename(os.path.normpath(root)), meta)
+
+
+def modulepath_from_environment(folder: str, basemodulepath: list) -> list:
+    """Directories an environment.conf in ``folder`` names (relative ones resolved)."""
+    conf = os.path.join(folder, "environment.conf")
+    text = read_text(conf) if os.path.exists(conf) else None
+    if not text:
+        return []
+    out = []
+    for entry in environment_modulepath(text):
+        if entry == "$basemodulepath":
+            out.extend(basemodulepath)
+        else:
+            out.append(entry if os.path.isabs(entry) else os.path.join(folder, entry))
+    return out
+
+
+def build_index(roots: list, modulepath: list, complete: bool | None = None,
+                progress: Callable[[int, int, str], None] | None = None,
+                cancelled: Callable[[], bool] | None = None,
+                skip_paths: Callable[[str], bool] | None = None) -> WorkspaceIndex:
+    """Index every module file under the workspace ``roots`` and the ``modulepath``
+    directories.  ``progress(done, total, path)`` is called now and then; ``cancelled()`` stops
+    the work early (the partial index is returned).  ``complete`` says whether the result
+    covers every module the code may use (by default: when a modulepath was given)."""
+    index = WorkspaceIndex(complete=bool(modulepath) if complete is None else complete)
+    files: list = []
+    module_names: dict = {}
+    walk_roots = [r for r in roots if os.path.isdir(r)] + [d for d in modulepath if os.path.isdir(d)]
+    seen_files: set = set()
+    for root in walk_roots:
+        for path in _walk(root, MAX_FILES):
+            real = os.path.realpath(path)
+            if real in seen_files:
+                continue
+            seen_files.add(real)
+            base = os.path.basename(path)
+            if base == "metadata.json":
+                mroot = os.path.dirname(path)
+                text = read_text(path) or ""
+                name = module_name(os.path.basename(mroot), text)
+                module_names[mroot] = name
+                index.add_module(name, mroot, parse_metadata(text))
+                continue
+            if base == "environment.conf":
+                continue
+            sf = classify(path, root, module_names)
+            if sf is not None:
+                files.append(sf)
+            if len(files) >= MAX_FILES:
+                break
+    total = len(files)
+    for i, sf in enumerate(files):
+        if cancelled is not None and cancelled():
+            break
+        if sf.module and sf.module not in index.module_roots:
+            path = Path(sf.path)
+            for parent in path.parents:
+                if parent.name in _ROLE_SEGMENTS:
+                    index.add_module(sf.module, str(parent.parent))
+                    break
+        if skip_paths is not None and skip_paths(sf.path):
+            continue
+        text = read_text(sf.path)
+        if text is None:
+            continue
+        try:
+            index.add(index_source(sf.path, text, sf.module, sf.role))
+        except Exception:   # one odd file must not stop indexing
+            log.exception("indexing %s failed", sf.path)
+        if progress is not None and (i % 50 == 0 or i == total - 1):
+            progress(i + 1, total, sf.path)
+    return index
+
+
+def index_entry_for(path: str, text: str, roots: list) -> FileEntry | None:
+    """Re-index one file (an open or saved document) the way ``build_index`` would."""
+    for root in roots:
+        try:
+            if os.path.commonpath([os.path.realpath(root), os.path.realpath(path)]) != os.path.realpath(root):
+                continue
+        except ValueError:
+            continue
+        sf = classify(path, root, {})
+        if sf is not None:
+            try:
+                return index_source(path, text, sf.module, sf.role)
+            except Exception:
+                log.exception("indexing %s failed", path)
+                return None
+    return None
+
+
+def module_roots_of(paths: Iterable[str]) -> list:
+    """The module (or environment) directories that contain the given files, for indexing what
+    ``puppet-ls check`` was pointed at."""
+    out: list = []
+    for p in paths:
+        path = Path(p).resolve()
+        if path.is_dir():
+            if path not in out:
+                out.append(path)
+            continue
+        for c in path.parents:
+            if c.name in _ROLE_SEGMENTS and c.parent not in out:
+                out.append(c.parent)
+                break
+            if (c / "metadata.json").exists() or (c / "environment.conf").exists():
+                if c not in out:
+                    out.append(c)
+                break
+    return [str(x) for x in out]
