@@ -97,6 +97,7 @@ class ParseResult:
     errors: list          # lexical and syntax errors, in source order
     text: str
     multiline_strings: tuple = ()   # offsets of quotes opening strings that span lines
+    validation: list | None = None  # validate()'s findings, cached by it
 
     @property
     def root(self):
@@ -224,6 +225,8 @@ class Parser:
             return True
         if k in (K.NAME, K.CLASSREF) and nxt == K.LBRACE:
             return True
+        if k == K.NAME and nxt == K.LPAREN:
+            return True   # a function call on a line of its own
         if k == K.NAME and self.toks[j][1] in STATEMENT_CALLS and nxt in EXPR_START:
             return True
         return False
@@ -1467,13 +1470,28 @@ def prefer_closed_runaway_string(result: ParseResult, epp: bool = False, tasks: 
     ends at its line (its closing quote missing); keep it when it has no more errors than the
     original.  A legitimate multi-line string loses: its other lines then parse as code and
     add errors."""
-    if not result.errors or epp:
+    if epp or not result.multiline_strings:
         return result
-    first = result.errors[0].offset
-    candidates = [o for o in result.multiline_strings if o < first][-2:]
-    best = result
+    from .validate import validate   # validation sees the tree this module builds
+
+    def problems(r: ParseResult) -> list:
+        return list(r.errors) + [d for d in validate(r) if d.severity == "error"]
+
+    found = problems(result)
+    if not found:
+        return result
+    first = min(e.offset for e in found)
+    # The runaway string starts before the first problem, at it (a dropped opening quote makes
+    # the string start right there), or later on its line (a dropped closing quote can pair
+    # the quotes of the line differently, 'a, 'b', so that the string that runs away starts
+    # after the first error).
+    line_end = result.text.find("\n", first)
+    limit = len(result.text) if line_end < 0 else line_end
+    candidates = [o for o in result.multiline_strings if o <= limit][-2:]
+    best, best_count = result, len(found)
     for offset in reversed(candidates):
         alt = _parse(result.text, epp, tasks, frozenset({offset}))
-        if len(alt.errors) <= len(best.errors):
-            best = alt
+        count = len(problems(alt))
+        if count <= best_count:
+            best, best_count = alt, count
     return best

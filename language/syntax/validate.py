@@ -62,10 +62,13 @@ _BINARY_IDEM_OPS = frozenset({"+", "-", "*", "/", "%", "<<", ">>", "==", "!=", "
 
 
 def validate(result: ParseResult) -> list[Diagnostic]:
-    """Validation diagnostics of a parsed file (syntax errors are in ``result.errors``)."""
-    v = _Validator()
-    v.walk(result.root)
-    return sorted(v.out, key=lambda d: (d.offset, d.end))
+    """Validation diagnostics of a parsed file (syntax errors are in ``result.errors``).
+    Computed once per parse result (the tree is immutable)."""
+    if result.validation is None:
+        v = _Validator()
+        v.walk(result.root)
+        result.validation = sorted(v.out, key=lambda d: (d.offset, d.end))
+    return list(result.validation)
 
 
 class _Validator:

@@ -98,10 +98,6 @@ def test_definitions_outside_the_damage_are_kept(outcomes):
     assert not bad, _ids(bad)
 
 
-@pytest.mark.xfail(strict=False, reason=(
-    "known limitation: a dropped quote re-pairs every later quote, so later definitions end up "
-    "inside strings (benchmarks/fault_tolerance.py: about half of the quote mutants of bundles "
-    "lose a definition); remove this mark once the lexer recovers from unclosed strings"))
 def test_definitions_outside_a_dropped_quote_are_kept(outcomes):
     bad = [o for o in outcomes if o.mutant.kind == "quote" and not o.defs_kept]
     assert not bad, _ids(bad)
