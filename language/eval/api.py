@@ -133,10 +133,13 @@ def _top_scope(ctx: Context) -> Scope:
     s = ctx.settings
     facts = dict(s.facts)
     top.table.symbols["facts"] = facts
-    top.table.symbols["trusted"] = {"authenticated": "local", "certname": s.node_name,
-                                    "extensions": {}, "hostname": s.node_name, "domain": None}
-    top.table.symbols["server_facts"] = {}
+    # What an agent-less compilation (puppet apply, the oracle) sees: no certificate data.
+    top.table.symbols["trusted"] = {"authenticated": "local", "certname": None,
+                                    "extensions": {}, "hostname": None, "domain": None,
+                                    "external": {}}
+    top.table.symbols["server_facts"] = {"environment": s.environment}
     top.table.symbols["environment"] = s.environment
+    top.table.symbols["module_name"] = ""
     top.table.symbols["title"] = "main"
     top.table.symbols["name"] = "main"
     for k, v in facts.items():
@@ -346,6 +349,8 @@ def run_request(req: dict) -> dict:
         settings = Settings.from_dict(req)
         if "node_name" not in req:
             settings.node_name = "oracle"
+        if "environment" not in req:
+            settings.environment = "oracle"
         budget = Budget()
         if isinstance(req.get("max_steps"), int):
             budget.steps = req["max_steps"]

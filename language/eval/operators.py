@@ -233,7 +233,10 @@ def _num_arith(op: str, a: Any, b: Any) -> Any:
         if type(a) is float:
             raise _not_applicable(op, a)
         if type(b) is float:
-            raise _not_applicable_when(op, a, b)
+            # Ruby's Integer#<< converts a Float count with to_int (truncation).
+            if b != b or b in (float("inf"), float("-inf")):
+                raise _not_applicable_when(op, a, b)
+            b = int(b)
         shift = b if op == "<<" else -b
         if shift >= 0:
             if shift > 4096:
@@ -452,9 +455,7 @@ def compare_op(op: str, left: Any, right: Any) -> bool:
         if op == "!=":
             return not (isinstance(right, m.PType) and types_equal(left, right))
         if not isinstance(right, m.PType):
-            raise OpError("COMPARISON_NOT_POSSIBLE",
-                          f"Comparison of: {label(left)} {op} {label(right)}, is not possible. "
-                          "Caused by 'undefined method `assignable?'.", "op")
+            return False
         if op == "<":
             return is_assignable(right, left) and not types_equal(left, right)
         if op == "<=":

@@ -194,6 +194,8 @@ def format_one(flags: str, width: int | None, prec: int | None, conv: str, v: An
             return _pad(body, sign, width, left, False)
         if conv in "aA":
             body = _hex_float(abs(f), prec)
+            if alt and "." not in body:
+                body = body.replace("p", ".p", 1)
             if conv == "A":
                 body = body.upper()
             sign = "-" if f < 0 else ("+" if plus else (" " if space else ""))

@@ -396,6 +396,9 @@ def _apply_string_flags(f: Format, s: str) -> str:
 
 
 def _sprintf(f: Format, conv: str, v: Any) -> str:
+    if f.delimiters:
+        # Ruby's sprintf does not know the container delimiter flags.
+        raise StringFormatError(f"malformed format string - %{f.delimiters}")
     try:
         return format_one(f.sprintf_flags(), f.width, f.prec, conv, v)
     except RubyFormatError as exc:
@@ -480,7 +483,24 @@ def _convert(v: Any, fmap: list, indent: _Indent, vt: Any) -> str:  # noqa: C901
         if c == "q":
             return object_to_s(v)
         raise _fmt_error("Object", c, "spq")
-    # Timespan, Timestamp, SemVer, SemVerRange, Sensitive: Ruby formats their to_s/inspect.
+    # Timespan, Timestamp, SemVer, SemVerRange, Sensitive: Ruby's sprintf gets the object
+    # itself, so numeric conversions work for the time values (they are Ruby Numerics).
+    from .iteration import IteratorValue
+    if isinstance(v, IteratorValue):
+        return _convert(list(v), fmap, indent, None)
+    if c in "dixXobBu":
+        if isinstance(v, (Timespan, Timestamp)):
+            n = v.nsecs // 1_000_000_000 if v.nsecs >= 0 else -((-v.nsecs) // 1_000_000_000)
+            return _sprintf(f, "d" if c == "u" else c, n)
+        raise StringFormatError(f"can't convert {_ruby_value_class(v)} into Integer")
+    if c in "eEfgGaA":
+        if isinstance(v, (Timespan, Timestamp)):
+            return _sprintf(f, c, v.nsecs / 1_000_000_000)
+        raise StringFormatError(f"can't convert {_ruby_value_class(v)} into Float")
+    if c not in "sp":
+        if f.delimiters:
+            raise StringFormatError(f"malformed format string - %{f.delimiters}")
+        raise StringFormatError(f"malformed format string - %{c}")
     if c == "p":
         if isinstance(v, Sensitive):
             s = "#<Sensitive [value redacted]>"
@@ -492,6 +512,16 @@ def _convert(v: Any, fmap: list, indent: _Indent, vt: Any) -> str:  # noqa: C901
             s = to_s(v)
         return _sprintf(f, "s", s)
     return _sprintf(f, c if c in "s" else "s", to_s(v))
+
+
+def _ruby_value_class(v: Any) -> str:
+    if isinstance(v, Sensitive):
+        return "Puppet::Pops::Types::PSensitiveType::Sensitive"
+    if isinstance(v, SemVer):
+        return "SemanticPuppet::Version"
+    if isinstance(v, SemVerRange):
+        return "SemanticPuppet::VersionRange"
+    return type(v).__name__
 
 
 def _sprintf_s(f: Format, s: str) -> str:

@@ -107,7 +107,17 @@ def _special_instance(t: m.PType, v: Any, depth: int) -> bool:
     return False
 
 
+def _uri_type(v) -> m.PType:
+    from .objects import uri_parts
+    order = ("scheme", "userinfo", "host", "port", "path", "query", "fragment", "opaque")
+    parts = uri_parts(v)
+    return m.URIType(tuple((k, parts[k]) for k in order if k in parts))
+
+
 def infer_set_of(v: Any) -> m.PType:
+    from ..types.values import URI
+    if isinstance(v, URI):
+        return _uri_type(v)
     if isinstance(v, IteratorValue):
         return m.IteratorType(v.element_type)
     if hasattr(v, "callable_type"):

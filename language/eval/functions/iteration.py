@@ -137,23 +137,17 @@ _define_four("map", "Applies a lambda to each element and returns an Array of th
 
 def _filter_h2(c, h):
     out = {}
-    try:
-        for k, v in _hash_pairs(c, h):
-            if truthy(c.block.call([k, v])):
-                out[k] = v
-    except BreakSignal:
-        pass
+    for k, v in _hash_pairs(c, h):
+        if truthy(c.block.call([k, v])):
+            out[k] = v
     return out
 
 
 def _filter_h1(c, h):
     out = {}
-    try:
-        for k, v in _hash_pairs(c, h):
-            if truthy(c.block.call([[k, v]])):
-                out[k] = v
-    except BreakSignal:
-        pass
+    for k, v in _hash_pairs(c, h):
+        if truthy(c.block.call([[k, v]])):
+            out[k] = v
     return out
 
 
@@ -195,62 +189,53 @@ _define_four("filter", "Keeps the elements for which a lambda returns a truthy v
 # ---- any / all ----------------------------------------------------------------------------------------
 
 def _any_h2(c, h):
-    try:
-        return any(truthy(c.block.call([k, v])) for k, v in _hash_pairs(c, h))
-    except BreakSignal:
-        return False
+    return any(truthy(c.block.call([k, v])) for k, v in _hash_pairs(c, h))
 
 
 def _any_h1(c, h):
+    return any(truthy(c.block.call([[k, v]])) for k, v in _hash_pairs(c, h))
+
+
+def _range_like(e) -> bool:
+    """Puppet's integer range iterator stops quietly on break(); Array/Hash/String iteration
+    inside any/all/index does not (break() is then illegal there)."""
+    return type(e) is int or isinstance(e, m.IntegerType)
+
+
+def _breakable(e, fn, default):
+    if not _range_like(e):
+        return fn()
     try:
-        return any(truthy(c.block.call([[k, v]])) for k, v in _hash_pairs(c, h))
+        return fn()
     except BreakSignal:
-        return False
+        return default
 
 
 def _any_e2(c, e):
-    try:
-        return any(truthy(c.block.call([i, x])) for i, x in _indexed(c, e))
-    except BreakSignal:
-        return False
+    return _breakable(e, lambda: any(truthy(c.block.call([i, x])) for i, x in _indexed(c, e)), False)
 
 
 def _any_e1(c, e):
-    try:
-        return any(truthy(c.block.call([x])) for x in _elements(c, e))
-    except BreakSignal:
-        return False
+    return _breakable(e, lambda: any(truthy(c.block.call([x])) for x in _elements(c, e)), False)
 
 
 _define_four("any", "Is the lambda truthy for any element?", _any_h2, _any_h1, _any_e2, _any_e1)
 
 
 def _all_h2(c, h):
-    try:
-        return all(truthy(c.block.call([k, v])) for k, v in _hash_pairs(c, h))
-    except BreakSignal:
-        return True
+    return all(truthy(c.block.call([k, v])) for k, v in _hash_pairs(c, h))
 
 
 def _all_h1(c, h):
-    try:
-        return all(truthy(c.block.call([[k, v]])) for k, v in _hash_pairs(c, h))
-    except BreakSignal:
-        return True
+    return all(truthy(c.block.call([[k, v]])) for k, v in _hash_pairs(c, h))
 
 
 def _all_e2(c, e):
-    try:
-        return all(truthy(c.block.call([i, x])) for i, x in _indexed(c, e))
-    except BreakSignal:
-        return True
+    return _breakable(e, lambda: all(truthy(c.block.call([i, x])) for i, x in _indexed(c, e)), True)
 
 
 def _all_e1(c, e):
-    try:
-        return all(truthy(c.block.call([x])) for x in _elements(c, e))
-    except BreakSignal:
-        return True
+    return _breakable(e, lambda: all(truthy(c.block.call([x])) for x in _elements(c, e)), True)
 
 
 _define_four("all", "Is the lambda truthy for all elements?", _all_h2, _all_h1, _all_e2, _all_e1)
@@ -293,46 +278,38 @@ index = define("index", "The index (or key) of the first element a lambda accept
 
 @index.dispatch("Hash[Any, Any] hash", block="Callable[2,2] block")
 def _index_h2(c, h):
-    try:
-        for k, v in _hash_pairs(c, h):
-            if truthy(c.block.call([k, v])):
-                return k
-    except BreakSignal:
-        pass
+    for k, v in _hash_pairs(c, h):
+        if truthy(c.block.call([k, v])):
+            return k
     return None
 
 
 @index.dispatch("Hash[Any, Any] hash", block="Callable[1,1] block")
 def _index_h1(c, h):
-    try:
-        for k, v in _hash_pairs(c, h):
-            if truthy(c.block.call([v])):
-                return k
-    except BreakSignal:
-        pass
+    for k, v in _hash_pairs(c, h):
+        if truthy(c.block.call([v])):
+            return k
     return None
 
 
 @index.dispatch("Iterable enumerable", block="Callable[2,2] block")
 def _index_e2(c, e):
-    try:
+    def run():
         for i, x in _indexed(c, e):
             if truthy(c.block.call([i, x])):
                 return i
-    except BreakSignal:
-        pass
-    return None
+        return None
+    return _breakable(e, run, None)
 
 
 @index.dispatch("Iterable enumerable", block="Callable[1,1] block")
 def _index_e1(c, e):
-    try:
+    def run():
         for i, x in _indexed(c, e):
             if truthy(c.block.call([x])):
                 return i
-    except BreakSignal:
-        pass
-    return None
+        return None
+    return _breakable(e, run, None)
 
 
 @index.dispatch("String str", "Variant[String,Regexp] match")
