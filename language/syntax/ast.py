@@ -30,9 +30,8 @@ class AstNode:
         return [view(c) for c in self.syntax.children() if c.kind not in _NON_EXPR]
 
     def _token(self, *kinds_: str) -> SyntaxToken | None:
-        for t in self.syntax.tokens():
-            if t.kind in kinds_:
-                return t
+        for t in self.syntax.tokens(kinds_):
+            return t
         return None
 
     def _first_expr(self):

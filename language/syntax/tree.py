@@ -131,16 +131,27 @@ class SyntaxNode:
                 yield SyntaxNode(c, off, self, i)
                 off += c.width
 
-    def tokens(self) -> Iterator[SyntaxToken]:
-        """Direct child tokens (trivia included)."""
-        for c in self.children_with_tokens():
-            if isinstance(c, SyntaxToken):
-                yield c
+    def tokens(self, kinds=None) -> Iterator[SyntaxToken]:
+        """Direct child tokens (trivia included), or only those whose kind is in ``kinds``.
+        Only the tokens handed out are made into positioned objects."""
+        off = self.offset
+        for i, c in enumerate(self.green.children):
+            if type(c) is tuple:
+                if kinds is None or c[0] in kinds:
+                    yield SyntaxToken(c[0], c[1], off, self, i)
+                off += len(c[1])
+            else:
+                off += c.width
 
     def significant_tokens(self) -> Iterator[SyntaxToken]:
-        for c in self.children_with_tokens():
-            if isinstance(c, SyntaxToken) and c.kind not in _TRIVIA:
-                yield c
+        off = self.offset
+        for i, c in enumerate(self.green.children):
+            if type(c) is tuple:
+                if c[0] not in _TRIVIA:
+                    yield SyntaxToken(c[0], c[1], off, self, i)
+                off += len(c[1])
+            else:
+                off += c.width
 
     def descendants_with_tokens(self) -> Iterator["SyntaxNode | SyntaxToken"]:
         for c in self.children_with_tokens():
@@ -208,9 +219,8 @@ class SyntaxNode:
         return None
 
     def token(self, kind: str) -> SyntaxToken | None:
-        for c in self.children_with_tokens():
-            if isinstance(c, SyntaxToken) and c.kind == kind:
-                return c
+        for t in self.tokens((kind,)):
+            return t
         return None
 
     def ancestors(self) -> Iterator["SyntaxNode"]:

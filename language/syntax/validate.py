@@ -84,16 +84,22 @@ class _Validator:
 
     def walk(self, node: SyntaxNode) -> None:
         kind = node.kind
-        handler = getattr(self, "v_" + kind, None)
+        handler = _HANDLERS.get(kind)
         if handler is not None:
-            handler(node)
+            handler(self, node)
         if kind in _STATEMENT_PARENTS:
             self.statements(node)
-        for c in node.children_with_tokens():
-            if isinstance(c, SyntaxNode):
-                self.walk(c)
-            elif c.kind == K.VARIABLE or c.kind == K.STRING_VAR:
-                self.variable_name(c)
+        # Walk the green children directly and make positioned objects only where needed
+        # (most tokens need no check): this walk is on the path of every `check` and edit.
+        off = node.offset
+        for i, c in enumerate(node.green.children):
+            if type(c) is tuple:
+                if c[0] == K.VARIABLE or c[0] == K.STRING_VAR:
+                    self.variable_name(SyntaxToken(c[0], c[1], off, node, i))
+                off += len(c[1])
+            else:
+                self.walk(SyntaxNode(c, off, node, i))
+                off += c.width
 
     # ---- statements ------------------------------------------------------------------------
     def statements(self, node: SyntaxNode) -> None:
@@ -328,6 +334,9 @@ def _block_idem(block: SyntaxNode | None) -> bool:
         return True
     return all(_idem_what(c) is not None for c in block.children()
                if c.kind not in (K.ERROR, K.HEREDOC_BODY))
+
+
+_HANDLERS = {name[2:]: fn for name, fn in vars(_Validator).items() if name.startswith("v_")}
 
 
 def _idem_what(node: SyntaxNode) -> str | None:
