@@ -116,6 +116,49 @@ class _Validator:
             if what is not None:
                 self.add("IDEM_NOT_ALLOWED_LAST", stmts[-1], what=what, container=container)
 
+    # ---- reassignment ----------------------------------------------------------------------
+    def scope(self, body: SyntaxNode | None, params: list, builtins: tuple = ()) -> None:
+        """Variables are immutable in a scope: report an assignment to a name that the scope
+        certainly assigned before (a parameter, a built-in, or an earlier assignment that is
+        not inside a conditional branch).  Assignments inside branches are only recorded as
+        possible, so 'if $x { $a = 1 } else { $a = 2 }' is fine, as in Puppet."""
+        if body is None:
+            return
+        definite: dict = {n: True for n in params}
+        for b in builtins:
+            definite[b] = "builtin"
+        self._scan_scope(body, definite, True)
+
+    def _scan_scope(self, node: SyntaxNode, definite: dict, certain: bool) -> None:
+        for c in node.children():
+            self._scan_node(c, definite, certain)
+
+    def _scan_node(self, c: SyntaxNode, definite: dict, certain: bool) -> None:
+        k = c.kind
+        if k in _NEW_SCOPES:
+            return   # checked on its own
+        if k == K.ASSIGNMENT:
+            a = A.Assignment(c)
+            if a.op == "=":
+                right = a.right()
+                if right is not None:
+                    # the value is evaluated (and may assign) before the variable is set
+                    self._scan_node(right.syntax, definite, certain)
+                for v in _assigned_variables(a.left()):
+                    seen = definite.get(v.name)
+                    if seen and not certain:
+                        # only wrong if the branch runs: Puppet fails then, not before
+                        self.add("CONDITIONAL_REASSIGNMENT", v.syntax, name=v.name)
+                    elif seen == "builtin":
+                        self.add("ILLEGAL_BUILTIN_ASSIGNMENT", v.syntax, name=v.name)
+                    elif seen:
+                        self.add("ILLEGAL_REASSIGNMENT", v.syntax, name=v.name)
+                    elif certain:
+                        definite[v.name] = True
+                return
+        branch = k in _BRANCHES
+        self._scan_scope(c, definite, certain and not branch)
+
     # ---- variables -------------------------------------------------------------------------
     def variable_name(self, tok: SyntaxToken) -> None:
         name = A.variable_name(tok.text)
@@ -143,6 +186,8 @@ class _Validator:
                 self.add("ILLEGAL_NUMERIC_ASSIGNMENT", target.syntax, name=name)
             elif "::" in name:
                 self.add("CROSS_SCOPE_ASSIGNMENT", target.syntax, name=name)
+            elif name in _RESERVED_VARIABLES:
+                self.add("ILLEGAL_RESERVED_ASSIGNMENT", target.syntax, name=name)
             return
         if isinstance(target, A.Array):
             for e in target.elements():
@@ -231,28 +276,37 @@ class _Validator:
                 self.add("RESERVED_PARAMETER", tok, name=name,
                          container="the 'define' expression" if container.startswith("a 'define'") else "the Host Class Definition")
 
+    def v_SOURCE_FILE(self, node: SyntaxNode) -> None:
+        self.scope(node, [])
+
     def v_CLASS_DEF(self, node: SyntaxNode) -> None:
         self.placement(node)
         self.definition_name(node)
         self.parameters(node, "a Host Class Definition")
+        self.scope(node.child(K.BLOCK), _param_names(node), ("name", "title"))
 
     def v_DEFINE_DEF(self, node: SyntaxNode) -> None:
         self.placement(node)
         self.definition_name(node)
         self.parameters(node, "a 'define' expression")
+        # Puppet lets a defined type assign over its parameters and $title/$name
+        self.scope(node.child(K.BLOCK), [])
 
     def v_FUNCTION_DEF(self, node: SyntaxNode) -> None:
         self.placement(node)
         self.definition_name(node)
         self.parameters(node, None)
+        self.scope(node.child(K.BLOCK), _param_names(node))
 
     def v_PLAN_DEF(self, node: SyntaxNode) -> None:
         self.placement(node)
         self.definition_name(node)
         self.parameters(node, None)
+        self.scope(node.child(K.BLOCK), _param_names(node))
 
     def v_NODE_DEF(self, node: SyntaxNode) -> None:
         self.placement(node)
+        self.scope(node.child(K.BLOCK), [])
         n = A.NodeDef(node)
         hosts = n.matches() + ([n.parent()] if n.parent() is not None else [])
         for h in hosts:
@@ -277,6 +331,7 @@ class _Validator:
 
     def v_LAMBDA(self, node: SyntaxNode) -> None:
         self.parameters(node, None)
+        self.scope(node.child(K.BLOCK), _param_names(node))
 
     def v_EPP_PARAMS(self, node: SyntaxNode) -> None:
         self.parameters(node, None)
@@ -334,6 +389,27 @@ def _block_idem(block: SyntaxNode | None) -> bool:
         return True
     return all(_idem_what(c) is not None for c in block.children()
                if c.kind not in (K.ERROR, K.HEREDOC_BODY))
+
+
+_NEW_SCOPES = frozenset({K.CLASS_DEF, K.DEFINE_DEF, K.NODE_DEF, K.FUNCTION_DEF, K.PLAN_DEF, K.LAMBDA,
+                         K.TYPE_ALIAS, K.TYPE_DEFINITION, K.HEREDOC_BODY})
+# Parts of a statement that may or may not be evaluated.
+_BRANCHES = frozenset({K.BLOCK, K.ELSE_CLAUSE, K.ELSIF_CLAUSE, K.CASE_OPTION, K.SELECTOR_ENTRY})
+
+
+def _assigned_variables(target) -> list:
+    if isinstance(target, A.VariableExpr):
+        return [target] if "::" not in target.name and not target.name[:1].isdigit() else []
+    if isinstance(target, A.Array):
+        return [v for e in target.elements() for v in _assigned_variables(e)]
+    if isinstance(target, A.ParenExpr):
+        return _assigned_variables(target.expr())
+    return []
+
+
+def _param_names(node: SyntaxNode) -> list:
+    pl = node.child(K.PARAM_LIST)
+    return [A.Param(c).name for c in pl.children() if c.kind == K.PARAM] if pl is not None else []
 
 
 _HANDLERS = {name[2:]: fn for name, fn in vars(_Validator).items() if name.startswith("v_")}
