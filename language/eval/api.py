@@ -66,14 +66,57 @@ def _position(ctx: Context | None, offset: int | None) -> tuple:
     return ctx.lines.position(offset)
 
 
+class _Unparsable:
+    """Stands in for a parse result when the parser itself failed (e.g. nesting too deep)."""
+
+    def __init__(self, text: str, err: EvalError):
+        self.text = text
+        self.errors = [err]
+        self.root = None
+
+
+def safe_parse(text: str, epp: bool = False, tasks: bool = False):
+    """Parse with a raised recursion limit; a parser failure becomes a syntax error."""
+    old = sys.getrecursionlimit()
+    if old < _MIN_RECURSION:
+        sys.setrecursionlimit(_MIN_RECURSION)
+    try:
+        return parse(text, epp=epp, tasks=tasks)
+    except RecursionError:
+        return _Unparsable(text, EvalError("Syntax error: the source is nested too deeply to be "
+                                           "parsed", "NESTING_TOO_DEEP", 0, 0, phase="parse"))
+    except Exception as exc:  # the parser never fails by contract; stay safe anyway
+        return _Unparsable(text, EvalError(f"Syntax error: {exc}", "SYNTAX_ERROR", 0, 0,
+                                           phase="parse"))
+    finally:
+        if old < _MIN_RECURSION:
+            sys.setrecursionlimit(old)
+
+
 def _syntax_error(pr: ParseResult) -> EvalError | None:
     if pr.errors:
         e = pr.errors[0]
+        if isinstance(e, EvalError):
+            return e
         return EvalError(e.message, e.code, e.offset, e.end, phase="parse")
     return None
 
 
 def _validation_error(pr: ParseResult) -> tuple:
+    old = sys.getrecursionlimit()
+    if old < _MIN_RECURSION:
+        sys.setrecursionlimit(_MIN_RECURSION)
+    try:
+        return _validation_error_inner(pr)
+    except RecursionError:
+        return EvalError("The source is nested too deeply to be validated", "NESTING_TOO_DEEP",
+                         0, 0, phase="parse"), []
+    finally:
+        if old < _MIN_RECURSION:
+            sys.setrecursionlimit(old)
+
+
+def _validation_error_inner(pr: ParseResult) -> tuple:
     from .evaluator import static_heredoc_errors
     herr = static_heredoc_errors(pr.root) if "@(" in pr.text else None
     if herr is not None:
@@ -200,7 +243,7 @@ def evaluate(parse_result: ParseResult, settings: Settings | dict | None = None,
         holder["ev"] = ev
         where = top if scope == "top" else Scope(ctx, top, "node", settings.node_name)
         for s in setup or ():
-            spr = parse(s, tasks=settings.tasks)
+            spr = safe_parse(s, tasks=settings.tasks)
             serr = _syntax_error(spr) or _validation_error(spr)[0]
             if serr is not None:
                 raise serr
@@ -219,7 +262,7 @@ def evaluate(parse_result: ParseResult, settings: Settings | dict | None = None,
 def evaluate_text(text: str, settings: Settings | dict | None = None,
                   budget: Budget | None = None, **kw) -> EvalResult:
     st = settings if isinstance(settings, Settings) else Settings.from_dict(settings)
-    return evaluate(parse(text, tasks=st.tasks), st, budget, **kw)
+    return evaluate(safe_parse(text, tasks=st.tasks), st, budget, **kw)
 
 
 def compile_catalog(text: str, settings: Settings | dict | None = None,
@@ -227,7 +270,7 @@ def compile_catalog(text: str, settings: Settings | dict | None = None,
     """Compile a whole manifest into the in-memory catalog for ``settings.node_name``."""
     if not isinstance(settings, Settings):
         settings = Settings.from_dict(settings if isinstance(settings, dict) else None)
-    pr = parse(text, tasks=settings.tasks)
+    pr = safe_parse(text, tasks=settings.tasks)
     ctx = Context(text, settings, budget or Budget())
     ctx.budget.restart()
     err = _syntax_error(pr)
@@ -321,11 +364,11 @@ def render_value(value: Any) -> dict:
     out = {}
     try:
         out["str"] = string_convert(value)
-    except StringFormatError as exc:
+    except (StringFormatError, RecursionError) as exc:
         out["str"] = f"<error: {exc}>"
     try:
         out["repr"] = string_convert(value, "%p")
-    except StringFormatError as exc:
+    except (StringFormatError, RecursionError) as exc:
         out["repr"] = f"<error: {exc}>"
     try:
         out["type"] = type_to_string(infer_set_of(value))
@@ -336,6 +379,17 @@ def render_value(value: Any) -> dict:
 
 def run_request(req: dict) -> dict:
     """Evaluate one protocol request ``{"src", "strict", "strict_variables"}``; never raises."""
+    old = sys.getrecursionlimit()
+    if old < _MIN_RECURSION:
+        sys.setrecursionlimit(_MIN_RECURSION)
+    try:
+        return _run_request(req)
+    finally:
+        if old < _MIN_RECURSION:
+            sys.setrecursionlimit(old)
+
+
+def _run_request(req: dict) -> dict:
     try:
         if isinstance(req, str):
             req = {"src": req}
@@ -356,7 +410,7 @@ def run_request(req: dict) -> dict:
             budget.steps = req["max_steps"]
         if isinstance(req.get("timeout"), (int, float)):
             budget.seconds = float(req["timeout"])
-        res = evaluate(parse(src, tasks=settings.tasks), settings, budget)
+        res = evaluate(safe_parse(src, tasks=settings.tasks), settings, budget)
         ctx = res.context
         out: dict = {}
         if "id" in req:

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..syntax.parser import parse
 from ..types.format import format_value
-from .api import compile_catalog, evaluate, format_error
+from .api import compile_catalog, evaluate, format_error, safe_parse
 from .budget import Budget
 from .context import Settings
 
@@ -37,7 +37,7 @@ def outcome(case: dict, budget: Budget | None = None) -> dict:
     settings = _settings(case)
     if mode == "eval":
         src = case["source"]
-        pr = parse(src, tasks=settings.tasks)
+        pr = safe_parse(src, tasks=settings.tasks)
         res = evaluate(pr, settings, budget or Budget(steps=500_000, seconds=10),
                        scope="top" if case.get("scope") == "top" else "node",
                        setup=case.get("setup"))

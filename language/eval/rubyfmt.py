@@ -148,8 +148,14 @@ def _twos(n: int, base: int) -> str:
     return ".." + top + s
 
 
+MAX_WIDTH = 1_000_000
+
+
 def format_one(flags: str, width: int | None, prec: int | None, conv: str, v: Any) -> str:
     """Format one value with one conversion (the part after ``%`` already split up)."""
+    if (width is not None and width > MAX_WIDTH) or (prec is not None and prec > MAX_WIDTH):
+        # A sandbox must not build gigabyte strings on request.
+        raise FormatError(f"width or precision too large (more than {MAX_WIDTH})")
     left = "-" in flags
     zero = "0" in flags and not left
     alt = "#" in flags
