@@ -1,80 +1,650 @@
-"""The language server over LSP (pygls): converts protocol messages to calls of
-puppet_ls.language and back.  This first cut publishes diagnostics; the features of the
-language-server issue build on it."""
+"""The language server over LSP (pygls 2 + lsprotocol): keeps the state of open documents,
+the settings and the workspace index, and turns each request into one call of
+puppet_ls.language (ide/check) and its plain answer back into protocol types.
+
+Robustness rules implemented here:
+* every request handler is isolated: an exception is logged and an empty result returned;
+* a request whose document changed while it waited is answered with ContentModified (dropped),
+  and cancelled requests that have not started are never run;
+* diagnostics are debounced per document; indexing runs in a background thread that reports
+  ``$/progress`` and never writes to the client itself (everything it sends goes through the
+  event loop);
+* nothing is written to stdout but the protocol; no child process is ever started.
+"""
 from __future__ import annotations
 
+import asyncio
+import functools
 import logging
+import os
 import sys
+import threading
+import time
+from urllib.parse import unquote, urlparse
 
 from lsprotocol import types as lsp
+from pygls.exceptions import JsonRpcContentModified
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.language_server import lsp_method
+from pygls.uris import from_fs_path, to_fs_path
 
-from puppet_ls.language.ide.diagnostics import file_diagnostics, parse_for_path
+from puppet_ls.language.ide import completion as ide_completion
+from puppet_ls.language.ide import folding as ide_folding
+from puppet_ls.language.ide import hover as ide_hover
+from puppet_ls.language.ide import navigation as ide_nav
+from puppet_ls.language.ide import preview as ide_preview
+from puppet_ls.language.ide import semantic_tokens as ide_tokens
+from puppet_ls.language.ide import signature as ide_signature
+from puppet_ls.language.ide.diagnostics import file_diagnostics
+from puppet_ls.language.ide.index import WorkspaceIndex
+from puppet_ls.language.ide.symbols import document_symbols, workspace_symbols
 from puppet_ls.language.syntax.lines import LineIndex
 
-from . import __version__
+from . import __version__, convert
+from .documents import Document, apply_changes, open_document
+from .positions import UTF8, UTF16, UTF32, PositionCodec
+from .settings import DEFAULTS, Settings, parse_settings
+from .workspace import build_index, index_entry_for, modulepath_from_environment, read_text
 
 log = logging.getLogger("puppet-ls")
 
-_SEVERITY = {"error": lsp.DiagnosticSeverity.Error, "warning": lsp.DiagnosticSeverity.Warning,
-             "info": lsp.DiagnosticSeverity.Information}
+EVALUATE_COMMAND = "puppet-ls.evaluateSelection"
+SHOW_VALUE_COMMAND = "puppet-ls.showValue"
+REINDEX_COMMAND = "puppet-ls.reindex"
 
 
-def _utf16_col(line_text: str, col: int) -> int:
-    prefix = line_text[:col]
-    return col + sum(1 for ch in prefix if ord(ch) > 0xFFFF)
+class PuppetProtocol(LanguageServerProtocol):
+    """pygls's protocol, minus its own copy of document texts (this server keeps its own,
+    with line indexes and parse trees), and choosing UTF-8 positions when the client offers
+    them."""
+
+    @lsp_method(lsp.INITIALIZE)
+    def lsp_initialize(self, params: lsp.InitializeParams):
+        general = params.capabilities.general
+        offered = list(general.position_encodings or []) if general is not None else []
+        if offered:
+            # UTF-8 when offered, otherwise the mandatory UTF-16 (never UTF-32, which some
+            # clients list first but which buys nothing here).
+            chosen = lsp.PositionEncodingKind.Utf8 if lsp.PositionEncodingKind.Utf8 in offered \
+                else lsp.PositionEncodingKind.Utf16
+            general.position_encodings = [chosen]
+        result = yield from super().lsp_initialize(params)
+        return result
+
+    @lsp_method(lsp.TEXT_DOCUMENT_DID_OPEN)
+    def lsp_text_document__did_open(self, params):
+        if (handler := self.fm.features.get(lsp.TEXT_DOCUMENT_DID_OPEN)) is not None:
+            yield handler, (params,), None
+
+    @lsp_method(lsp.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(self, params):
+        if (handler := self.fm.features.get(lsp.TEXT_DOCUMENT_DID_CHANGE)) is not None:
+            yield handler, (params,), None
+
+    @lsp_method(lsp.TEXT_DOCUMENT_DID_CLOSE)
+    def lsp_text_document__did_close(self, params):
+        if (handler := self.fm.features.get(lsp.TEXT_DOCUMENT_DID_CLOSE)) is not None:
+            yield handler, (params,), None
 
 
-def to_lsp_diagnostics(text: str, diags) -> list[lsp.Diagnostic]:
-    index = LineIndex(text)
+def uri_to_path(uri: str) -> str:
+    try:
+        if uri.startswith("file:"):
+            return to_fs_path(uri) or unquote(urlparse(uri).path)
+    except Exception:
+        pass
+    return unquote(urlparse(uri).path) or uri
+
+
+class PuppetServer(LanguageServer):
+    """The server and its state (touched only from the event loop thread)."""
+
+    def __init__(self):
+        super().__init__("puppet-ls", __version__, protocol_cls=PuppetProtocol, max_workers=4)
+        self.docs: dict = {}                   # uri -> Document
+        self.settings: Settings = DEFAULTS
+        self.init_options = None
+        self.index = WorkspaceIndex()
+        self.index_key = 0                     # bumps whenever the index changes
+        self.index_thread: threading.Thread | None = None
+        self.index_cancel = threading.Event()
+        self.index_ready = False
+        self.timers: dict = {}                 # uri -> asyncio.TimerHandle
+        self.last_change: dict = {}            # uri -> time of the last edit (for debouncing)
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.encoding = UTF16
+
+    # ---- client capabilities -------------------------------------------------------------------
+    def cap(self, path: str, default=None):
+        node = self.client_capabilities
+        for part in path.split("."):
+            node = getattr(node, part, None)
+            if node is None:
+                return default
+        return node
+
+    # ---- environment ---------------------------------------------------------------------------
+    def roots(self) -> list:
+        try:
+            folders = list(self.workspace.folders.values())
+        except RuntimeError:
+            return []
+        out = [uri_to_path(f.uri) for f in folders]
+        if not out and self.workspace.root_uri:
+            out = [uri_to_path(self.workspace.root_uri)]
+        return [r for r in out if r]
+
+    def modulepath(self) -> list:
+        roots = self.roots()
+        out = []
+        for p in self.settings.modulepath:
+            p = os.path.expanduser(p)
+            if not os.path.isabs(p) and roots:
+                p = os.path.join(roots[0], p)
+            out.append(p)
+        for r in roots:
+            out += modulepath_from_environment(r, [])
+        return out
+
+    def analysis(self, doc: Document):
+        return doc.analysis(self.index, self.index_key)
+
+
+def _isolated(empty):
+    """Request handler wrapper: drop the request if its document changed while it waited,
+    and turn any exception into a logged empty answer."""
+    def deco(fn):
+        @functools.wraps(fn)
+        async def handler(ls: PuppetServer, params):
+            uri = getattr(getattr(params, "text_document", None), "uri", None)
+            before = ls.docs.get(uri) if uri else None
+            await asyncio.sleep(0)     # let queued edits and cancellations run first
+            doc = ls.docs.get(uri) if uri else None
+            if uri is not None and before is not None and doc is not before:
+                raise JsonRpcContentModified(f"{uri} changed while the request waited")
+            if uri is not None and doc is None:
+                return empty() if callable(empty) else empty
+            t0 = time.perf_counter()
+            try:
+                return fn(ls, params, doc)
+            except Exception:
+                log.exception("%s failed", fn.__name__)
+                return empty() if callable(empty) else empty
+            finally:
+                dt = (time.perf_counter() - t0) * 1000
+                if dt > 200:
+                    log.info("%s took %.0f ms", fn.__name__, dt)
+        return handler
+    return deco
+
+
+def build_server() -> PuppetServer:
+    server = PuppetServer()
+
+    # ---- lifecycle -------------------------------------------------------------------------------
+    @server.feature(lsp.INITIALIZE)
+    def initialize(ls: PuppetServer, params: lsp.InitializeParams) -> None:
+        enc = ls.workspace.position_encoding
+        ls.encoding = {lsp.PositionEncodingKind.Utf8: UTF8, lsp.PositionEncodingKind.Utf32: UTF32}.get(enc, UTF16)
+        ls.init_options = params.initialization_options
+        if params.initialization_options is not None:
+            _apply_settings(ls, params.initialization_options, announce=False)
+
+    @server.feature(lsp.INITIALIZED)
+    async def initialized(ls: PuppetServer, params) -> None:
+        ls.loop = asyncio.get_running_loop()
+        if ls.cap("workspace.configuration", False):
+            await _pull_configuration(ls)
+        _start_indexing(ls)
+
+    @server.feature(lsp.SHUTDOWN)
+    def shutdown(ls: PuppetServer, params) -> None:
+        ls.index_cancel.set()
+        for h in ls.timers.values():
+            h.cancel()
+        ls.timers.clear()
+
+    @server.feature(lsp.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    async def did_change_configuration(ls: PuppetServer, params: lsp.DidChangeConfigurationParams) -> None:
+        before = (ls.settings.modulepath, ls.settings.index_enable)
+        settings = params.settings
+        if isinstance(settings, dict) and ("puppet" in settings or settings):
+            _apply_settings(ls, settings)
+        elif ls.cap("workspace.configuration", False):
+            await _pull_configuration(ls)
+        if (ls.settings.modulepath, ls.settings.index_enable) != before:
+            _start_indexing(ls)
+        for uri in list(ls.docs):
+            _schedule_diagnostics(ls, uri, 0)
+
+    @server.feature(lsp.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
+    def did_change_folders(ls: PuppetServer, params) -> None:
+        _start_indexing(ls)
+
+    # ---- documents -------------------------------------------------------------------------------
+    @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls: PuppetServer, params: lsp.DidOpenTextDocumentParams) -> None:
+        td = params.text_document
+        ls.docs[td.uri] = open_document(td.uri, uri_to_path(td.uri), td.version, td.text, ls.encoding)
+        _publish(ls, td.uri)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls: PuppetServer, params: lsp.DidChangeTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        doc = ls.docs.get(uri)
+        if doc is None:
+            return
+        try:
+            ls.docs[uri] = apply_changes(doc, params.content_changes, params.text_document.version)
+        except Exception:
+            log.exception("applying an edit to %s failed; reparsing the whole text", uri)
+            return
+        # Debounce: an edit after a pause is diagnosed at once; edits in quick succession
+        # wait until typing pauses for the debounce time.
+        now = time.monotonic()
+        prev = ls.last_change.get(uri)
+        ls.last_change[uri] = now
+        debounce = ls.settings.diagnostics_debounce_ms
+        typing = prev is not None and (now - prev) * 1000 < debounce
+        _schedule_diagnostics(ls, uri, debounce if typing else 0)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
+    def did_save(ls: PuppetServer, params: lsp.DidSaveTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        doc = ls.docs.get(uri)
+        if doc is None:
+            return
+        try:
+            entry = index_entry_for(doc.path, doc.text, ls.roots() + ls.modulepath())
+            if entry is not None:
+                ls.index.add(entry)
+                ls.index_key += 1
+        except Exception:
+            log.exception("re-indexing %s failed", uri)
+        _publish(ls, uri)
+        for other in ls.docs:
+            if other != uri:
+                _schedule_diagnostics(ls, other, ls.settings.diagnostics_debounce_ms)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: PuppetServer, params: lsp.DidCloseTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        ls.docs.pop(uri, None)
+        ls.last_change.pop(uri, None)
+        h = ls.timers.pop(uri, None)
+        if h is not None:
+            h.cancel()
+        ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+    # ---- features --------------------------------------------------------------------------------
+    @server.feature(lsp.TEXT_DOCUMENT_HOVER)
+    @_isolated(None)
+    def hover(ls: PuppetServer, params: lsp.HoverParams, doc: Document):
+        codec = doc.codec
+        offset = codec.offset(params.position.line, params.position.character)
+        budget = _budget(ls) if ls.settings.hover_values else ide_preview.PreviewBudget(steps=0, seconds=0.0)
+        res = ide_hover.hover(ls.analysis(doc), offset, budget if ls.settings.hover_values else None)
+        if res is None:
+            return None
+        fmts = ls.cap("text_document.hover.content_format", None) or [lsp.MarkupKind.PlainText]
+        return lsp.Hover(contents=convert.markup(res.markdown, lsp.MarkupKind.Markdown in fmts),
+                         range=convert.rng(codec, res.start, res.end))
+
+    @server.feature(lsp.TEXT_DOCUMENT_COMPLETION,
+                    lsp.CompletionOptions(trigger_characters=["$", ":", "[", ".", "'", "\"", ">", " "],
+                                          resolve_provider=False))
+    @_isolated(lambda: lsp.CompletionList(is_incomplete=False, items=[]))
+    def completion(ls: PuppetServer, params: lsp.CompletionParams, doc: Document):
+        codec = doc.codec
+        offset = codec.offset(params.position.line, params.position.character)
+        items = ide_completion.complete(ls.analysis(doc), offset)
+        if params.context is not None and params.context.trigger_character in (" ", ">"):
+            # space and '>' only complete attribute values ("ensure => ")
+            items = [i for i in items if i.kind == "value"]
+        snippets = bool(ls.settings.completion_snippets and
+                        ls.cap("text_document.completion.completion_item.snippet_support", False))
+        fmts = ls.cap("text_document.completion.completion_item.documentation_format", None) or []
+        return lsp.CompletionList(is_incomplete=False,
+                                  items=convert.completion_items(codec, offset, items, snippets, list(fmts)))
+
+    @server.feature(lsp.TEXT_DOCUMENT_SIGNATURE_HELP,
+                    lsp.SignatureHelpOptions(trigger_characters=["(", ","], retrigger_characters=[","]))
+    @_isolated(None)
+    def signature_help(ls: PuppetServer, params: lsp.SignatureHelpParams, doc: Document):
+        offset = doc.codec.offset(params.position.line, params.position.character)
+        res = ide_signature.signature_help(ls.analysis(doc), offset)
+        if res is None:
+            return None
+        fmts = ls.cap("text_document.signature_help.signature_information.documentation_format", None) or []
+        md = lsp.MarkupKind.Markdown in fmts
+        sigs = []
+        for s in res.signatures:
+            doc_ = convert.markup(s.documentation, md) if s.documentation and fmts else (s.documentation or None)
+            sigs.append(lsp.SignatureInformation(
+                label=s.label, documentation=doc_,
+                parameters=[lsp.ParameterInformation(label=p) for p in s.parameters]))
+        return lsp.SignatureHelp(signatures=sigs, active_signature=res.active_signature,
+                                 active_parameter=res.active_parameter)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
+    @_isolated(list)
+    def definition(ls: PuppetServer, params: lsp.DefinitionParams, doc: Document):
+        offset = doc.codec.offset(params.position.line, params.position.character)
+        return _locations(ls, doc, ide_nav.definition(ls.analysis(doc), offset))
+
+    @server.feature(lsp.TEXT_DOCUMENT_REFERENCES)
+    @_isolated(list)
+    def references(ls: PuppetServer, params: lsp.ReferenceParams, doc: Document):
+        offset = doc.codec.offset(params.position.line, params.position.character)
+        locs = ide_nav.references(ls.analysis(doc), offset, params.context.include_declaration, doc.path)
+        return _locations(ls, doc, locs)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)
+    @_isolated(list)
+    def highlight(ls: PuppetServer, params: lsp.DocumentHighlightParams, doc: Document):
+        codec = doc.codec
+        offset = codec.offset(params.position.line, params.position.character)
+        return [lsp.DocumentHighlight(range=convert.rng(codec, h.start, h.end),
+                                      kind=lsp.DocumentHighlightKind.Write if h.write else lsp.DocumentHighlightKind.Read)
+                for h in ide_nav.highlights(ls.analysis(doc), offset) if h.path is None]
+
+    @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+    @_isolated(list)
+    def symbols(ls: PuppetServer, params: lsp.DocumentSymbolParams, doc: Document):
+        hier = bool(ls.cap("text_document.document_symbol.hierarchical_document_symbol_support", False))
+        return convert.document_symbols(doc.codec, document_symbols(doc.result), hier, doc.uri)
+
+    @server.feature(lsp.WORKSPACE_SYMBOL)
+    @_isolated(list)
+    def workspace_symbol(ls: PuppetServer, params: lsp.WorkspaceSymbolParams, doc):
+        out = []
+        for e in workspace_symbols(ls.index, params.query, limit=200):
+            text = _file_text(ls, e.path)
+            if text is None:
+                continue
+            codec = PositionCodec(LineIndex(text), ls.encoding)
+            out.append(lsp.SymbolInformation(name=e.name, kind=convert._SYMBOL_KIND.get(e.kind, lsp.SymbolKind.Object),
+                                             location=lsp.Location(from_fs_path(e.path) or e.path,
+                                                                   convert.rng(codec, e.offset, e.end))))
+        return out
+
+    @server.feature(lsp.TEXT_DOCUMENT_FOLDING_RANGE)
+    @_isolated(list)
+    def folding(ls: PuppetServer, params: lsp.FoldingRangeParams, doc: Document):
+        return convert.folding_ranges(doc.codec, ide_folding.folding_ranges(doc.result))
+
+    @server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, convert.LEGEND)
+    @_isolated(lambda: lsp.SemanticTokens(data=[]))
+    def semantic_tokens(ls: PuppetServer, params: lsp.SemanticTokensParams, doc: Document):
+        toks = ide_tokens.semantic_tokens(ls.analysis(doc))
+        return lsp.SemanticTokens(data=convert.semantic_tokens(doc.codec, doc.text, toks, False))
+
+    @server.feature(lsp.TEXT_DOCUMENT_INLAY_HINT)
+    @_isolated(list)
+    def inlay_hints(ls: PuppetServer, params: lsp.InlayHintParams, doc: Document):
+        if not ls.settings.previews_enable:
+            return []
+        codec = doc.codec
+        start = codec.offset(params.range.start.line, params.range.start.character)
+        end = codec.offset(params.range.end.line, params.range.end.character)
+        return [lsp.InlayHint(position=lsp.Position(*codec.position(p.offset)), label=p.label,
+                              padding_left=True, tooltip=f"{p.value} : {p.type}")
+                for p in ide_preview.previews(ls.analysis(doc), start, end, _budget(ls))]
+
+    @server.feature(lsp.TEXT_DOCUMENT_CODE_LENS)
+    @_isolated(list)
+    def code_lens(ls: PuppetServer, params: lsp.CodeLensParams, doc: Document):
+        # Evaluated previews as code lenses, for clients that cannot show inlay hints.
+        if not ls.settings.previews_enable or ls.cap("text_document.inlay_hint", None) is not None:
+            return []
+        codec = doc.codec
+        out = []
+        for p in ide_preview.previews(ls.analysis(doc), 0, len(doc.text), _budget(ls)):
+            pos = lsp.Position(*codec.position(p.offset))
+            out.append(lsp.CodeLens(range=lsp.Range(pos, pos),
+                                    command=lsp.Command(title=p.label, command=SHOW_VALUE_COMMAND,
+                                                       arguments=[p.value, p.type])))
+        return out
+
+    @server.command(EVALUATE_COMMAND)
+    def evaluate_selection(ls: PuppetServer, *args):
+        """Arguments: a Location-like {uri, range}, or (uri, range)."""
+        try:
+            uri, rng_ = _command_location(args)
+            doc = ls.docs.get(uri)
+            if doc is None:
+                return {"ok": False, "error": f"{uri} is not open"}
+            codec = doc.codec
+            start = codec.offset(rng_["start"]["line"], rng_["start"]["character"])
+            end = codec.offset(rng_["end"]["line"], rng_["end"]["character"])
+            p = ide_preview.evaluate_range(ls.analysis(doc), start, end)
+            text = f"{p.value} : {p.type}" if p.ok else p.error
+            ls.window_show_message(lsp.ShowMessageParams(type=lsp.MessageType.Info if p.ok else lsp.MessageType.Warning,
+                                                         message=text))
+            return {"ok": p.ok, "value": p.value, "type": p.type, "error": p.error}
+        except Exception as exc:
+            log.exception("evaluate selection failed")
+            return {"ok": False, "error": f"cannot evaluate: {exc}"}
+
+    @server.command(SHOW_VALUE_COMMAND)
+    def show_value(ls: PuppetServer, *args):
+        if args:
+            ls.window_show_message(lsp.ShowMessageParams(type=lsp.MessageType.Info,
+                                                         message=" : ".join(str(a) for a in args)))
+        return None
+
+    @server.command(REINDEX_COMMAND)
+    def reindex(ls: PuppetServer, *args):
+        _start_indexing(ls)
+        return None
+
+    return server
+
+
+# ---- helpers ------------------------------------------------------------------------------------
+
+def _budget(ls: PuppetServer) -> ide_preview.PreviewBudget:
+    s = ls.settings
+    return ide_preview.PreviewBudget(steps=s.previews_max_steps, seconds=s.previews_timeout_ms / 1000.0,
+                                     total_seconds=max(0.2, s.previews_timeout_ms * 6 / 1000.0))
+
+
+def _command_location(args) -> tuple:
+    if len(args) == 1 and isinstance(args[0], (list, tuple)) and len(args[0]) == 2:
+        args = tuple(args[0])
+    if len(args) == 1 and isinstance(args[0], dict):
+        d = args[0]
+        uri = d.get("uri") or (d.get("textDocument") or {}).get("uri")
+        return uri, d["range"]
+    if len(args) >= 2:
+        rng_ = args[1]
+        if not isinstance(rng_, dict):
+            rng_ = {"start": {"line": rng_.start.line, "character": rng_.start.character},
+                    "end": {"line": rng_.end.line, "character": rng_.end.character}}
+        return args[0], rng_
+    raise ValueError("expected a document URI and a range")
+
+
+def _file_text(ls: PuppetServer, path: str) -> str | None:
+    uri = from_fs_path(path)
+    doc = ls.docs.get(uri) if uri else None
+    return doc.text if doc is not None else read_text(path)
+
+
+def _locations(ls: PuppetServer, doc: Document, locs: list) -> list:
     out = []
-    for d in diags:
-        l1, c1 = index.position(d.offset)
-        l2, c2 = index.position(d.end)
-        out.append(lsp.Diagnostic(
-            range=lsp.Range(lsp.Position(l1, _utf16_col(index.line_text(l1), c1)),
-                            lsp.Position(l2, _utf16_col(index.line_text(l2), c2))),
-            message=d.message, severity=_SEVERITY.get(d.severity, lsp.DiagnosticSeverity.Error),
-            code=d.code, source="puppet-ls"))
+    texts: dict = {}
+    for loc in locs:
+        if loc.path is None or loc.path == doc.path:
+            out.append(lsp.Location(doc.uri, convert.rng(doc.codec, loc.start, loc.end)))
+            continue
+        if loc.path not in texts:
+            t = _file_text(ls, loc.path)
+            texts[loc.path] = PositionCodec(LineIndex(t), ls.encoding) if t is not None else None
+        codec = texts[loc.path]
+        if codec is None:
+            continue
+        out.append(lsp.Location(from_fs_path(loc.path) or loc.path, convert.rng(codec, loc.start, loc.end)))
     return out
 
 
-def build_server() -> LanguageServer:
-    server = LanguageServer("puppet-ls", __version__)
-
-    def publish(ls: LanguageServer, uri: str) -> None:
-        doc = ls.workspace.get_text_document(uri)
+def _apply_settings(ls: PuppetServer, raw, announce: bool = True) -> None:
+    settings, problems = parse_settings(raw)
+    ls.settings = settings
+    logging.getLogger("puppet-ls").setLevel(settings.log_level.upper())
+    if problems:
+        msg = "puppet-ls settings: " + "; ".join(problems)
+        log.warning(msg)
         try:
-            result = parse_for_path(doc.source, doc.path or uri)
-            diags = to_lsp_diagnostics(doc.source, file_diagnostics(result))
-        except Exception:  # one broken request must not take the server down
+            ls.window_show_message(lsp.ShowMessageParams(type=lsp.MessageType.Warning, message=msg))
+        except Exception:
+            log.exception("could not show the settings message")
+
+
+async def _pull_configuration(ls: PuppetServer) -> None:
+    try:
+        res = await asyncio.wait_for(ls.workspace_configuration_async(
+            lsp.ConfigurationParams(items=[lsp.ConfigurationItem(section="puppet")])), timeout=5)
+    except Exception:
+        log.info("the client did not answer workspace/configuration; keeping the current settings")
+        return
+    if res and res[0] is not None:
+        _apply_settings(ls, res[0])
+
+
+def _schedule_diagnostics(ls: PuppetServer, uri: str, delay_ms: int) -> None:
+    old = ls.timers.pop(uri, None)
+    if old is not None:
+        old.cancel()
+    loop = ls.loop or asyncio.get_event_loop()
+    if delay_ms <= 0:
+        ls.timers[uri] = loop.call_soon(_publish, ls, uri)
+    else:
+        ls.timers[uri] = loop.call_later(delay_ms / 1000.0, _publish, ls, uri)
+
+
+def _publish(ls: PuppetServer, uri: str) -> None:
+    ls.timers.pop(uri, None)
+    doc = ls.docs.get(uri)
+    if doc is None:
+        return
+    diags: list = []
+    if ls.settings.diagnostics_enable:
+        try:
+            key = ("diagnostics", ls.index_key)
+            found = doc.cache.get(key)
+            if found is None:
+                found = file_diagnostics(doc.result, ls.index, ls.analysis(doc))
+                doc.cache[key] = found
+            related = bool(ls.cap("text_document.publish_diagnostics.related_information", False))
+            diags = convert.diagnostics(doc.codec, uri, found, related)
+        except Exception:
             log.exception("diagnostics failed for %s", uri)
-            diags = []
-        ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, version=doc.version, diagnostics=diags))
+    ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, version=doc.version, diagnostics=diags))
 
-    @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
-    def did_open(ls: LanguageServer, params: lsp.DidOpenTextDocumentParams) -> None:
-        publish(ls, params.text_document.uri)
 
-    @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
-    def did_change(ls: LanguageServer, params: lsp.DidChangeTextDocumentParams) -> None:
-        publish(ls, params.text_document.uri)
+# ---- indexing -------------------------------------------------------------------------------------
 
-    @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
-    def did_save(ls: LanguageServer, params: lsp.DidSaveTextDocumentParams) -> None:
-        publish(ls, params.text_document.uri)
+def _start_indexing(ls: PuppetServer) -> None:
+    """(Re)build the workspace index in a background thread; the previous build is cancelled."""
+    ls.index_cancel.set()
+    if not ls.settings.index_enable:
+        return
+    roots, modulepath = ls.roots(), ls.modulepath()
+    cancel = threading.Event()
+    ls.index_cancel = cancel
+    loop = ls.loop
+    progress_ok = bool(ls.cap("window.work_done_progress", False))
+    token = f"puppet-ls-index-{int(time.monotonic() * 1000)}"
 
-    @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
-    def did_close(ls: LanguageServer, params: lsp.DidCloseTextDocumentParams) -> None:
-        ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[]))
+    def on_loop(fn, *args):
+        if loop is not None and not loop.is_closed():
+            try:
+                loop.call_soon_threadsafe(fn, *args)
+            except RuntimeError:
+                pass
 
-    return server
+    def begin():
+        if not progress_ok:
+            return
+        try:
+            ls.work_done_progress.create(token)
+            ls.work_done_progress.begin(token, lsp.WorkDoneProgressBegin(title="puppet-ls: indexing",
+                                                                         percentage=0, cancellable=False))
+        except Exception:
+            log.exception("progress begin failed")
+
+    def report(done, total, path):
+        if not progress_ok or cancel.is_set():
+            return
+        try:
+            ls.work_done_progress.report(token, lsp.WorkDoneProgressReport(
+                message=f"{done}/{total} files", percentage=int(done * 100 / max(total, 1))))
+        except Exception:
+            pass
+
+    def finish(index, seconds):
+        if progress_ok:
+            try:
+                ls.work_done_progress.end(token, lsp.WorkDoneProgressEnd(
+                    message=f"{len(index.files)} files, {len(index.modules())} modules in {seconds:.1f} s"))
+            except Exception:
+                pass
+        if cancel.is_set():
+            return
+        # open documents are newer than the files on disk
+        for doc in ls.docs.values():
+            entry = index_entry_for(doc.path, doc.text, roots + modulepath)
+            if entry is not None:
+                index.add(entry)
+        ls.index = index
+        ls.index_key += 1
+        ls.index_ready = True
+        log.info("indexed %d files of %d modules in %.1f s", len(index.files), len(index.modules()), seconds)
+        for uri in list(ls.docs):
+            _schedule_diagnostics(ls, uri, 0)
+
+    def work():
+        t0 = time.monotonic()
+        # Warm the function library used by hover/completion/checks while waiting for files.
+        try:
+            from puppet_ls.language.check.signatures import builtin_function_names
+            builtin_function_names()
+        except Exception:
+            pass
+        on_loop(begin)
+        last = [0.0]
+
+        def progress(done, total, path):
+            now = time.monotonic()
+            if now - last[0] > 0.2 or done == total:
+                last[0] = now
+                on_loop(report, done, total, path)
+            # give the event loop thread the interpreter between files
+            time.sleep(0)
+
+        try:
+            index = build_index(roots, modulepath, complete=bool(modulepath), progress=progress,
+                                cancelled=cancel.is_set)
+        except Exception:
+            log.exception("indexing failed")
+            index = WorkspaceIndex()
+        on_loop(finish, index, time.monotonic() - t0)
+
+    t = threading.Thread(target=work, name="puppet-ls-index", daemon=True)
+    ls.index_thread = t
+    t.start()
 
 
 def run_server(host: str | None = None, port: int | None = None, log_file: str | None = None) -> int:
     """Run until the client says exit; logs go to stderr or a file, never stdout."""
     handler = logging.FileHandler(log_file) if log_file else logging.StreamHandler(sys.stderr)
-    logging.basicConfig(level=logging.INFO, handlers=[handler])
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    logging.basicConfig(level=logging.WARNING, handlers=[handler])
+    logging.getLogger("puppet-ls").setLevel(logging.INFO)
+    # pygls logs every message it sends at INFO: far too much, and slow for big documents.
+    logging.getLogger("pygls").setLevel(logging.WARNING)
     server = build_server()
     if host is not None and port is not None:
         server.start_tcp(host, port)

@@ -26,6 +26,7 @@ from ..types.relations import is_instance
 from .analysis import NOT_CONST, Analysis, has_unresolved
 from .builtins import BUILTIN_VARIABLES, CORE_FUNCTIONS, is_core_fact
 from .resource_types import METAPARAMETERS, RESOURCE_TYPES
+from .scopes import first_child_token
 from .signatures import INF, builtin_signatures, entity_signature, puppet_function_signature
 
 _DATA_TYPE_NAMES = frozenset(m.SIMPLE_TYPES) | frozenset({
@@ -277,13 +278,15 @@ class _Checker:
             if low in RESOURCE_TYPES:
                 info = RESOURCE_TYPES[low]
                 for body in res.bodies():
-                    for op in body.ops():
-                        if op.is_splat or op.name_token is None:
+                    for op in body.syntax.children():
+                        if op.kind != K.ATTRIBUTE_OP:
                             continue
-                        if op.name not in info.attributes and op.name not in METAPARAMETERS:
-                            t = op.name_token
+                        t = first_child_token(op)
+                        if t is None or t.kind != K.NAME:
+                            continue      # a splat ('* =>') or broken code
+                        if t.text not in info.attributes and t.text not in METAPARAMETERS:
                             self.add("NO_SUCH_PARAMETER", t.offset, t.end, resource=_title_text(tname, body, self.an),
-                                     param=op.name)
+                                     param=t.text)
                 continue
             if low in BUILTIN_RESOURCE_TYPES:
                 continue

@@ -104,3 +104,21 @@ def _collect(node: SyntaxNode, out: list, seen_vars: set) -> None:
         if k == K.HEREDOC_BODY:
             continue
         _collect(c, out, seen_vars)
+
+
+def workspace_symbols(index, query: str, limit: int = 200) -> list:
+    """Classes, defined types, functions, type aliases and resource types of the workspace
+    index whose names contain ``query`` (case-insensitively), best matches first: the
+    ``Entity`` objects, which carry the path and name range."""
+    q = query.lower().lstrip(":")
+    found = []
+    for kind in ("class", "define", "function", "type_alias", "resource_type", "plan"):
+        for e in index.entities(kind):
+            if not e.path:
+                continue
+            name = e.name.lower()
+            if q in name:
+                rank = 0 if name == q else (1 if name.startswith(q) or name.endswith("::" + q) else 2)
+                found.append((rank, len(name), e.name, e))
+    found.sort(key=lambda x: x[:3])
+    return [f[3] for f in found[:limit]]

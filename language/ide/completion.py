@@ -1,0 +1,395 @@
+"""Completion: what may be typed at the cursor, worked out from the tokens before it (so it
+works in the half-written code completion is asked for), offering:
+
+* variables in scope after ``$`` (parameters, assignments, lambda parameters, ``$facts``,
+  ``$trusted`` and the other built-ins; ``$class::`` offers that class's variables);
+* data types (built-in ones with snippet parameters such as ``Integer[${1:from}, ${2:to}]``,
+  type aliases, resource and class references) for a capitalised word, and inside the ``[``
+  of a type;
+* attributes of the resource type being declared (and metaparameters), and the values an
+  attribute accepts (``ensure => present``, a defined type's ``Enum`` values);
+* class names after ``include``/``contain``/``require`` and in ``class { '…': }``;
+* functions (with signatures), keywords and resource types elsewhere; functions after ``.``.
+
+Items are plain data; ``edit_start`` says which part of the text before the cursor an item
+replaces (the server turns it into a text edit).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..check.analysis import Analysis
+from ..check.builtins import BUILTIN_VARIABLES, CORE_FACTS, CORE_FUNCTIONS, EXTRA_FUNCTION_DOCS
+from ..check.resource_types import METAPARAMETERS, RESOURCE_TYPES
+from ..check.signatures import builtin_doc, builtin_function_names, builtin_signatures
+from ..syntax import kinds as K
+from ..types.build import BUILTIN_RESOURCE_TYPES
+from ..types.catalogue import CATALOGUE
+from . import lookup
+from .hover import KEYWORD_DOCS
+from .tokens import enclosing_opener, tokens_before
+
+
+@dataclass
+class CompletionItem:
+    label: str
+    kind: str                      # variable, type, function, keyword, class, resource_type,
+    #                                attribute, value, module, snippet
+    detail: str = ""
+    documentation: str = ""        # markdown
+    insert_text: str = ""          # plain text to insert (default: label)
+    snippet: str = ""              # the same as a snippet (used when the client supports them)
+    edit_start: int = -1           # replace [edit_start, cursor) (-1: the client's word)
+    sort_text: str = ""
+    filter_text: str = ""
+
+
+# Snippets for the parameterised built-in types.
+TYPE_SNIPPETS = {
+    "Integer": "Integer[${1:from}, ${2:to}]", "Float": "Float[${1:from}, ${2:to}]",
+    "String": "String[${1:min_length}, ${2:max_length}]", "Enum": "Enum[${1:'value'}]",
+    "Pattern": "Pattern[${1:/regexp/}]", "Array": "Array[${1:Type}]", "Hash": "Hash[${1:String}, ${2:Type}]",
+    "Struct": "Struct[{${1:'key'} => ${2:Type}}]", "Tuple": "Tuple[${1:Type}]", "Variant": "Variant[${1:Type}, ${2:Type}]",
+    "Optional": "Optional[${1:Type}]", "NotUndef": "NotUndef[${1:Type}]", "Type": "Type[${1:Type}]",
+    "Callable": "Callable[${1:Type}]", "Sensitive": "Sensitive[${1:Type}]", "Iterable": "Iterable[${1:Type}]",
+    "Iterator": "Iterator[${1:Type}]", "Collection": "Collection[${1:min_size}, ${2:max_size}]",
+    "Regexp": "Regexp[${1:/regexp/}]", "Boolean": "Boolean[${1:true}]", "Resource": "Resource[${1:type}, ${2:'title'}]",
+    "Class": "Class[${1:name}]", "SemVer": "SemVer[${1:'>=1.0.0'}]", "Timespan": "Timespan[${1:from}, ${2:to}]",
+    "Timestamp": "Timestamp[${1:from}, ${2:to}]", "Init": "Init[${1:Type}]", "Runtime": "Runtime[${1:ruby}, ${2:'Class'}]",
+    "URI": "URI[${1:'https://'}]", "Object": "Object[{${1:attributes} => {${2}}}]",
+}
+
+_STATEMENT_KEYWORDS = ["if", "unless", "case", "class", "define", "node", "function", "type",
+                       "and", "or", "in", "undef", "default", "true", "false", "else", "elsif", "inherits"]
+_KEYWORD_SNIPPETS = {
+    "if": "if ${1:condition} {\n\t$0\n}", "unless": "unless ${1:condition} {\n\t$0\n}",
+    "case": "case ${1:\\$value} {\n\t${2:'value'}: { $0 }\n\tdefault: { }\n}",
+    "class": "class ${1:name} (\n\t$2\n) {\n\t$0\n}", "define": "define ${1:name} (\n\t$2\n) {\n\t$0\n}",
+    "function": "function ${1:name}(${2}) >> ${3:Any} {\n\t$0\n}", "node": "node ${1:'name'} {\n\t$0\n}",
+}
+_WORD = re.compile(r"[A-Za-z0-9_:]*\Z")
+_VAR = re.compile(r"\$(\{)?((?:::)?(?:[a-z0-9_]+::)*[a-z0-9_]*)\Z")
+_CLASS_DECL = re.compile(r"\b(?:include|contain|require)\s+(?:[\w:'\"]+\s*,\s*)*(['\"]?)((?:::)?[\w:]*)\Z")
+_CLASS_RESOURCE = re.compile(r"\bclass\s*\{\s*(['\"])((?:::)?[\w:]*)\Z")
+_METHOD = re.compile(r"[\w)\]}'\"]\s*\.\s*([a-z_]\w*)?\Z")
+
+
+def complete(an: Analysis, offset: int) -> list:
+    """Completion items for the cursor at ``offset``."""
+    text = an.result.text
+    offset = max(0, min(offset, len(text)))
+    line_start = text.rfind("\n", 0, offset) + 1
+    before = text[max(line_start, offset - 400):offset]
+    root = an.result.root
+    cur = None
+    for t in tokens_before(root, offset, significant=False):
+        cur = t
+        break
+    if cur is not None and cur.end >= offset:
+        if cur.kind in (K.COMMENT, K.ML_COMMENT, K.EPP_COMMENT):
+            return []
+        if cur.kind == K.HEREDOC_BODY or (cur.parent is not None and cur.parent.kind == K.HEREDOC_TEXT
+                                           and cur.kind == K.STRING_TEXT):
+            return []
+    m = _VAR.search(before)
+    if m and (cur is None or cur.kind not in (K.STRING,) or cur.end < offset):
+        return _variables(an, offset, m.group(2), offset - len(m.group(2)))
+    m = _CLASS_DECL.search(before) or _CLASS_RESOURCE.search(before)
+    if m:
+        return _classes(an, m.group(2), offset - len(m.group(2)))
+    if cur is not None and cur.end >= offset and cur.offset < offset and cur.kind in (K.STRING, K.STRING_TEXT, K.DQ_OPEN):
+        return []          # inside a string
+    word = _WORD.search(before).group(0)
+    start = offset - len(word)
+    m = _METHOD.search(before)
+    if m and not word[:1].isupper():
+        return _functions(an, start, method=True)
+    opener, between = enclosing_opener(root, start)
+    if opener is not None:
+        ctx = _bracket_context(an, root, opener, between, start, word)
+        if ctx is not None:
+            return ctx
+    if word[:1].isupper():
+        return _types(an, start)
+    inside = opener is not None and opener.kind in (K.LPAREN, K.WSLPAREN, K.LBRACK, K.LISTSTART, K.INTERP_OPEN)
+    return _general(an, start, word, statements=not inside)
+
+
+# ---- contexts ------------------------------------------------------------------------------------
+
+def _bracket_context(an: Analysis, root, opener, between: list, start: int, word: str) -> list | None:
+    k = opener.kind
+    prev = None
+    for t in tokens_before(root, opener.offset):
+        if t.end <= opener.offset:
+            prev = t
+            break
+    if k in (K.LBRACK, K.LISTSTART) and prev is not None and prev.kind == K.CLASSREF and k == K.LBRACK:
+        if prev.text in ("Enum", "Pattern", "Regexp"):
+            return []
+        return _types(an, start)
+    if k in (K.LBRACE,) and prev is not None:
+        # resource body: 'type {' or 'Type {' or 'Type[...] {' or 'class {'
+        type_name = None
+        titled = False
+        if prev.kind == K.NAME or prev.kind == K.CLASS:
+            type_name = "class" if prev.kind == K.CLASS else prev.text
+            titled = True
+        elif prev.kind == K.CLASSREF:
+            type_name = prev.text
+        elif prev.kind == K.RBRACK:
+            ref = _reference_type(root, prev)
+            if ref is not None:
+                type_name = ref
+        if type_name is None:
+            return None
+        segment, depth_colon = _current_segment(between)
+        if titled and not depth_colon:
+            return [] if between else None    # typing the title
+        title_value = _title_of(an, between) if type_name == "class" else None
+        arrow = next((i for i, t in enumerate(segment) if t.kind in (K.FARROW, K.PARROW)), None)
+        if arrow is None:
+            if segment and segment[-1].end < start:
+                return []
+            return _attributes(an, type_name, start, title_value)
+        attr = segment[arrow - 1].text if arrow > 0 and segment[arrow - 1].kind == K.NAME else ""
+        items = _attribute_values(an, type_name, attr, start, title_value)
+        if word[:1] == "$":
+            return None
+        return items + _general(an, start, word, statements=False)
+    return None
+
+
+def _reference_type(root, rbrack) -> str | None:
+    """'Type' of 'Type[...] {' (a resource override)."""
+    depth = 0
+    for t in tokens_before(root, rbrack.end):
+        if t.kind == K.RBRACK:
+            depth += 1
+        elif t.kind in (K.LBRACK, K.LISTSTART):
+            depth -= 1
+            if depth == 0:
+                for u in tokens_before(root, t.offset):
+                    return u.text if u.kind == K.CLASSREF else None
+    return None
+
+
+def _current_segment(between: list) -> tuple:
+    """Tokens of the current attribute (after the last ',' ';' or title ':' at depth 0), and
+    whether a title colon was seen."""
+    depth = 0
+    last_sep = -1
+    colon = False
+    for i, t in enumerate(between):
+        if t.kind in (K.LBRACK, K.LISTSTART, K.LPAREN, K.WSLPAREN, K.LBRACE, K.SELBRACE):
+            depth += 1
+        elif t.kind in (K.RBRACK, K.RPAREN, K.RBRACE):
+            depth -= 1
+        elif depth == 0 and t.kind in (K.COMMA, K.SEMIC, K.COLON):
+            last_sep = i
+            if t.kind in (K.COLON, K.SEMIC):
+                colon = True if t.kind == K.COLON else colon
+    return between[last_sep + 1:], colon
+
+
+def _title_of(an: Analysis, between: list):
+    for t in between:
+        if t.kind == K.STRING:
+            from ..syntax.ast import single_quoted_value
+            return single_quoted_value(t.text)
+        if t.kind == K.STRING_TEXT:
+            return t.text
+        if t.kind == K.COLON:
+            break
+    return None
+
+
+def _variables(an: Analysis, offset: int, typed: str, edit_start: int) -> list:
+    out = []
+    if "::" in typed.lstrip(":"):
+        cls = typed.lstrip(":").rpartition("::")[0]
+        for t in lookup.find(an, "class", cls):
+            names = list(t.params)
+            if t.path is None:
+                named = [n for n in an.model.named if n.kind == "class" and n.name.lstrip(":").lower() == cls.lower()]
+                if named and named[0].scope is not None:
+                    names = list(named[0].scope.variables)
+            else:
+                for e in an.env.lookup("class", cls.lower()):
+                    names = sorted(set(names) | set(e.variables))
+            prefix = typed[: len(typed) - len(typed.rpartition("::")[2])]
+            for n in names:
+                out.append(CompletionItem(prefix + n, "variable", f"variable of class {t.name}",
+                                          edit_start=edit_start, sort_text="0" + n))
+            break
+        return out
+    visible = an.model.visible_variables(offset)
+    for name, d in sorted(visible.items()):
+        if d.offset <= offset <= d.end:
+            continue          # the variable being typed itself
+        t = an.definition_type(d)
+        from ..types.format import type_to_string
+        detail = f"{d.kind.replace('_', ' ')}: {type_to_string(t)}"
+        out.append(CompletionItem(name, "variable", detail, edit_start=edit_start, sort_text="0" + name))
+    for name, doc in BUILTIN_VARIABLES.items():
+        if name not in visible:
+            out.append(CompletionItem(name, "variable", "built-in variable", doc, edit_start=edit_start,
+                                      sort_text="1" + name))
+    if typed.startswith("::"):
+        for it in out:
+            it.label = "::" + it.label
+        for f in sorted(CORE_FACTS):
+            out.append(CompletionItem("::" + f, "variable", "fact", edit_start=edit_start, sort_text="2" + f))
+    return out
+
+
+def _classes(an: Analysis, typed: str, edit_start: int) -> list:
+    names = {n.name.lstrip(":") for n in an.model.named if n.kind == "class"}
+    names |= set(an.env.names("class"))
+    prefix = "::" if typed.startswith("::") else ""
+    out = []
+    for n in sorted(names):
+        ts = lookup.find(an, "class", n)
+        doc = ts[0].doc if ts else ""
+        out.append(CompletionItem(prefix + n, "class", "class", doc, edit_start=edit_start))
+    return out
+
+
+def _types(an: Analysis, start: int) -> list:
+    out = []
+    for name, info in CATALOGUE.items():
+        snippet = TYPE_SNIPPETS.get(name, "") if info.parameterized else ""
+        out.append(CompletionItem(name, "type", info.signature, info.doc, name, snippet, start,
+                                  sort_text="0" + name))
+    seen = set(CATALOGUE)
+    for n in an.model.named:
+        if n.kind == "type_alias" and n.name not in seen:
+            seen.add(n.name)
+            out.append(CompletionItem(n.name, "type", "type alias", edit_start=start, sort_text="1" + n.name))
+    for name in an.env.names("type_alias"):
+        if name not in seen:
+            seen.add(name)
+            e = an.env.lookup("type_alias", name)
+            out.append(CompletionItem(name, "type", e[0].signature[:120] if e else "type alias",
+                                      e[0].doc if e else "", edit_start=start, sort_text="1" + name))
+    res_names = set(BUILTIN_RESOURCE_TYPES) | set(an.env.names("define")) | set(an.env.names("resource_type"))
+    res_names |= {n.name.lstrip(":").lower() for n in an.model.named if n.kind == "define"}
+    for low in sorted(res_names):
+        cap = "::".join(p[:1].upper() + p[1:] for p in low.split("::"))
+        if cap in seen:
+            continue
+        seen.add(cap)
+        out.append(CompletionItem(cap, "resource_type", "resource type reference", edit_start=start,
+                                  snippet=f"{cap}[${{1:'title'}}]", insert_text=cap, sort_text="2" + cap))
+    return out
+
+
+def _attributes(an: Analysis, type_name: str, start: int, class_title=None) -> list:
+    out = []
+    low = type_name.lstrip(":").lower()
+    params: dict = {}
+    if low == "class":
+        if isinstance(class_title, str):
+            ts = lookup.find(an, "class", class_title)
+            if ts:
+                params = {k: (f"{v[0]} " if v[0] else "") + "parameter" + (f" = {v[1]}" if v[1] else "")
+                          for k, v in ts[0].params.items()}
+                docs = {k: v[2] for k, v in ts[0].params.items()}
+            else:
+                docs = {}
+        else:
+            docs = {}
+    elif low in RESOURCE_TYPES:
+        info = RESOURCE_TYPES[low]
+        params = {a.name: a.kind for a in info.attributes.values()}
+        docs = {a.name: a.doc for a in info.attributes.values()}
+    else:
+        t = lookup.resource_type_target(an, low)
+        docs = {}
+        if t is not None:
+            for k, v in t.params.items():
+                params[k] = ((f"{v[0]} " if v[0] else "") + "parameter" + (f" = {v[1]}" if v[1] else "")) \
+                    if t.kind != "resource_type" else "attribute"
+                docs[k] = v[2]
+    width = max((len(n) for n in params), default=0)
+    for name, detail in params.items():
+        values = lookup.attribute_values(an, low, name) if low != "class" else []
+        snippet = f"{name}{' ' * (width - len(name))} => ${{1}}," if not values else \
+            f"{name}{' ' * (width - len(name))} => ${{1|{','.join(values)}|}},"
+        out.append(CompletionItem(name, "attribute", detail, docs.get(name, ""), f"{name} => ", snippet, start,
+                                  sort_text=("0" if name == "ensure" else "1") + name))
+    for name, a in METAPARAMETERS.items():
+        if name not in params:
+            out.append(CompletionItem(name, "attribute", "metaparameter", a.doc, f"{name} => ",
+                                      f"{name} => ${{1}},", start, sort_text="3" + name))
+    return out
+
+
+def _attribute_values(an: Analysis, type_name: str, attr: str, start: int, class_title=None) -> list:
+    if not attr:
+        return []
+    values = lookup.attribute_values(an, type_name, attr)
+    # Values Puppet names for its own types are bare words; a defined type's Enum values are
+    # strings and are inserted quoted.
+    bare = type_name.lstrip(":").lower() in RESOURCE_TYPES or attr in METAPARAMETERS
+    out = []
+    for v in values:
+        text = v if bare or v in ("true", "false") else "'" + v.replace("'", "\\'") + "'"
+        out.append(CompletionItem(text, "value", f"value of {attr}", insert_text=text, edit_start=start,
+                                  sort_text="0" + v))
+    return out
+
+
+def _functions(an: Analysis, start: int, method: bool = False) -> list:
+    out = []
+    seen = set()
+    for n in an.model.named:
+        if n.kind == "function":
+            name = n.name.lstrip(":")
+            seen.add(name)
+            t = lookup.find(an, "function", name)
+            out.append(CompletionItem(name, "function", t[0].signature if t else "", t[0].doc if t else "",
+                                      name, f"{name}(${{1}})" if not method else f"{name}", start, sort_text="1" + name))
+    for name in sorted(set(builtin_function_names()) | CORE_FUNCTIONS):
+        if name in seen or name in ("break", "next", "return", "import") and method:
+            continue
+        seen.add(name)
+        sigs = builtin_signatures(name)
+        if sigs:
+            detail = sigs[0].label() + (f"  (+{len(sigs) - 1} more)" if len(sigs) > 1 else "")
+            doc = builtin_doc(name)
+        else:
+            extra = EXTRA_FUNCTION_DOCS.get(name)
+            detail = extra[1][0] if extra and extra[1] else f"{name}(...)"
+            doc = extra[0] if extra else ""
+        snippet = f"{name}(${{1}})" if not method else name
+        out.append(CompletionItem(name, "function", detail, doc, name, snippet, start, sort_text="2" + name))
+    for name in an.env.names("function"):
+        if name in seen:
+            continue
+        seen.add(name)
+        e = an.env.lookup("function", name)
+        detail = e[0].signature.split("\n")[0] if e else ""
+        out.append(CompletionItem(name, "function", detail, e[0].doc if e else "", name,
+                                  f"{name}(${{1}})" if not method else name, start, sort_text="3" + name))
+    return out
+
+
+def _general(an: Analysis, start: int, word: str, statements: bool = True) -> list:
+    out = []
+    for kw in _STATEMENT_KEYWORDS:
+        out.append(CompletionItem(kw, "keyword", "keyword", KEYWORD_DOCS.get(kw, ""), kw,
+                                  _KEYWORD_SNIPPETS.get(kw, "") if statements else "", start, sort_text="4" + kw))
+    out += _functions(an, start)
+    if statements:
+        names = set(RESOURCE_TYPES) | (set(BUILTIN_RESOURCE_TYPES) - {"component", "whit"})
+        names |= set(an.env.names("define")) | set(an.env.names("resource_type"))
+        names |= {n.name.lstrip(":").lower() for n in an.model.named if n.kind == "define"}
+        names.discard("component")
+        names.discard("whit")
+        for name in sorted(names):
+            t = RESOURCE_TYPES.get(name)
+            out.append(CompletionItem(name, "resource_type", "resource type", t.doc if t else "", name,
+                                      f"{name} {{ ${{1:'title'}}:\n\t$0\n}}", start, sort_text="5" + name))
+    return out

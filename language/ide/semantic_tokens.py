@@ -1,0 +1,99 @@
+"""Semantic tokens: what each token of the file is (keyword, variable, parameter, function,
+type, class, attribute, string, number, ...) using the semantic model, so that parameters,
+built-in functions and types can be told apart from plain words.
+
+``TOKEN_TYPES``/``TOKEN_MODIFIERS`` are the legend (standard LSP names); ``semantic_tokens``
+returns ``(offset, length, type index, modifier bits)`` in source order.  Tokens may span lines;
+the server splits them for clients that cannot take multi-line tokens.
+"""
+from __future__ import annotations
+
+from ..check.analysis import Analysis
+from ..check.builtins import CORE_FUNCTIONS
+from ..syntax import kinds as K
+from ..types.catalogue import CATALOGUE
+
+TOKEN_TYPES = ["namespace", "type", "class", "parameter", "variable", "property", "enumMember",
+               "function", "keyword", "comment", "string", "number", "regexp", "operator"]
+TOKEN_MODIFIERS = ["declaration", "readonly", "defaultLibrary"]
+_T = {name: i for i, name in enumerate(TOKEN_TYPES)}
+DECLARATION, READONLY, DEFAULT_LIBRARY = 1, 2, 4
+
+_OPERATORS = frozenset({K.EQUALS, K.APPENDS, K.DELETES, K.ISEQUAL, K.NOTEQUAL, K.MATCH, K.NOMATCH,
+                        K.GREATEREQUAL, K.GREATERTHAN, K.LESSEQUAL, K.LESSTHAN, K.FARROW, K.PARROW,
+                        K.LSHIFT, K.RSHIFT, K.PLUS, K.MINUS, K.DIV, K.TIMES, K.MODULO, K.NOT,
+                        K.IN_EDGE, K.IN_EDGE_SUB, K.OUT_EDGE, K.OUT_EDGE_SUB, K.LLCOLLECT,
+                        K.LCOLLECT, K.RRCOLLECT, K.RCOLLECT, K.QMARK})
+_STRINGS = frozenset({K.STRING, K.STRING_TEXT, K.DQ_OPEN, K.DQ_CLOSE, K.HEREDOC, K.HEREDOC_END,
+                      K.EPP_TEXT})
+_COMMENTS = frozenset({K.COMMENT, K.ML_COMMENT, K.EPP_COMMENT})
+_KEYWORDS = K.KEYWORD_KINDS | frozenset({K.BOOLEAN, K.UNDEF, K.DEFAULT})
+_PARAM_KINDS = frozenset({"parameter", "lambda_parameter", "template_parameter"})
+
+
+def semantic_tokens(an: Analysis) -> list:
+    model = an.model
+    defs = {d.offset: d for d in model.definitions}
+    refs = {r.offset: r for r in model.references}
+    out: list = []
+    add = out.append
+    for tok in an.result.root.all_tokens():
+        k = tok.kind
+        n = len(tok.text)
+        if n == 0 or k in (K.WHITESPACE, K.NEWLINE):
+            continue
+        if k in _COMMENTS:
+            add((tok.offset, n, _T["comment"], 0))
+        elif k in _STRINGS:
+            add((tok.offset, n, _T["string"], 0))
+        elif k == K.NUMBER:
+            add((tok.offset, n, _T["number"], 0))
+        elif k == K.REGEX:
+            add((tok.offset, n, _T["regexp"], 0))
+        elif k in (K.VARIABLE, K.STRING_VAR):
+            d = defs.get(tok.offset)
+            if d is not None:
+                add((tok.offset, n, _T["parameter" if d.kind in _PARAM_KINDS else "variable"], DECLARATION))
+                continue
+            r = refs.get(tok.offset)
+            if r is not None and r.target is not None:
+                add((tok.offset, n, _T["parameter" if r.target.kind in _PARAM_KINDS else "variable"], 0))
+            elif r is not None and r.status == "builtin":
+                add((tok.offset, n, _T["variable"], READONLY | DEFAULT_LIBRARY))
+            else:
+                add((tok.offset, n, _T["variable"], 0))
+        elif k == K.CLASSREF:
+            add((tok.offset, n, _T["type"], DEFAULT_LIBRARY if tok.text in CATALOGUE else 0))
+        elif k in _KEYWORDS:
+            add((tok.offset, n, _T["keyword"], 0))
+        elif k == K.NAME or k == K.WORD:
+            _name(tok, add, n)
+        elif k in _OPERATORS:
+            add((tok.offset, n, _T["operator"], 0))
+    return out
+
+
+def _name(tok, add, n: int) -> None:
+    parent = tok.parent
+    pk = parent.kind if parent is not None else ""
+    gp = parent.parent if parent is not None else None
+    gk = gp.kind if gp is not None else ""
+    if pk == K.ATTRIBUTE_OP:
+        add((tok.offset, n, _T["property"], 0))
+    elif pk in (K.STATEMENT_CALL, K.METHOD_CALL) or (pk == K.QNAME and gk == K.CALL_EXPR and parent.index == 0):
+        if pk == K.STATEMENT_CALL and parent.first_token() is not tok:
+            add((tok.offset, n, _T["class"], 0))
+            return
+        add((tok.offset, n, _T["function"], DEFAULT_LIBRARY if tok.text in CORE_FUNCTIONS else 0))
+    elif pk in (K.CLASS_DEF, K.DEFINE_DEF, K.PLAN_DEF):
+        add((tok.offset, n, _T["class"], DECLARATION))
+    elif pk == K.FUNCTION_DEF:
+        add((tok.offset, n, _T["function"], DECLARATION))
+    elif pk == K.PARENT:
+        add((tok.offset, n, _T["class"], 0))
+    elif pk == K.QNAME and gk == K.RESOURCE_EXPR and parent.index == 0:
+        add((tok.offset, n, _T["type"], 0))
+    elif pk == K.QNAME and gk in (K.STATEMENT_CALL, K.ARG_LIST):
+        add((tok.offset, n, _T["class"] if "::" in tok.text else _T["enumMember"], 0))
+    elif pk == K.QNAME:
+        add((tok.offset, n, _T["enumMember"], 0))

@@ -1,0 +1,158 @@
+"""Plain results of puppet_ls.language.ide -> lsprotocol types, honouring what the client
+said it supports (markdown, snippets, related information, multi-line semantic tokens)."""
+from __future__ import annotations
+
+from lsprotocol import types as lsp
+
+from puppet_ls.language.ide.semantic_tokens import TOKEN_MODIFIERS, TOKEN_TYPES
+
+from .positions import PositionCodec
+
+SEVERITY = {"error": lsp.DiagnosticSeverity.Error, "warning": lsp.DiagnosticSeverity.Warning,
+            "info": lsp.DiagnosticSeverity.Information, "hint": lsp.DiagnosticSeverity.Hint}
+LEGEND = lsp.SemanticTokensLegend(token_types=TOKEN_TYPES, token_modifiers=TOKEN_MODIFIERS)
+
+_COMPLETION_KIND = {
+    "variable": lsp.CompletionItemKind.Variable, "type": lsp.CompletionItemKind.Class,
+    "function": lsp.CompletionItemKind.Function, "keyword": lsp.CompletionItemKind.Keyword,
+    "class": lsp.CompletionItemKind.Module, "resource_type": lsp.CompletionItemKind.Struct,
+    "attribute": lsp.CompletionItemKind.Property, "value": lsp.CompletionItemKind.EnumMember,
+    "snippet": lsp.CompletionItemKind.Snippet,
+}
+_SYMBOL_KIND = {
+    "class": lsp.SymbolKind.Class, "define": lsp.SymbolKind.Struct, "node": lsp.SymbolKind.Namespace,
+    "function": lsp.SymbolKind.Function, "plan": lsp.SymbolKind.Function,
+    "type_alias": lsp.SymbolKind.TypeParameter, "resource": lsp.SymbolKind.Object,
+    "variable": lsp.SymbolKind.Variable, "parameter": lsp.SymbolKind.Property,
+    "resource_type": lsp.SymbolKind.Struct,
+}
+
+
+def rng(codec: PositionCodec, start: int, end: int) -> lsp.Range:
+    (l1, c1), (l2, c2) = codec.position(start), codec.position(end)
+    return lsp.Range(lsp.Position(l1, c1), lsp.Position(l2, c2))
+
+
+def diagnostics(codec: PositionCodec, uri: str, diags: list, related_support: bool) -> list:
+    out = []
+    for d in diags:
+        related = None
+        if related_support and d.related:
+            related = [lsp.DiagnosticRelatedInformation(lsp.Location(uri, rng(codec, s, e)), msg)
+                       for s, e, msg in d.related]
+        out.append(lsp.Diagnostic(range=rng(codec, d.offset, d.end), message=d.message,
+                                  severity=SEVERITY.get(d.severity, lsp.DiagnosticSeverity.Error),
+                                  code=d.code, source="puppet-ls", related_information=related))
+    return out
+
+
+def markup(text: str, markdown: bool) -> lsp.MarkupContent:
+    if markdown:
+        return lsp.MarkupContent(lsp.MarkupKind.Markdown, text)
+    return lsp.MarkupContent(lsp.MarkupKind.PlainText, _plain(text))
+
+
+def _plain(md: str) -> str:
+    return md.replace("```puppet\n", "").replace("\n```", "").replace("```", "").replace("**", "").replace("`", "")
+
+
+def completion_items(codec: PositionCodec, offset: int, items: list, snippets: bool,
+                     doc_formats: list) -> list:
+    out = []
+    end_pos = codec.position(offset)
+    markdown = lsp.MarkupKind.Markdown in doc_formats
+    plain_ok = lsp.MarkupKind.PlainText in doc_formats
+    for it in items:
+        use_snippet = snippets and bool(it.snippet)
+        new_text = it.snippet if use_snippet else (it.insert_text or it.label)
+        edit = None
+        if it.edit_start >= 0:
+            (l1, c1) = codec.position(it.edit_start)
+            edit = lsp.TextEdit(lsp.Range(lsp.Position(l1, c1), lsp.Position(*end_pos)), new_text)
+        doc = None
+        if it.documentation:
+            if markdown:
+                doc = lsp.MarkupContent(lsp.MarkupKind.Markdown, it.documentation)
+            elif plain_ok:
+                doc = lsp.MarkupContent(lsp.MarkupKind.PlainText, _plain(it.documentation))
+            else:
+                doc = _plain(it.documentation)      # a plain string is always allowed
+        out.append(lsp.CompletionItem(
+            label=it.label, kind=_COMPLETION_KIND.get(it.kind), detail=it.detail or None,
+            documentation=doc, sort_text=it.sort_text or None, filter_text=it.filter_text or None,
+            insert_text=None if edit is not None else new_text,
+            insert_text_format=lsp.InsertTextFormat.Snippet if use_snippet else lsp.InsertTextFormat.PlainText,
+            text_edit=edit))
+    return out
+
+
+def document_symbols(codec: PositionCodec, symbols: list, hierarchical: bool, uri: str) -> list:
+    if hierarchical:
+        def conv(s):
+            return lsp.DocumentSymbol(
+                name=s.name or "?", kind=_SYMBOL_KIND.get(s.kind, lsp.SymbolKind.Variable),
+                range=rng(codec, *s.range), selection_range=rng(codec, *_inside(s.selection_range, s.range)),
+                detail=s.detail or None, children=[conv(c) for c in s.children])
+        return [conv(s) for s in symbols]
+    out = []
+
+    def flat(s, container):
+        out.append(lsp.SymbolInformation(name=s.name or "?", kind=_SYMBOL_KIND.get(s.kind, lsp.SymbolKind.Variable),
+                                         location=lsp.Location(uri, rng(codec, *s.range)), container_name=container))
+        for c in s.children:
+            flat(c, s.name)
+    for s in symbols:
+        flat(s, None)
+    return out
+
+
+def _inside(sel: tuple, whole: tuple) -> tuple:
+    """LSP requires the selection range to lie within the range."""
+    s, e = sel
+    ws, we = whole
+    if s < ws or e > we:
+        return whole
+    return sel
+
+
+def semantic_tokens(codec: PositionCodec, text: str, tokens: list, multiline: bool) -> list:
+    data: list = []
+    prev_line = prev_char = 0
+    for offset, length, ttype, mods in tokens:
+        pieces = [(offset, length)]
+        if not multiline and "\n" in text[offset:offset + length]:
+            pieces = []
+            s = offset
+            end = offset + length
+            while s < end:
+                nl = text.find("\n", s, end)
+                e = end if nl < 0 else nl
+                if e > s:
+                    pieces.append((s, e - s))
+                s = e + 1
+        for off, n in pieces:
+            line, char = codec.position(off)
+            _, end_char = codec.position(off + n)
+            if end_char <= char and n > 0:
+                # a piece running to a line end: the codec reports the same line
+                end_char = char + n
+            length_units = end_char - char
+            dl = line - prev_line
+            dc = char - prev_char if dl == 0 else char
+            data.extend((dl, dc, length_units, ttype, mods))
+            prev_line, prev_char = line, char
+    return data
+
+
+def folding_ranges(codec: PositionCodec, ranges: list) -> list:
+    out = []
+    seen = set()
+    for f in ranges:
+        l1, _ = codec.position(f.start)
+        l2, _ = codec.position(f.end)
+        if l2 <= l1 or (l1, l2) in seen:
+            continue
+        seen.add((l1, l2))
+        kind = lsp.FoldingRangeKind.Comment if f.kind == "comment" else None
+        out.append(lsp.FoldingRange(start_line=l1, end_line=l2, kind=kind))
+    return out

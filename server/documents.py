@@ -1,0 +1,109 @@
+"""Open documents: one immutable revision per version holding the text, its line index, its
+parse (kept up to date by incremental reparsing) and, computed on first use, its analysis.
+
+Edits arrive as LSP content changes; each ranged change is applied to the text and to the
+tree with ``reparse`` (about a millisecond for a typical keystroke).  A whole-text change is
+reduced to the span that really differs (common prefix and suffix) so that clients sending full
+text still get incremental reparsing.  EPP templates are parsed whole (the incremental
+reparser handles manifests only).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from puppet_ls.language.ide.diagnostics import parse_for_path
+from puppet_ls.language.syntax import reparse
+from puppet_ls.language.syntax.lines import LineIndex
+from puppet_ls.language.syntax.parser import ParseResult
+
+from .positions import UTF16, PositionCodec
+
+# Reparsing piecewise beyond this many changes in one notification costs more than parsing once.
+_MAX_INCREMENTAL_CHANGES = 16
+
+
+@dataclass(eq=False)
+class Document:
+    uri: str
+    path: str
+    version: int | None
+    text: str
+    result: ParseResult
+    lines: LineIndex
+    encoding: str = UTF16
+    _analysis: object = field(default=None, repr=False)
+    _analysis_key: object = field(default=None, repr=False)
+    cache: dict = field(default_factory=dict, repr=False)   # per-revision results (e.g. diagnostics)
+
+    @property
+    def codec(self) -> PositionCodec:
+        return PositionCodec(self.lines, self.encoding)
+
+    @property
+    def is_epp(self) -> bool:
+        return self.path.endswith(".epp")
+
+    @property
+    def tasks(self) -> bool:
+        return "/plans/" in self.path.replace("\\", "/")
+
+    def analysis(self, env, key):
+        """The analysis of this revision in ``env`` (cached while ``key`` stays the same)."""
+        if self._analysis is None or self._analysis_key != key:
+            from puppet_ls.language.check import analyze
+            self._analysis = analyze(self.result, env)
+            self._analysis_key = key
+        return self._analysis
+
+
+def open_document(uri: str, path: str, version: int | None, text: str, encoding: str) -> Document:
+    result = parse_for_path(text, path)
+    return Document(uri, path, version, text, result, LineIndex(text), encoding)
+
+
+def _diff_span(old: str, new: str) -> tuple:
+    """(start, old_end, new_end): the smallest region where ``old`` and ``new`` differ."""
+    n = min(len(old), len(new))
+    start = 0
+    # compare in chunks first: documents are often large and mostly unchanged
+    step = 4096
+    while start + step <= n and old[start:start + step] == new[start:start + step]:
+        start += step
+    while start < n and old[start] == new[start]:
+        start += 1
+    o_end, n_end = len(old), len(new)
+    while o_end > start and n_end > start and old[o_end - 1] == new[n_end - 1]:
+        o_end -= 1
+        n_end -= 1
+    return start, o_end, n_end
+
+
+def apply_changes(doc: Document, changes: list, version: int | None) -> Document:
+    """The next revision of ``doc`` after LSP ``changes`` (each with a ``range`` in the
+    document's position encoding, or without one for the whole text)."""
+    text = doc.text
+    result = doc.result
+    lines = doc.lines
+    codec = doc.codec
+    incremental = not doc.is_epp and len(changes) <= _MAX_INCREMENTAL_CHANGES
+    for ch in changes:
+        rng = getattr(ch, "range", None)
+        if rng is None:
+            new_full = ch.text
+            start, old_end, new_end = _diff_span(text, new_full)
+            piece = new_full[start:new_end]
+        else:
+            start = codec.offset(rng.start.line, rng.start.character)
+            old_end = codec.offset(rng.end.line, rng.end.character)
+            if old_end < start:
+                start, old_end = old_end, start
+            piece = ch.text
+            new_full = text[:start] + piece + text[old_end:]
+        if incremental:
+            result = reparse(result, start, old_end, piece, tasks=doc.tasks)
+        text = new_full
+        lines = LineIndex(text)
+        codec = PositionCodec(lines, doc.encoding)
+    if not incremental:
+        result = parse_for_path(text, doc.path)
+    return Document(doc.uri, doc.path, version, text, result, lines, doc.encoding)

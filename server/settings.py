@@ -1,0 +1,109 @@
+"""The server's settings: typed, with documented defaults (docs/server.md lists them).
+
+Settings come from ``initializationOptions``, ``workspace/didChangeConfiguration`` and
+``workspace/configuration`` (section ``puppet``), as JSON.  ``parse_settings`` never fails: a
+value of the wrong type or out of range is reported in the returned problem list and replaced
+by its default, so a typo in a user's configuration gives a message, not a broken server.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Settings:
+    # directories of modules the code may use (absolute, or relative to the first workspace
+    # folder); also read from a workspace's environment.conf
+    modulepath: tuple = ()
+    # index the workspace and modulepath in the background
+    index_enable: bool = True
+    index_max_files: int = 50_000
+    # diagnostics: on/off, and how long to wait after the last keystroke
+    diagnostics_enable: bool = True
+    diagnostics_debounce_ms: int = 60
+    # evaluated previews (inlay hints, or code lenses for clients without inlay hints)
+    previews_enable: bool = True
+    previews_max_steps: int = 20_000
+    previews_timeout_ms: int = 50
+    # hover: show values computed by the evaluator
+    hover_values: bool = True
+    # completion: offer snippets (when the client supports them)
+    completion_snippets: bool = True
+    # server log level: error, warning, info, debug
+    log_level: str = "info"
+
+
+# JSON path (inside the "puppet" section) -> field name
+_KEYS = {
+    ("modulepath",): "modulepath",
+    ("index", "enable"): "index_enable",
+    ("index", "maxFiles"): "index_max_files",
+    ("diagnostics", "enable"): "diagnostics_enable",
+    ("diagnostics", "debounceMs"): "diagnostics_debounce_ms",
+    ("previews", "enable"): "previews_enable",
+    ("previews", "maxSteps"): "previews_max_steps",
+    ("previews", "timeoutMs"): "previews_timeout_ms",
+    ("hover", "values"): "hover_values",
+    ("completion", "snippets"): "completion_snippets",
+    ("log", "level"): "log_level",
+}
+_RANGES = {"index_max_files": (1, 1_000_000), "diagnostics_debounce_ms": (0, 10_000),
+           "previews_max_steps": (100, 10_000_000), "previews_timeout_ms": (1, 10_000)}
+_CHOICES = {"log_level": ("error", "warning", "info", "debug")}
+DEFAULTS = Settings()
+
+
+def _get(obj, path):
+    for p in path:
+        if not isinstance(obj, dict) or p not in obj:
+            return None, False
+        obj = obj[p]
+    return obj, True
+
+
+def parse_settings(raw) -> tuple:
+    """(Settings, problems) from the JSON of the ``puppet`` section (or an object holding a
+    ``puppet`` key).  Unknown keys are ignored; wrong values become defaults and a problem."""
+    problems: list = []
+    if isinstance(raw, dict) and isinstance(raw.get("puppet"), dict):
+        raw = raw["puppet"]
+    if raw is None:
+        return DEFAULTS, problems
+    if not isinstance(raw, dict):
+        return DEFAULTS, [f"puppet settings must be an object, got {type(raw).__name__}"]
+    values: dict = {}
+    for path, name in _KEYS.items():
+        v, present = _get(raw, path)
+        if not present or v is None:
+            continue
+        key = "puppet." + ".".join(path)
+        default = getattr(DEFAULTS, name)
+        if name == "modulepath":
+            if isinstance(v, str):
+                v = [p for p in v.split(os.pathsep) if p]
+            if not isinstance(v, list) or not all(isinstance(p, str) for p in v):
+                problems.append(f"{key} must be a list of directories (or a '{os.pathsep}'-separated string)")
+                continue
+            values[name] = tuple(v)
+            continue
+        if isinstance(default, bool):
+            if not isinstance(v, bool):
+                problems.append(f"{key} must be true or false, got {v!r}; using {default}")
+                continue
+        elif isinstance(default, int):
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or (isinstance(v, float) and not v.is_integer()):
+                problems.append(f"{key} must be a whole number, got {v!r}; using {default}")
+                continue
+            v = int(v)
+            lo, hi = _RANGES.get(name, (None, None))
+            if lo is not None and not lo <= v <= hi:
+                problems.append(f"{key} must be between {lo} and {hi}, got {v}; using {default}")
+                continue
+        elif isinstance(default, str):
+            if not isinstance(v, str) or (name in _CHOICES and v not in _CHOICES[name]):
+                choices = ", ".join(_CHOICES.get(name, ()))
+                problems.append(f"{key} must be one of {choices}, got {v!r}; using {default!r}")
+                continue
+        values[name] = v
+    return Settings(**values), problems
