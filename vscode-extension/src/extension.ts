@@ -3,7 +3,14 @@
 // tells the user how to install the server when it is missing.
 import { execFile } from 'node:child_process';
 import * as vscode from 'vscode';
-import { LanguageClient, LanguageClientOptions, ServerOptions, State } from 'vscode-languageclient/node';
+import {
+  DidChangeConfigurationNotification,
+  LanguageClient,
+  LanguageClientOptions,
+  ServerOptions,
+  State,
+} from 'vscode-languageclient/node';
+import { SERVER_SECTIONS, serverSettings, settingsPayload } from './config';
 import { explainPythonProbe, nodeProbe, PYTHON_MODULE, resolveServer, ServerSettings } from './resolve';
 import { ServerState, ServerStatus } from './status';
 
@@ -22,6 +29,16 @@ export interface PuppetLsApi {
   readonly serverInfo: { name: string; version?: string } | undefined;
   readonly lastError: string;
   restart(): Promise<void>;
+}
+
+function configGetter(scope?: vscode.Uri): (key: string) => unknown {
+  const cfg = vscode.workspace.getConfiguration(SECTION, scope);
+  // only what the user set: the server has its own defaults for the rest
+  return (key) => {
+    const seen = cfg.inspect(key);
+    const set = seen && [seen.workspaceFolderValue, seen.workspaceValue, seen.globalValue].some((v) => v !== undefined);
+    return set ? cfg.get(key) : undefined;
+  };
 }
 
 function readSettings(): ServerSettings {
@@ -84,11 +101,22 @@ async function start(): Promise<void> {
       { scheme: 'file', language },
       { scheme: 'untitled', language },
     ]),
-    // the server pulls its settings with workspace/configuration (section "puppet-ls"), which the
-    // client answers from VS Code's settings; this also sends didChangeConfiguration on changes
-    synchronize: { configurationSection: SECTION },
     outputChannel: output,
-    initializationOptions: { client: 'vscode-puppet-ls' },
+    initializationOptions: settingsPayload(configGetter()),
+    middleware: {
+      workspace: {
+        // the server pulls its settings with workspace/configuration (section "puppet"):
+        // answer from the puppet-ls.* settings of the resource asked about
+        configuration: async (params, token, next) => {
+          const answers = await next(params, token);
+          if (!Array.isArray(answers)) return answers;
+          return params.items.map((item, i) =>
+            item.section !== undefined && SERVER_SECTIONS.includes(item.section)
+              ? serverSettings(configGetter(item.scopeUri ? vscode.Uri.parse(item.scopeUri) : undefined))
+              : answers[i]);
+        },
+      },
+    },
   };
   const c = new LanguageClient(SECTION, 'Puppet Language Server (puppet-ls)', serverOptions, clientOptions);
   client = c;
@@ -141,7 +169,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<Puppet
     vscode.commands.registerCommand('puppet-ls.restartServer', restart),
     vscode.commands.registerCommand('puppet-ls.showOutput', () => output.show(true)),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration(`${SECTION}.server`)) void restart();
+      if (e.affectsConfiguration(`${SECTION}.server`)) {
+        void restart();
+      } else if (e.affectsConfiguration(SECTION) && client?.isRunning()) {
+        void client.sendNotification(DidChangeConfigurationNotification.type, { settings: settingsPayload(configGetter()) });
+      }
     }),
   );
   await start();
