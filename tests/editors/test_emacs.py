@@ -1,0 +1,86 @@
+"""Real Emacs (batch) with Eglot against the real puppet-ls: Flymake's diagnostics, the hover
+text Eglot hands to ElDoc and the completion-at-point candidates on demo.pp, and the documented
+init.el starting the server by itself.  Debian: emacs-nox elpa-eglot elpa-puppet-mode (Emacs 28,
+Eglot 1.9); Emacs 29+ has Eglot built in.  Skips when Emacs or Eglot is not installed."""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.editors.common import (COMPLETION_POS, DEMO_TEXT, DIAGNOSTIC, HERE, HOVER_POS, assert_completion_offers_variables,
+                                  assert_hover_shows_type, isolated_env, server_command)
+
+EMACS = shutil.which("emacs")
+EMACS_DIR = HERE / "emacs"
+
+
+def _has_eglot() -> bool:
+    if EMACS is None:
+        return False
+    proc = subprocess.run([EMACS, "--batch", "-q", "--eval",
+                           "(progn (require 'package) (package-initialize) (require 'eglot))"],
+                          capture_output=True, text=True, timeout=60)
+    return proc.returncode == 0
+
+
+pytestmark = pytest.mark.skipif(not _has_eglot(),
+                                reason="Emacs with Eglot not installed (apt-get install -y emacs-nox elpa-eglot elpa-puppet-mode)")
+
+
+def run_emacs(workdir: Path, scripts: list[str], **env: str) -> dict:
+    src = workdir / "demo.pp"
+    src.write_text(DEMO_TEXT)
+    out = workdir / "result.json"
+    args = [a for s in scripts for a in ("-l", s)]
+    # -q, not -Q: -Q also skips Debian's site-start, so elpa-eglot would not be found
+    proc = subprocess.run([EMACS, "--batch", "-q", *args, str(src)], cwd=workdir,
+                          env=isolated_env(workdir, LSP_OUT=str(out), HOME=str(workdir), **env),
+                          capture_output=True, text=True, timeout=120)
+    assert out.exists(), f"emacs rc={proc.returncode}\n{proc.stderr}"
+    result = json.loads(out.read_text())
+    assert proc.returncode == 0 and "error" not in result, (result, proc.stderr)
+    return result
+
+
+@pytest.fixture(scope="module")
+def e2e(tmp_path_factory) -> dict:
+    return run_emacs(tmp_path_factory.mktemp("emacs"), [str(EMACS_DIR / "e2e.el")],
+                     LSP_CMD=json.dumps(server_command()),
+                     HOVER_POS="%d:%d" % HOVER_POS, COMPLETION_POS="%d:%d" % COMPLETION_POS)
+
+
+def test_diagnostics(e2e):
+    assert e2e["major-mode"] == "puppet-mode" and e2e["managed"] is True
+    assert {"line": DIAGNOSTIC["line"], "column": DIAGNOSTIC["character"], "type": "eglot-error",
+            "text": f"puppet-ls [{DIAGNOSTIC['code']}]: {DIAGNOSTIC['message']}"} in e2e["diagnostics"], e2e["diagnostics"]
+
+
+def test_hover_in_eldoc(e2e):
+    assert e2e["hover_provider"] is True
+    assert_hover_shows_type(e2e["hover"])
+
+
+def test_completion_at_point(e2e):
+    assert e2e["completion_provider"] is True
+    assert_completion_offers_variables(e2e["completion"])
+
+
+def test_user_init_starts_the_server(tmp_path):
+    """The init.el of docs/editors.md starts puppet-ls for a .pp file on its own (eglot-ensure)."""
+    if shutil.which("puppet-ls") is None:
+        pytest.skip("puppet-ls is not on PATH (python3 -m pip install -e .)")
+    (tmp_path / ".git").mkdir()
+    r = run_emacs(tmp_path, [str(EMACS_DIR / "init-eglot.el"), str(EMACS_DIR / "check-attached.el")])
+    assert r["major-mode"] == "puppet-mode" and r["managed"] is True, r
+    assert r["command"] == ["puppet-ls", "--stdio"]
+    assert f"puppet-ls [{DIAGNOSTIC['code']}]: {DIAGNOSTIC['message']}" in r["diagnostics"]
+
+
+def test_documented_init_is_the_tested_one():
+    doc = (HERE.parents[1] / "docs" / "editors.md").read_text()
+    assert (EMACS_DIR / "init-eglot.el").read_text() in re.findall(r"```elisp\n(.*?)```", doc, re.S)
