@@ -154,9 +154,9 @@ def _try_unit(old: ParseResult, node: SyntaxNode, start: int, end: int, delta: i
               for e in old.errors if e.offset < lo]
     errors = before + _shift(new_errors, region_start) + [_moved(e, delta) for e in old.errors if e.offset > hi]
     errors.sort(key=lambda e: (e.offset, e.end))
-    multiline = tuple([o for o in old.multiline_strings if o < lo] +
-                      [region_start + o for o in new_multiline] +
-                      [o + delta for o in old.multiline_strings if o > hi])
+    multiline = tuple([m for m in old.multiline_strings if m[0] < lo] +
+                      [(region_start + a, region_start + b) for a, b in new_multiline] +
+                      [(a + delta, b + delta) for a, b in old.multiline_strings if a > hi])
     return prefer_closed_runaway_string(ParseResult(green, errors, text, multiline), False, tasks)
 
 

@@ -62,7 +62,7 @@ _RECOVERY_STOP = frozenset({
     K.RBRACE, K.EOF, K.SEMIC, K.VARIABLE, K.IF, K.UNLESS, K.CASE, K.CLASS, K.DEFINE, K.NODE,
     K.FUNCTION, K.TYPE, K.PLAN, K.AT, K.ATAT, K.RENDER_EXPR, K.EPP_TEXT,
 })
-_STRINGISH = frozenset({K.STRING, K.DQ_OPEN, K.STRING_TEXT})
+_STRINGISH = frozenset({K.STRING, K.DQ_OPEN, K.STRING_TEXT, K.DQ_CLOSE})
 _STRONG_STARTS = frozenset({K.IF, K.UNLESS, K.CASE, K.CLASS, K.DEFINE, K.NODE, K.FUNCTION,
                             K.PLAN, K.RBRACE})
 _OPENERS = {K.LBRACE: K.RBRACE, K.SELBRACE: K.RBRACE, K.LBRACK: K.RBRACK,
@@ -96,7 +96,7 @@ class ParseResult:
     green: GreenNode
     errors: list          # lexical and syntax errors, in source order
     text: str
-    multiline_strings: tuple = ()   # offsets of quotes opening strings that span lines
+    multiline_strings: tuple = ()   # (start, end) offsets of strings that span lines
     validation: list | None = None  # validate()'s findings, cached by it
 
     @property
@@ -138,6 +138,7 @@ class Parser:
         self.untitled_prefixed = False
         self.brace_offset = 0
         self.dq_open = -1
+        self.dq_multiline = False
         self.multiline: list = []
 
     # ---- token helpers ----------------------------------------------------------------------
@@ -164,14 +165,21 @@ class Parser:
             self.i = i + 1
 
     def note_string(self, kind: str, tok) -> None:
-        """Remember strings that run over more than one line: when a syntax error follows
-        one, recovery tries it as a string whose closing quote is missing."""
+        """Remember strings that run over more than one line, as (start, end) offsets: when a
+        syntax error follows one, recovery tries it as a string whose closing quote is
+        missing."""
         if kind == K.DQ_OPEN:
             self.dq_open = tok[2]
+            self.dq_multiline = False
+        elif kind == K.DQ_CLOSE:
+            if self.dq_multiline:
+                self.multiline.append((self.dq_open, tok[2] + len(tok[1])))
+                self.dq_multiline = False
         elif "\n" in tok[1]:
-            start = tok[2] if kind == K.STRING else self.dq_open
-            if start >= 0 and (not self.multiline or self.multiline[-1] != start):
-                self.multiline.append(start)
+            if kind == K.STRING:
+                self.multiline.append((tok[2], tok[2] + len(tok[1])))
+            else:
+                self.dq_multiline = True
 
     def bump_as(self, ch: list, kind: str) -> None:
         """Consume the current token under another kind (e.g. a keyword used as a name)."""
@@ -290,6 +298,7 @@ class Parser:
         sub.untitled_prefixed = False
         sub.brace_offset = 0
         sub.dq_open = -1
+        sub.dq_multiline = False
         sub.multiline = []   # heredoc text is not a quoted string
         ch: list = []
         sub.string_parts(ch, K.EOF)
@@ -1472,6 +1481,12 @@ def prefer_closed_runaway_string(result: ParseResult, epp: bool = False, tasks: 
     add errors."""
     if epp or not result.multiline_strings:
         return result
+    text = result.text
+    if not result.errors and not any(end < len(text) and (text[end].isalnum() or text[end] in "_$")
+                                     for _, end in result.multiline_strings):
+        # Without a syntax error, only a string whose closing quote runs straight into a word
+        # (the opening quote of the next string, really) is worth the validation below.
+        return result
     from .validate import validate   # validation sees the tree this module builds
 
     def problems(r: ParseResult) -> list:
@@ -1485,12 +1500,12 @@ def prefer_closed_runaway_string(result: ParseResult, epp: bool = False, tasks: 
     # the string start right there), or later on its line (a dropped closing quote can pair
     # the quotes of the line differently, 'a, 'b', so that the string that runs away starts
     # after the first error).
-    line_end = result.text.find("\n", first)
-    limit = len(result.text) if line_end < 0 else line_end
-    candidates = [o for o in result.multiline_strings if o <= limit][-2:]
+    line_end = text.find("\n", first)
+    limit = len(text) if line_end < 0 else line_end
+    candidates = [start for start, _ in result.multiline_strings if start <= limit][-2:]
     best, best_count = result, len(found)
     for offset in reversed(candidates):
-        alt = _parse(result.text, epp, tasks, frozenset({offset}))
+        alt = _parse(text, epp, tasks, frozenset({offset}))
         count = len(problems(alt))
         if count <= best_count:
             best, best_count = alt, count
