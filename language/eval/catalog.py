@@ -141,6 +141,11 @@ class Catalog:
         ev = self.ev
         pending, self.pending_aliases = self.pending_aliases, []
         for name, value, node in pending:
+            bad = _invalid_type_spec(value)
+            if bad is not None:
+                raise ev.fail("ILLEGAL_TYPE_SPECIFICATION",
+                              f"The expression <{bad.trimmed_text()}> is not a valid type "
+                              "specification.", bad)
             if name in m.SIMPLE_TYPES or name.lower() in BUILTIN_RESOURCE_TYPES:
                 raise ev.fail("RESERVED_TYPE_NAME",
                               f"Attempt to redefine entity 'http://puppet.com/2016.1/runtime/type/"
@@ -156,6 +161,8 @@ class Catalog:
                 import dataclasses
                 v = dataclasses.replace(v, type_name=name)
             define_alias(ev.ctx.aliases, name, v)
+        # Alias checks made while bodies were evaluated saw placeholders: forget them.
+        ev.__dict__.pop("_checked_aliases", None)
 
     def defined_type_names(self) -> frozenset:
         if self._defined_names is None:
@@ -773,6 +780,23 @@ def _query(cat: Catalog, node: SyntaxNode, res: Resource, scope) -> Any:
             return not equals(actual, value)
         raise ev.fail("ILLEGAL_QUERY", f"Illegal query operator '{op}'", node)
     raise ev.fail("ILLEGAL_QUERY", "Illegal query expression", node)
+
+
+_TYPE_SPEC_KINDS = frozenset({K.TYPE_REF, K.ACCESS_EXPR, K.LITERAL, K.QNAME, K.ARRAY, K.HASH,
+                              K.HASH_ENTRY, K.DQ_STRING, K.UNARY_EXPR, K.PAREN_EXPR})
+
+
+def _invalid_type_spec(node: SyntaxNode):
+    """The outermost part of a type alias body that is not a type specification (variables,
+    calls, operators...), or None."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.kind not in _TYPE_SPEC_KINDS or (
+                n.kind == K.DQ_STRING and n.child(K.INTERPOLATION) is not None):
+            return n
+        stack.extend(c for c in n.children() if c.kind not in ast._NON_EXPR or c.kind == K.HASH_ENTRY)
+    return None
 
 
 def _flatten(xs: list) -> list:

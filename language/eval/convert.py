@@ -277,7 +277,8 @@ def _numeric_err(c, v, abs_=None):
 new_string = Function("new_string")
 
 
-@new_string.dispatch("Any from", "Any string_formats?")
+@new_string.dispatch("Any from", "Variant[Default, String[1], Hash[Type, Variant[String, Hash]]] "
+                     "string_formats?")
 def _string(c, v, formats=None):
     from .stringconv import StringFormatError, string_convert
     try:

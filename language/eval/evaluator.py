@@ -237,14 +237,10 @@ class Evaluator:
         checked = self.__dict__.setdefault("_checked_aliases", {})
         name = ty.alias_name
         if name not in checked:
-            from ..types.build import check_alias
-            try:
-                checked[name] = check_alias(self.ctx.aliases, name)
-            except Exception as exc:  # a broken alias body must not crash the evaluator
-                checked[name] = TypeSystemError(str(exc), None, "ILLEGAL_TYPE_ALIAS")
-        err = checked[name]
-        if err is not None:
-            raise self.fail(err.code or "ILLEGAL_TYPE_ALIAS", str(err), node)
+            checked[name] = _alias_reaches_type(self.ctx.aliases, ty, set(), 0)
+        if not checked[name]:
+            raise self.fail("ILLEGAL_TYPE_ALIAS",
+                            f"Type alias '{name}' cannot be resolved to a real type", node)
 
     def canonical_type_name(self, name: str) -> str:
         """Puppet looks type names up case-insensitively (``Semver`` is ``SemVer``)."""
@@ -832,6 +828,27 @@ class Evaluator:
     def eval_apply(self, node: SyntaxNode, scope: Scope) -> Any:
         raise self.fail("NOT_AVAILABLE", "The 'apply' expression is not available in this context",
                         node)
+
+
+def _alias_reaches_type(scope, t, seen: set, depth: int) -> bool:
+    """Does an alias reach a real type?  ``type A = Variant[A, String]`` does (Puppet drops the
+    self reference), ``type A = B`` with ``type B = A`` does not."""
+    if depth > 100:
+        return False
+    if isinstance(t, m.TypeAliasType):
+        if t.scope is not scope:
+            return True
+        if t.alias_name in seen:
+            return False
+        body = scope.body(t.alias_name)
+        if body is None:
+            return False
+        return _alias_reaches_type(scope, body, seen | {t.alias_name}, depth + 1)
+    if isinstance(t, m.VariantType):
+        return any(_alias_reaches_type(scope, x, seen, depth + 1) for x in t.types)
+    if isinstance(t, (m.OptionalType, m.NotUndefType)) and t.type is not None:
+        return _alias_reaches_type(scope, t.type, seen, depth + 1)
+    return True
 
 
 def _heredoc_text_start(node: SyntaxNode) -> tuple:
