@@ -9,7 +9,8 @@ from ..syntax.parser import ParseResult
 
 _FOLDABLE = frozenset({K.BLOCK, K.PARAM_LIST, K.ARRAY, K.HASH, K.RESOURCE_EXPR, K.SELECTOR_EXPR,
                        K.CASE_OPTION, K.RESOURCE_DEFAULTS, K.RESOURCE_OVERRIDE, K.COLLECT_EXPR,
-                       K.HEREDOC_BODY, K.ARG_LIST})
+                       K.HEREDOC_BODY, K.ARG_LIST, K.CLASS_DEF, K.DEFINE_DEF, K.FUNCTION_DEF,
+                       K.NODE_DEF, K.PLAN_DEF, K.CASE_EXPR})
 
 
 @dataclass

@@ -110,15 +110,34 @@ def _code(text: str) -> str:
     return f"```puppet\n{text}\n```"
 
 
-def _type_lines(t: m.PType) -> list:
+def general_type(t: m.PType) -> m.PType:
+    """The general form of a type: ranges and sizes dropped, a Tuple as an Array and a
+    Struct as a Hash of the common type of their elements."""
+    from ..types.algebra import common_type
+    g = generalize(t)
+    if isinstance(g, m.TupleType) and g.types:
+        el = g.types[0]
+        for x in g.types[1:]:
+            el = common_type(el, x)
+        return m.ArrayType(generalize(el))
+    if isinstance(g, m.StructType) and g.elements:
+        el = g.elements[0].value_type
+        for e in g.elements[1:]:
+            el = common_type(el, e.value_type)
+        return m.HashType(m.STRING, generalize(el))
+    return g
+
+
+def _type_lines(t: m.PType, general: bool = True) -> list:
     text = type_to_string(t)
     out = [f"Type: `{text}`"]
-    try:
-        g = type_to_string(generalize(t))
-    except Exception:
-        g = text
-    if g != text:
-        out.append(f"General type: `{g}`")
+    if general:
+        try:
+            g = type_to_string(general_type(t))
+        except Exception:
+            g = text
+        if g != text:
+            out.append(f"General type: `{g}`")
     return out
 
 
@@ -134,7 +153,7 @@ def _variable(an: Analysis, tok: SyntaxToken, budget) -> HoverResult | None:
         where = _definition_place(d)
         lines.append(_code(f"${d.name}") + f"\n{_DEF_KIND_TEXT.get(d.kind, d.kind)} {where}".rstrip())
         t = an.definition_type(d)
-        lines += _type_lines(t)
+        lines += _type_lines(t, general=d.kind == "variable")
         if d.kind == "variable":
             p = preview_definition(an, d, budget)
             if p is not None:
@@ -310,7 +329,7 @@ def _class_string(an: Analysis, tok: SyntaxToken) -> HoverResult | None:
             name = A.view(call).name if call is not None and call.kind in (K.STATEMENT_CALL, K.CALL_EXPR) else ""
             is_class_use = name in ("include", "contain", "require")
         elif parent.kind == K.RESOURCE_BODY and parent.parent is not None:
-            is_class_use = A.ResourceExpr(parent.parent).type_expr() is None
+            is_class_use = _is_class_resource(parent.parent)
         elif parent.kind == K.ACCESS_EXPR:
             tgt = A.AccessExpr(parent).target()
             is_class_use = isinstance(tgt, A.TypeRef) and tgt.name == "Class"
@@ -361,3 +380,9 @@ def _expression(an: Analysis, tok: SyntaxToken, budget) -> HoverResult | None:
         return None
     r = node.range
     return HoverResult("\n\n".join(lines), r[0], r[1])
+
+
+def _is_class_resource(node) -> bool:
+    """Is this RESOURCE_EXPR a resource-like class declaration ``class { 'name': }``?"""
+    te = A.ResourceExpr(node).type_expr()
+    return te is None or (isinstance(te, A.QName) and te.name == "class")

@@ -94,7 +94,7 @@ def symbol_at(an: Analysis, offset: int) -> SymbolRef | None:
             if ep.kind in (K.STATEMENT_CALL, K.ARG_LIST):
                 is_class = _is_class_arg(ep)
             elif ep.kind == K.RESOURCE_BODY and ep.parent is not None:
-                is_class = A.ResourceExpr(ep.parent).type_expr() is None
+                is_class = _is_class_resource(ep.parent)
             elif ep.kind == K.ACCESS_EXPR:
                 tgt = A.AccessExpr(ep).target()
                 is_class = isinstance(tgt, A.TypeRef) and tgt.name == "Class"
@@ -227,3 +227,9 @@ def highlights(an: Analysis, offset: int) -> list:
     if sym.kind == "variable":
         return references(an, offset, True)
     return sorted(_same_file_uses(an, sym) + _declarations(an, sym), key=lambda l: l.start)
+
+
+def _is_class_resource(node) -> bool:
+    """Is this RESOURCE_EXPR a resource-like class declaration ``class { 'name': }``?"""
+    te = A.ResourceExpr(node).type_expr()
+    return te is None or (isinstance(te, A.QName) and te.name == "class")
