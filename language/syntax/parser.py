@@ -48,6 +48,7 @@ _SELECTOR_BP = 25
 _UNARY_BP = 100
 _RELATIONSHIP = frozenset({K.IN_EDGE, K.IN_EDGE_SUB, K.OUT_EDGE, K.OUT_EDGE_SUB})
 _ASSIGN = frozenset({K.EQUALS, K.APPENDS, K.DELETES})
+_CHAIN_OPERATORS = frozenset(_BINARY) | _RELATIONSHIP | frozenset({K.DOT, K.LBRACK, K.LPAREN})
 
 # tokens that can start an expression
 EXPR_START = frozenset({
@@ -62,6 +63,13 @@ _RECOVERY_STOP = frozenset({
     K.RBRACE, K.EOF, K.SEMIC, K.VARIABLE, K.IF, K.UNLESS, K.CASE, K.CLASS, K.DEFINE, K.NODE,
     K.FUNCTION, K.TYPE, K.PLAN, K.AT, K.ATAT, K.RENDER_EXPR, K.EPP_TEXT,
 })
+# Bounds on the shape of trees: recursive descent goes at most MAX_NESTING constructs deep, and
+# an operator chain (left-nested) is at most MAX_CHAIN long.  Beyond them: NESTING_TOO_DEEP.
+MAX_NESTING = 100
+MAX_CHAIN = 300
+_SQUARE_OR_ROUND_OPEN = frozenset({K.LBRACK, K.LISTSTART, K.LPAREN, K.WSLPAREN})
+_POSTFIX_START = frozenset({K.LBRACK, K.DOT, K.LPAREN, K.LCOLLECT, K.LLCOLLECT})
+
 _STRINGISH = frozenset({K.STRING, K.DQ_OPEN, K.STRING_TEXT, K.DQ_CLOSE})
 _STRONG_STARTS = frozenset({K.IF, K.UNLESS, K.CASE, K.CLASS, K.DEFINE, K.NODE, K.FUNCTION,
                             K.PLAN, K.RBRACE})
@@ -140,6 +148,8 @@ class Parser:
         self.dq_open = -1
         self.dq_multiline = False
         self.multiline: list = []
+        self.depth = 0
+        self.reported_depth = False
 
     # ---- token helpers ----------------------------------------------------------------------
     def peek(self, n: int = 0) -> str:
@@ -240,35 +250,75 @@ class Parser:
         return False
 
     def skip_group(self, ch: list) -> None:
-        """Consume a bracketed group (or one token) as part of error recovery."""
-        kind = self.kinds[self.i]
-        close = _OPENERS.get(kind)
+        """Consume a bracketed group (or one token) as part of error recovery.  Iterative, so
+        that deeply nested input cannot exhaust the stack."""
+        kinds = self.kinds
+        close = _OPENERS.get(kinds[self.i])
         self.bump(ch)
         if close is None:
             return
+        if close == K.RBRACE:
+            depth = 1   # braces are paired before parsing, so their count is exact
+            while kinds[self.i] != K.EOF:
+                k = kinds[self.i]
+                if k == K.LBRACE or k == K.SELBRACE:
+                    depth += 1
+                elif k == K.RBRACE:
+                    depth -= 1
+                    if depth == 0:
+                        self.bump(ch)
+                        return
+                self.bump(ch)
+            return
+        # A '(' or '[' group: skip braced groups inside whole, and never eat a '}' that
+        # belongs to an enclosing block.
         depth = 1
-        kinds = self.kinds
+        braces = 0
         while kinds[self.i] != K.EOF:
             k = kinds[self.i]
-            if k in _OPENERS:
-                if k in (K.LBRACE, K.SELBRACE):
-                    self.skip_group(ch)
-                    continue
-                depth += 1
-            elif k == close or (close != K.RBRACE and k == K.RBRACE):
-                if k == K.RBRACE and close != K.RBRACE:
-                    return      # never eat a '}' that belongs to an outer block
-                depth -= 1
-                if depth == 0:
-                    self.bump(ch)
+            if k == K.LBRACE or k == K.SELBRACE:
+                braces += 1
+            elif k == K.RBRACE:
+                if braces == 0:
                     return
-            elif k in (K.RBRACK, K.RPAREN):
-                depth -= 1
-                self.bump(ch)
-                if depth <= 0:
-                    return
-                continue
+                braces -= 1
+            elif braces == 0:
+                if k in _SQUARE_OR_ROUND_OPEN:
+                    depth += 1
+                elif k == K.RBRACK or k == K.RPAREN:
+                    depth -= 1
+                    if depth == 0:
+                        self.bump(ch)
+                        return
             self.bump(ch)
+
+    def chain_too_long(self, left: GreenNode) -> GreenNode:
+        """An operator chain longer than MAX_CHAIN (left-nested trees would be that deep):
+        report it and keep the rest of the chain flat in an ERROR node."""
+        self.report_too_deep()
+        node = [left]
+        kinds = self.kinds
+        while kinds[self.i] in _CHAIN_OPERATORS:
+            self.skip_group(node)
+            if kinds[self.i] in EXPR_START and kinds[self.i] not in _CHAIN_OPERATORS:
+                node.append(self.primary())
+        return GreenNode(K.ERROR, node)
+
+    def report_too_deep(self) -> None:
+        if not self.reported_depth:
+            self.reported_depth = True
+            tok = self.toks[self.i]
+            self.errors.append(SyntaxError_(tok[2], tok[2] + len(tok[1]), "NESTING_TOO_DEEP",
+                                            issue("NESTING_TOO_DEEP").format()))
+
+    def too_deep(self) -> GreenNode:
+        """Nesting beyond MAX_NESTING: report it once and skip the group here, so that no
+        input can exhaust the stack of the parser or of anything that walks the tree."""
+        self.report_too_deep()
+        err: list = []
+        if self.kinds[self.i] != K.EOF and self.kinds[self.i] != K.RBRACE:
+            self.skip_group(err)
+        return GreenNode(K.ERROR, err)
 
     def recover(self, ch: list, stop=_RECOVERY_STOP) -> None:
         """Wrap tokens up to a plausible restart point in an ERROR node."""
@@ -299,6 +349,8 @@ class Parser:
         sub.brace_offset = 0
         sub.dq_open = -1
         sub.dq_multiline = False
+        sub.depth = self.depth
+        sub.reported_depth = self.reported_depth
         sub.multiline = []   # heredoc text is not a quoted string
         ch: list = []
         sub.string_parts(ch, K.EOF)
@@ -450,13 +502,19 @@ class Parser:
 
     # ---- assignment / relationship / resource -----------------------------------------------
     def assignment(self) -> GreenNode:
-        left = self.relationship()
-        if self.kinds[self.i] in _ASSIGN:
-            node = [left]
-            self.bump(node)
-            node.append(self.assignment_operand())
-            return GreenNode(K.ASSIGNMENT, node)
-        return left
+        self.depth += 1
+        try:
+            if self.depth > MAX_NESTING:
+                return self.too_deep()
+            left = self.relationship()
+            if self.kinds[self.i] in _ASSIGN:
+                node = [left]
+                self.bump(node)
+                node.append(self.assignment_operand())
+                return GreenNode(K.ASSIGNMENT, node)
+            return left
+        finally:
+            self.depth -= 1
 
     def assignment_operand(self) -> GreenNode:
         if self.kinds[self.i] in EXPR_START:
@@ -466,7 +524,11 @@ class Parser:
     def relationship(self) -> GreenNode:
         left = self.resource()
         kinds = self.kinds
+        chain = 0
         while kinds[self.i] in _RELATIONSHIP:
+            chain += 1
+            if chain > MAX_CHAIN:
+                return self.chain_too_long(left)
             node = [left]
             self.bump(node)
             if kinds[self.i] in EXPR_START:
@@ -479,12 +541,18 @@ class Parser:
     def resource(self, prefixed: bool = False) -> GreenNode:
         kinds = self.kinds
         k = kinds[self.i]
+        if (k == K.AT or k == K.ATAT) and self.depth + 1 > MAX_NESTING:
+            return self.too_deep()
         if k == K.AT or k == K.ATAT:
             at_offset = self.toks[self.i][2]
             prefix: list = []
             self.bump(prefix)
             if kinds[self.i] in EXPR_START:
-                inner = self.resource(prefixed=True)
+                self.depth += 1
+                try:
+                    inner = self.resource(prefixed=True)
+                finally:
+                    self.depth -= 1
             else:
                 inner = self.missing("a resource expression")
             untitled = self.untitled_prefixed
@@ -624,6 +692,15 @@ class Parser:
 
     # ---- expressions (precedence climbing) --------------------------------------------------
     def expression(self, min_bp: int) -> GreenNode:
+        self.depth += 1
+        try:
+            if self.depth > MAX_NESTING:
+                return self.too_deep()
+            return self._expression(min_bp)
+        finally:
+            self.depth -= 1
+
+    def _expression(self, min_bp: int) -> GreenNode:
         kinds = self.kinds
         k = kinds[self.i]
         if k == K.MINUS or k == K.NOT or k == K.TIMES:
@@ -636,12 +713,16 @@ class Parser:
             left = GreenNode(K.UNARY_EXPR, node)
         else:
             left = self.postfix(self.primary())
+        chain = 0
         while True:
             k = kinds[self.i]
             bp = _BINARY.get(k)
             if bp is not None:
                 if bp <= min_bp:
                     return left
+                chain += 1
+                if chain > MAX_CHAIN:
+                    return self.chain_too_long(left)
                 node = [left]
                 self.bump(node)
                 if kinds[self.i] in EXPR_START:
@@ -688,8 +769,12 @@ class Parser:
 
     def postfix(self, left: GreenNode) -> GreenNode:
         kinds = self.kinds
+        chain = 0
         while True:
             k = kinds[self.i]
+            chain += 1
+            if chain > MAX_CHAIN and k in _POSTFIX_START:
+                return self.chain_too_long(left)
             if k == K.LBRACK:
                 node = [left]
                 self.bump(node)

@@ -1,0 +1,68 @@
+"""No input makes the syntax layer raise or recurse out of the stack: pathological nesting,
+huge operator chains, and seeded random garbage all parse (with errors), round-trip, validate,
+dump and outline."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from puppet_ls.language.ide.diagnostics import file_diagnostics
+from puppet_ls.language.ide.symbols import document_symbols
+from puppet_ls.language.syntax import parse, reparse
+from puppet_ls.language.syntax.puppet_format import puppet_dump, puppet_tokens
+from puppet_ls.language.syntax.tree import dump_tree
+
+PATHOLOGICAL = {
+    "brackets": "[" * 3000 + "]" * 3000,
+    "parens": "(" * 3000 + "1" + ")" * 3000,
+    "braces": "{" * 3000 + "}" * 3000,
+    "sum": "$a = " + "+".join(["1"] * 20000),
+    "ifs": "if true {" * 2000 + "}" * 2000,
+    "interpolation": '"${' * 500 + "}\"" * 500,
+    "unary": "-" * 20000 + "1",
+    "not": "!" * 20000 + "1",
+    "calls": "f(" * 3000 + ")" * 3000,
+    "methods": "$a = $b" + ".x" * 20000,
+    "relationships": "a -> " * 20000 + "b",
+    "assignments": "$a = " * 20000 + "1",
+    "virtual": "@" * 20000 + "file { x: }",
+    "classes": "class a { " * 2000 + "}" * 2000,
+    "arrays": "$x = [" + "[1," * 3000 + "]" * 3000 + "]",
+    "heredocs": "@(E)\n" * 500 + "E\n" * 500,
+    "selectors": "$a = $b ? { " * 2000 + "}" * 2000,
+    "unclosed": "class a { " * 3000,
+    "closers": "}" * 5000 + ")" * 5000 + "]" * 5000,
+    "epp": "<% if true { %>" * 2000,
+}
+
+
+def exercise(text: str, epp: bool = False) -> None:
+    result = parse(text, epp=epp)
+    assert result.green.text() == text
+    file_diagnostics(result)
+    puppet_dump(result.root)
+    dump_tree(result.root)
+    document_symbols(result)
+    if not epp:
+        puppet_tokens(text)
+        middle = len(text) // 2
+        assert reparse(result, middle, middle, "x").green.text() == text[:middle] + "x" + text[middle:]
+
+
+@pytest.mark.parametrize("name", sorted(PATHOLOGICAL))
+def test_pathological_input(name: str) -> None:
+    exercise(PATHOLOGICAL[name], epp=name == "epp")
+
+
+ALPHABET = list("{}[]()<>|@$'\"/\\#*=-+~!?:;,.%\n\t ") + ["class", "define", "if", "else", "node", "=>",
+            "->", "<|", "|>", "@(E)", "E\n", "${", "<%", "%>", "$x", "Foo", "foo", "1", "0x", "/*", "*/"]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_random_garbage(seed: int) -> None:
+    rnd = random.Random(seed)
+    for _ in range(60):
+        text = "".join(rnd.choice(ALPHABET) for _ in range(rnd.randrange(1, 400)))
+        exercise(text)
+        exercise(text, epp=True)
