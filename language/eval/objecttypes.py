@@ -1,10 +1,18 @@
-"""Object types (``Object[{...}]``, ``Error``, ``Deferred``) and creating their instances."""
+"""Creating instances of Object types (``MyObject(1, 'a')``, ``MyObject.new({a => 1})``,
+``Error('msg')``) with Puppet's two signatures: a hash of attribute values, or the values
+positionally in attribute order (parent attributes first).  Constants take their declared
+value and cannot be given; attributes with a default value are optional.
+"""
 from __future__ import annotations
 
+from typing import Any
+
 from ..types import model as m
-from ..types.values import Deferred, ObjectValue
-from .errors import EvalError
-from .functions import Function
+from ..types.build import resolve_alias
+from ..types.values import ObjectValue
+from .functions import Dispatch, Function
+
+_NOT_SETTABLE = ("constant", "derived")
 
 
 def new_object_function(t: m.ObjectType):
@@ -14,42 +22,76 @@ def new_object_function(t: m.ObjectType):
     return _ObjectNew(t)
 
 
+def _resolve(t):
+    seen = 0
+    while isinstance(t, m.TypeAliasType) and seen < 50:
+        t = resolve_alias(t)
+        seen += 1
+    return t
+
+
+def all_attributes(t: m.ObjectType, depth: int = 0) -> list:
+    """Attributes of an Object type including inherited ones (parent first, overrides kept
+    in the parent's position)."""
+    if depth > 50:
+        return []
+    parent = _resolve(t.parent) if t.parent is not None else None
+    inherited = all_attributes(parent, depth + 1) if isinstance(parent, m.ObjectType) else []
+    own = {a.name: a for a in t.attributes}
+    out = [own.pop(a.name, a) for a in inherited]
+    out.extend(a for a in t.attributes if a.name in own)
+    return out
+
+
+class _Sig:
+    """A dispatch whose parameter types are already built (no type text to parse)."""
+
+
 class _ObjectNew(Function):
-    """Positional arguments in attribute order, or one hash of attribute values."""
-
     def __init__(self, t: m.ObjectType):
-        super().__init__(f"new_{t.type_name or 'Object'}")
+        name = t.type_name or "Object"
+        super().__init__(f"new_{name}")
         self.t = t
+        self.type_name = name
+        attrs = all_attributes(t)
+        self.attrs = attrs
+        settable = [a for a in attrs if a.kind not in _NOT_SETTABLE]
+        self.settable = settable
+        elements = tuple(m.StructElement(a.name, a.type, a.has_value) for a in settable)
+        hash_d = Dispatch(self, [], None, self._from_hash)
+        hash_d._sig = ([m.StructType(elements)], ["hash"], (1, 1), None, "block", False)
+        pos_d = Dispatch(self, [], None, self._from_positional)
+        required = 0
+        for a in settable:
+            if a.has_value:
+                break
+            required += 1
+        pos_d._sig = ([a.type for a in settable], [a.name for a in settable],
+                      (required, len(settable)), None, "block", False)
+        self.dispatches = [hash_d, pos_d]
 
-    def call(self, ev, args, block, scope, node):
-        from .mismatch import validate_parameters
-        from .typecheck import instance_of
-        attrs = self.t.all_attributes()
-        name = self.t.type_name or "Object"
-        if len(args) == 1 and isinstance(args[0], dict) and not (
-                len(attrs) >= 1 and instance_of(attrs[0].type, args[0]) and len(attrs) == 1):
-            given = dict(args[0])
-        else:
-            if len(args) > len(attrs):
-                raise EvalError(f"'new_{name}' expects {_count(attrs)}, got {len(args)}")
-            given = {a.name: v for a, v in zip(attrs, args)}
-        specs = [(a.name, a.type, a.has_value) for a in attrs]
-        msg = validate_parameters(f"{name}.new()", specs, given)
-        if msg:
-            raise EvalError(msg.replace(f"{name}.new():", f"{name}.new():", 1))
+    def _make(self, given: dict) -> ObjectValue:
         values = []
-        for a in attrs:
+        for a in self.attrs:
             if a.name in given:
                 values.append((a.name, given[a.name]))
-            elif a.has_value and a.value is not None:
-                values.append((a.name, a.value))
-        ov = ObjectValue(name, tuple(values))
-        object.__setattr__(ov, "object_type", self.t) if False else None
+            elif a.has_value and (a.value is not None or a.kind in _NOT_SETTABLE):
+                values.append((a.name, _thaw(a.value)))
+        ov = ObjectValue(self.type_name, tuple(values))
+        object.__setattr__(ov, "object_type", self.t)
         return ov
 
+    def _from_hash(self, c, h: dict) -> ObjectValue:
+        return self._make(dict(h))
 
-def _count(attrs) -> str:
-    req = sum(1 for a in attrs if not a.has_value)
-    if req == len(attrs):
-        return f"{req} argument" + ("s" if req != 1 else "")
-    return f"between {req} and {len(attrs)} arguments"
+    def _from_positional(self, c, *args) -> ObjectValue:
+        return self._make({a.name: v for a, v in zip(self.settable, args)})
+
+
+def _thaw(v: Any) -> Any:
+    """Attribute defaults are stored frozen (tuples); values are lists and hashes again."""
+    if isinstance(v, tuple):
+        if v and all(isinstance(x, tuple) and len(x) == 2 for x in v) and False:
+            return {k: _thaw(x) for k, x in v}
+        return [_thaw(x) for x in v]
+    return v
