@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from differential import generate, source, value_source
+from types_differential import generate, source, value_source
 from puppet_ls.language import types as T
 
 ROOT = Path(__file__).resolve().parents[2]

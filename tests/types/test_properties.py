@@ -12,7 +12,7 @@ import itertools
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from differential import ATOMS
+from types_differential import ATOMS
 from puppet_ls.language import types as T
 from puppet_ls.language.types import model as M
 from puppet_ls.language.types import values as V
