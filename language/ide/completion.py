@@ -226,6 +226,10 @@ def _variables(an: Analysis, offset: int, typed: str, edit_start: int) -> list:
         return out
     visible = an.model.visible_variables(offset)
     for name, d in sorted(visible.items()):
+        if d.offset > offset:
+            continue          # assigned later: it would still be undef here
+        if d.kind == "variable" and d.node.offset <= offset <= d.node.end:
+            continue          # the assignment being written
         if d.offset <= offset <= d.end:
             continue          # the variable being typed itself
         t = an.definition_type(d)

@@ -216,7 +216,13 @@ def references(an: Analysis, offset: int, include_declaration: bool = True, this
                     continue
                 seen.add((path, s))
                 out.append(Location(path, s, e))
-    return out
+    # one location per place (a declaration can also be recorded as a use)
+    unique: dict = {}
+    for loc in out:
+        key = (loc.path, loc.start)
+        if key not in unique or loc.write:
+            unique[key] = loc
+    return list(unique.values())
 
 
 def highlights(an: Analysis, offset: int) -> list:
@@ -226,7 +232,11 @@ def highlights(an: Analysis, offset: int) -> list:
         return []
     if sym.kind == "variable":
         return references(an, offset, True)
-    return sorted(_same_file_uses(an, sym) + _declarations(an, sym), key=lambda l: l.start)
+    unique: dict = {}
+    for loc in _same_file_uses(an, sym) + _declarations(an, sym):
+        if loc.start not in unique or loc.write:
+            unique[loc.start] = loc
+    return sorted(unique.values(), key=lambda l: l.start)
 
 
 def _is_class_resource(node) -> bool:

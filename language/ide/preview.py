@@ -198,8 +198,10 @@ def previews(an: Analysis, start: int, end: int, budget: PreviewBudget | None = 
 
 def _trivial(expr) -> bool:
     """Is the value exactly what is written (a literal)?"""
-    if isinstance(expr, (A.Literal, A.QName)):
+    if isinstance(expr, (A.Literal, A.QName, A.TypeRef)):
         return True
+    if isinstance(expr, A.AccessExpr) and isinstance(expr.target(), A.TypeRef):
+        return True           # a type such as Optional[String]
     if isinstance(expr, A.DqString):
         return all(isinstance(p, str) for p in expr.parts())
     if isinstance(expr, (A.Array, A.Hash)):
