@@ -28,7 +28,7 @@ from ..types.build import BUILTIN_RESOURCE_TYPES
 from ..types.catalogue import CATALOGUE
 from . import lookup
 from .hover import KEYWORD_DOCS
-from .tokens import enclosing_opener, tokens_before
+from .tokens import enclosing_bracket, enclosing_opener, tokens_before, tokens_between
 
 
 @dataclass
@@ -105,9 +105,11 @@ def complete(an: Analysis, offset: int) -> list:
     m = _METHOD.search(before)
     if m and not word[:1].isupper():
         return _functions(an, start, method=True)
-    opener, between = enclosing_opener(root, start)
+    opener = enclosing_bracket(root, start)
+    if opener is not None and opener.parent is not None and opener.parent.kind == K.ERROR:
+        opener, _ = enclosing_opener(root, start)     # broken code: count brackets instead
     if opener is not None:
-        ctx = _bracket_context(an, root, opener, between, start, word)
+        ctx = _bracket_context(an, root, opener, start, word)
         if ctx is not None:
             return ctx
     if word[:1].isupper():
@@ -118,8 +120,15 @@ def complete(an: Analysis, offset: int) -> list:
 
 # ---- contexts ------------------------------------------------------------------------------------
 
-def _bracket_context(an: Analysis, root, opener, between: list, start: int, word: str) -> list | None:
+_STATEMENT_PARENTS = frozenset({K.BLOCK, K.SOURCE_FILE, K.HASH, K.SELECTOR_EXPR, K.CASE_EXPR,
+                                K.LAMBDA, K.COLLECT_EXPR, K.EPP_FILE})
+
+
+def _bracket_context(an: Analysis, root, opener, start: int, word: str) -> list | None:
     k = opener.kind
+    parent_kind = opener.parent.kind if opener.parent is not None else ""
+    if k in (K.LBRACE, K.SELBRACE) and parent_kind in _STATEMENT_PARENTS:
+        return None          # a block, hash or selector: not a resource body
     prev = None
     for t in tokens_before(root, opener.offset):
         if t.end <= opener.offset:
@@ -144,6 +153,7 @@ def _bracket_context(an: Analysis, root, opener, between: list, start: int, word
                 type_name = ref
         if type_name is None:
             return None
+        between = tokens_between(root, opener.end, start)
         segment, depth_colon = _current_segment(between)
         if titled and not depth_colon:
             return [] if between else None    # typing the title

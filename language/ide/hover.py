@@ -23,6 +23,7 @@ from ..types import model as m
 from ..types.algebra import generalize
 from ..types.format import format_value, type_to_string
 from . import lookup
+from .tokens import token_at
 from .preview import PreviewBudget, preview_definition, preview_expression
 
 
@@ -96,9 +97,9 @@ def hover(an: Analysis, offset: int, budget: PreviewBudget | None = None) -> Hov
 
 def _token(an: Analysis, offset: int) -> SyntaxToken | None:
     root = an.result.root
-    tok = root.token_at(offset)
+    tok = token_at(root, offset)
     if (tok is None or tok.is_trivia or tok.kind == K.EOF) and offset > 0:
-        prev = root.token_at(offset - 1)
+        prev = token_at(root, offset - 1)
         if prev is not None and not prev.is_trivia:
             tok = prev
     if tok is None or tok.is_trivia or tok.kind in (K.EOF, K.ERROR_TOKEN):

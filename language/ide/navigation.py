@@ -15,6 +15,7 @@ from ..syntax import ast as A
 from ..syntax import kinds as K
 from ..syntax.tree import SyntaxToken
 from . import lookup
+from .tokens import token_at
 from .index import uses_of
 
 
@@ -42,7 +43,7 @@ def _token(an: Analysis, offset: int) -> SyntaxToken | None:
     for off in (offset, offset - 1):
         if off < 0:
             continue
-        tok = root.token_at(off)
+        tok = token_at(root, off)
         if tok is not None and not tok.is_trivia and tok.kind != K.EOF:
             return tok
     return None

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from ..check.analysis import Analysis
 from ..syntax import kinds as K
 from . import lookup
-from .tokens import enclosing_opener, tokens_before
+from .tokens import enclosing_bracket, enclosing_opener, tokens_before, tokens_between
 
 
 @dataclass
@@ -27,14 +27,17 @@ class SignatureHelpResult:
 
 def signature_help(an: Analysis, offset: int) -> SignatureHelpResult | None:
     root = an.result.root
-    opener, between = enclosing_opener(root, offset)
+    opener = enclosing_bracket(root, offset)
+    if opener is not None and opener.parent is not None and opener.parent.kind == K.ERROR:
+        opener, _ = enclosing_opener(root, offset)
     hops = 0
     while opener is not None and opener.kind not in (K.LPAREN, K.WSLPAREN) and hops < 3:
         # inside [ ] or { } within the arguments: look further out
-        opener, between = enclosing_opener(root, opener.offset)
+        opener = enclosing_bracket(root, opener.offset)
         hops += 1
     if opener is None or opener.kind not in (K.LPAREN, K.WSLPAREN):
         return None
+    between = tokens_between(root, opener.end, offset)
     name_tok = None
     method = False
     prev = []
