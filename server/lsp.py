@@ -4,7 +4,7 @@ puppet_ls.language (ide/check) and its plain answer back into protocol types.
 
 Robustness rules implemented here:
 * every request handler is isolated: an exception is logged and an empty result returned;
-* a request whose document changed while it waited is answered with ContentModified (dropped),
+* a request whose document changed while it waited is dropped (answered with an empty result),
   and cancelled requests that have not started are never run;
 * diagnostics are debounced per document; indexing runs in a background thread that reports
   ``$/progress`` and never writes to the client itself (everything it sends goes through the
@@ -23,7 +23,6 @@ import time
 from urllib.parse import unquote, urlparse
 
 from lsprotocol import types as lsp
-from pygls.exceptions import JsonRpcContentModified
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
@@ -162,7 +161,9 @@ def _isolated(empty):
             await asyncio.sleep(0)     # let queued edits and cancellations run first
             doc = ls.docs.get(uri) if uri else None
             if uri is not None and before is not None and doc is not before:
-                raise JsonRpcContentModified(f"{uri} changed while the request waited")
+                # the answer would be for a text the client no longer has: drop it
+                log.debug("dropping %s: %s changed while it waited", fn.__name__, uri)
+                return empty() if callable(empty) else empty
             if uri is not None and doc is None:
                 return empty() if callable(empty) else empty
             t0 = time.perf_counter()
@@ -609,10 +610,9 @@ def _start_indexing(ls: PuppetServer) -> None:
         t0 = time.monotonic()
         # Warm the function library used by hover/completion/checks while waiting for files.
         try:
-            from puppet_ls.language.check.signatures import builtin_function_names
-            builtin_function_names()
+            ide_completion.builtin_function_summaries()
         except Exception:
-            pass
+            log.exception("warming the function library failed")
         on_loop(begin)
         last = [0.0]
 

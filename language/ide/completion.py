@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..check.analysis import Analysis
 from ..check.builtins import BUILTIN_VARIABLES, CORE_FACTS, CORE_FUNCTIONS, EXTRA_FUNCTION_DOCS
@@ -365,18 +366,10 @@ def _functions(an: Analysis, start: int, method: bool = False) -> list:
             t = lookup.find(an, "function", name)
             out.append(CompletionItem(name, "function", t[0].signature if t else "", t[0].doc if t else "",
                                       name, f"{name}(${{1}})" if not method else f"{name}", start, sort_text="1" + name))
-    for name in sorted(set(builtin_function_names()) | CORE_FUNCTIONS):
+    for name, detail, doc in builtin_function_summaries():
         if name in seen or name in ("break", "next", "return", "import") and method:
             continue
         seen.add(name)
-        sigs = builtin_signatures(name)
-        if sigs:
-            detail = sigs[0].label() + (f"  (+{len(sigs) - 1} more)" if len(sigs) > 1 else "")
-            doc = builtin_doc(name)
-        else:
-            extra = EXTRA_FUNCTION_DOCS.get(name)
-            detail = extra[1][0] if extra and extra[1] else f"{name}(...)"
-            doc = extra[0] if extra else ""
         snippet = f"{name}(${{1}})" if not method else name
         out.append(CompletionItem(name, "function", detail, doc, name, snippet, start, sort_text="2" + name))
     for name in an.env.names("function"):
@@ -388,6 +381,24 @@ def _functions(an: Analysis, start: int, method: bool = False) -> list:
         out.append(CompletionItem(name, "function", detail, e[0].doc if e else "", name,
                                   f"{name}(${{1}})" if not method else name, start, sort_text="3" + name))
     return out
+
+
+@lru_cache(maxsize=1)
+def builtin_function_summaries() -> tuple:
+    """(name, signature, doc) of every built-in function; Puppet's library does not change
+    while the server runs, so this is computed once (the server warms it at start-up)."""
+    out = []
+    for name in sorted(set(builtin_function_names()) | CORE_FUNCTIONS):
+        sigs = builtin_signatures(name)
+        if sigs:
+            detail = sigs[0].label() + (f"  (+{len(sigs) - 1} more)" if len(sigs) > 1 else "")
+            doc = builtin_doc(name)
+        else:
+            extra = EXTRA_FUNCTION_DOCS.get(name)
+            detail = extra[1][0] if extra and extra[1] else f"{name}(...)"
+            doc = extra[0] if extra else ""
+        out.append((name, detail, doc))
+    return tuple(out)
 
 
 def _general(an: Analysis, start: int, word: str, statements: bool = True) -> list:

@@ -209,3 +209,18 @@ async def test_workspace_index_progress_and_symbols(client):
     open_doc(client, uri, text)
     diags = await wait_for_diagnostics(client, uri)
     assert [d.code for d in diags] == []
+
+
+async def test_multi_root_workspace(client):
+    """A folder added to the workspace is indexed too (its module's functions become known)."""
+    extra = WORKSPACE.parents[1] / "check_static" / "modulepath"
+    client.workspace_did_change_workspace_folders(types.DidChangeWorkspaceFoldersParams(
+        event=types.WorkspaceFoldersChangeEvent(
+            added=[types.WorkspaceFolder(uri=extra.as_uri(), name="extra")], removed=[])))
+    found = await wait_for_index(client, "mymod::double")
+    assert any(s.name == "mymod::double" for s in found)
+    # the first folder is still indexed
+    assert await wait_for_index(client, "webapp::vhost")
+    client.workspace_did_change_workspace_folders(types.DidChangeWorkspaceFoldersParams(
+        event=types.WorkspaceFoldersChangeEvent(
+            added=[], removed=[types.WorkspaceFolder(uri=extra.as_uri(), name="extra")])))

@@ -8,7 +8,7 @@ from lsprotocol import types
 
 from puppet_ls.language.ide.diagnostics import file_diagnostics, parse_for_path
 
-from .conftest import SAMPLES, new_uri, open_doc, position, wait_for_diagnostics
+from .conftest import SAMPLES, new_uri, open_doc, wait_for_diagnostics
 
 pytestmark = [pytest.mark.asyncio(loop_scope="module"),
               pytest.mark.filterwarnings("error::pytest_lsp.LspSpecificationWarning")]
