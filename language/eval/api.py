@@ -7,6 +7,7 @@ and location), never as a Python exception or traceback.
 """
 from __future__ import annotations
 
+import re
 import sys
 from dataclasses import dataclass, field
 from typing import Any
@@ -116,12 +117,34 @@ def _validation_error(pr: ParseResult) -> tuple:
             sys.setrecursionlimit(old)
 
 
+_NUMERIC_VAR_NAME = re.compile(r"\$(?:0|[1-9][0-9]*)'")
+
+
+# The validator predicts these runtime errors statically (useful in an editor); Puppet only
+# reports them when evaluation reaches the assignment, as an evaluation error located at the
+# operator, so the evaluator leaves them to the run.
+_RUNTIME_PREDICTIONS = frozenset({"ILLEGAL_REASSIGNMENT", "ILLEGAL_BUILTIN_ASSIGNMENT",
+                                  "CONDITIONAL_REASSIGNMENT"})
+
+
+def _spurious(d: Diagnostic) -> bool:
+    """A validator diagnostic Puppet does not report (worked around here, see docs/eval.md).
+
+    Puppet's checker only calls an assignment to ``$00`` or ``$123a`` an illegal numeric
+    *name*; ILLEGAL_NUMERIC_ASSIGNMENT is for proper match variables (``$0``, ``$12``).
+    """
+    if d.code in _RUNTIME_PREDICTIONS:
+        return True
+    return (d.code == "ILLEGAL_NUMERIC_ASSIGNMENT"
+            and _NUMERIC_VAR_NAME.search(d.message or "") is None)
+
+
 def _validation_error_inner(pr: ParseResult) -> tuple:
     from .evaluator import static_heredoc_errors
     herr = static_heredoc_errors(pr.root) if "@(" in pr.text else None
     if herr is not None:
         return herr, []
-    diags = validate(pr)
+    diags = [d for d in validate(pr) if not _spurious(d)]
     errors = [d for d in diags if d.severity == "error"]
     warnings = [d for d in diags if d.severity != "error"]
     if not errors:
@@ -129,9 +152,9 @@ def _validation_error_inner(pr: ParseResult) -> tuple:
     if len(errors) == 1:
         d = errors[0]
         return EvalError(d.message, d.code, d.offset, d.end, phase="parse"), warnings
-    d = errors[0]
-    err = EvalError(f"Language validation logged {len(errors)} errors. Giving up", d.code,
-                    d.offset, d.end, phase="parse")
+    # Puppet's summary of several validation errors has no position (each error has one).
+    err = EvalError(f"Language validation logged {len(errors)} errors. Giving up",
+                    errors[0].code, None, None, phase="parse")
     err.details = errors  # type: ignore[attr-defined]
     return err, warnings
 
@@ -208,10 +231,15 @@ def _diagnostics(ctx: Context | None, err: EvalError | None, warnings: list) -> 
             if log.level == "warning" and log.code and log.offset is not None:
                 out.append(Diagnostic(log.offset, log.end or log.offset, "warning", log.code,
                                       log.message))
+    details = getattr(err, "details", None) if err is not None else None
+    if details:
+        return out + list(details)  # each validation error where it is
     if err is not None:
-        start = err.offset if err.offset is not None else 0
-        end = err.end if err.end is not None else start
-        out.append(Diagnostic(start, end, "error", err.code or "EVAL_ERROR", err.basic_message))
+        start, end = getattr(err, "diag_range", None) or (err.offset, err.end)
+        start = start if start is not None else 0
+        end = end if end is not None else start
+        code = err.code or getattr(err, "diag_code", None) or "EVAL_ERROR"
+        out.append(Diagnostic(start, end, "error", code, err.basic_message))
     return out
 
 
@@ -346,14 +374,47 @@ def _evaluate_node(ev, top: Scope, node_name: str) -> None:
 # ---- the JSON-lines protocol (same shape as ../shared/oracle) -------------------------------------
 
 def _log_dict(ctx: Context, log: LogEntry) -> dict:
-    d = {"level": log.level, "message": log.message}
-    if log.offset is not None and log.level != "notice":
+    """A log entry as the oracle reports it (Puppet's log destination fields)."""
+    msg = log.message
+    if log.note == "line" and log.offset is not None:
+        msg += f"\n   (file: unknown, line: {ctx.lines.position(log.offset)[0]})"
+    elif log.note is not None:
+        msg += "\n   (file & line not available)"
+    d = {"level": log.level, "message": msg}
+    if log.source is not None:
+        d["source"] = log.source
+    elif log.offset is not None and log.note is None:
         line, pos = ctx.lines.position(log.offset)
         d["line"] = line
         d["pos"] = pos
     if log.code:
         d["issue_code"] = log.code
     return d
+
+
+def _error_logs(err: EvalError, ctx: Context | None, node_name: str) -> list:
+    """The ``err`` log lines Puppet writes for a failed evaluation (after any other logs)."""
+    if err.code == "CONTROL_FLOW" or (err.offset is None and err.code is None):
+        return [{"level": "err", "message": format_error(err, ctx, node_name)}]
+    out = []
+    details = getattr(err, "details", None)
+    if details:
+        # Several validation errors: each is logged, then the summary (without a position).
+        for d in details:
+            line, pos = _position(ctx, d.offset)
+            out.append({"level": "err", "message": d.message, "line": line, "pos": pos,
+                        "issue_code": d.code})
+        out.append({"level": "err", "message": err.basic_message})
+        return out
+    msg = err.basic_message
+    if err.phase == "eval" and not msg.startswith("Evaluation Error:"):
+        msg = "Evaluation Error: " + msg
+    d: dict = {"level": "err", "message": msg}
+    if err.offset is not None:
+        d["line"], d["pos"] = _position(ctx, err.offset)
+    if err.code:
+        d["issue_code"] = err.code
+    return [d]
 
 
 def render_value(value: Any) -> dict:
@@ -427,7 +488,11 @@ def _run_request(req: dict) -> dict:
             out["error"] = {"message": format_error(err, ctx, settings.node_name),
                             "basic_message": err.basic_message,
                             "issue_code": err.code, "line": line, "pos": pos}
-        out["logs"] = [_log_dict(ctx, log) for log in (ctx.logs if ctx else [])]
+        # The oracle runs Puppet at log level info: debug messages are not shown.
+        out["logs"] = [_log_dict(ctx, log) for log in (ctx.logs if ctx else [])
+                       if log.level != "debug"]
+        if not res.ok:
+            out["logs"].extend(_error_logs(res.error, ctx, settings.node_name))
         return out
     except Exception as exc:  # pragma: no cover - last line of defence for the protocol
         return {"ok": False, "error": {"message": f"Internal error: {type(exc).__name__}: {exc}",

@@ -17,6 +17,7 @@ from ..syntax import kinds as K
 from ..syntax.tree import SyntaxNode
 from ..types import model as m
 from ..types.build import BUILTIN_RESOURCE_TYPES, define_alias, normalize_resource_name
+from .aliases import prune_variant_cycles
 from .errors import EvalError, NextSignal, ReturnSignal
 from .runtime import generalized_type_name, hkey, truthy
 from .scope import MISSING, Scope
@@ -102,6 +103,7 @@ class Catalog:
                     if ns and not d.name.startswith("::"):
                         name = f"{ns}::{name}"
                     parent = d.parent_name()
+                    self._check_unique("class", name, c)
                     self.classes[name] = Definition("class", name, c,
                                                     parent.lstrip(":").lower() if parent else None)
                     body = c.child(K.BLOCK)
@@ -112,17 +114,74 @@ class Catalog:
                     name = d.name.lstrip(":").lower()
                     if ns and not d.name.startswith("::"):
                         name = f"{ns}::{name}"
+                    self._check_unique("define", name, c)
                     self.defines[name] = Definition("define", name, c)
                     self._defined_names = None
                 elif k == K.NODE_DEF:
+                    self._check_node_names(c)
                     self.nodes.append(Definition("node", "", c))
                 elif k == K.FUNCTION_DEF:
                     name = ast.FunctionDef(c).qualified_name
+                    old = ev.ctx.functions.get(name)
+                    if isinstance(old, PuppetFunction):
+                        self._redefined_entity(f"function/{name.lower()}", old.node, c)
                     ev.ctx.functions[name] = PuppetFunction(ev, c, name, top)
                 elif k == K.TYPE_ALIAS:
                     self._register_alias(c, top)
                 elif k in (K.SOURCE_FILE, K.BLOCK):
                     stack.append((c, ns))
+
+    # Puppet loads every definition of the manifest before evaluating it, and refuses a name
+    # defined twice with these (code-less) loader messages, located inside the message.
+    def _check_unique(self, kind: str, name: str, node: SyntaxNode) -> None:
+        same = self.classes.get(name) if kind == "class" else self.defines.get(name)
+        other = self.defines.get(name) if kind == "class" else self.classes.get(name)
+        if same is not None:
+            first, second = _in_order(same.node, node)
+            label = "Class" if kind == "class" else None
+            if label is not None:
+                raise self._definition_error(
+                    f"Class '{name}' is already defined (line: {self._line(first)}); cannot "
+                    f"redefine (line: {self._line(second)})", second)
+            self._redefined_entity(f"type/{name}", first, second)
+        if other is not None:
+            first, second = _in_order(other.node, node)
+            other_kind = "define" if kind == "class" else "class"
+            first_kind = other_kind if first is other.node else kind
+            if first_kind == "class":
+                raise self._definition_error(
+                    f"'{name}' is already defined (line: {self._line(first)}) as a class; cannot "
+                    f"redefine as a definition (line: {self._line(second)})", second)
+            raise self._definition_error(
+                f"Definition '{name}' is already defined (line: {self._line(first)}); cannot be "
+                f"redefined as a class (line: {self._line(second)})", second)
+
+    def _check_node_names(self, node: SyntaxNode) -> None:
+        seen = self.__dict__.setdefault("_node_names", {})
+        for hn in ast.NodeDef(node).matches():
+            key = _node_key(hn)
+            if key is None:
+                continue
+            if key in seen:
+                first, second = _in_order(seen[key], node)
+                raise self._definition_error(
+                    f"Node '{key}' is already defined (line: {self._line(first)}); cannot "
+                    f"redefine (line: {self._line(second)})", second)
+            seen[key] = node
+
+    def _redefined_entity(self, entity: str, first: SyntaxNode, second: SyntaxNode) -> None:
+        first, second = _in_order(first, second)
+        line, pos = self.ev.ctx.lines.position(first.range[0])
+        raise self._definition_error(
+            f"Attempt to redefine entity 'http://puppet.com/2016.1/runtime/{entity}'. "
+            f"Originally set at string:?line={line}&pos={pos}.", second)
+
+    @staticmethod
+    def _definition_error(message: str, node: SyntaxNode) -> EvalError:
+        err = EvalError(message, None, None, None, phase="parse")  # type: ignore[arg-type]
+        err.diag_code = "DUPLICATE_DEFINITION"  # type: ignore[attr-defined]
+        err.diag_range = node.range  # type: ignore[attr-defined]
+        return err
 
     def _register_alias(self, node: SyntaxNode, top: Scope) -> None:
         a = ast.TypeAlias(node)
@@ -130,6 +189,17 @@ class Catalog:
         value = a.value()
         if not name or value is None:
             return
+        low = name.lower()
+        for earlier, _, enode in self.pending_aliases:
+            if earlier.lower() == low:
+                self._redefined_entity(f"type/{low}", ast.TypeAlias(enode).name_expr().syntax,
+                                       node)
+        if low in self.defines:
+            # A defined type and a type alias share Puppet's type namespace; a later alias
+            # clashes with an earlier define (the reverse order is accepted by Puppet).
+            d = self.defines[low].node
+            if d.range[0] < node.range[0]:
+                self._redefined_entity(f"type/{low}", d, node)
         self.pending_aliases.append((name, value.syntax, node))
         if name not in m.SIMPLE_TYPES and name.lower() not in BUILTIN_RESOURCE_TYPES:
             # A placeholder so that references to the alias (even from its own body, or from
@@ -161,6 +231,8 @@ class Catalog:
                 import dataclasses
                 v = dataclasses.replace(v, type_name=name)
             define_alias(ev.ctx.aliases, name, v)
+        if pending:
+            prune_variant_cycles(ev.ctx.aliases, [name for name, _, _ in pending])
         # Alias checks made while bodies were evaluated saw placeholders: forget them.
         ev.__dict__.pop("_checked_aliases", None)
 
@@ -394,6 +466,9 @@ class Catalog:
         scope.resource = res
         scope.table.symbols["title"] = d.name
         scope.table.symbols["name"] = d.name
+        # Puppet binds $module_name in every class scope: the module the class was loaded
+        # from, so always empty here (everything comes from the one manifest).
+        scope.table.symbols["module_name"] = ""
         self._bind_params(d, params, scope, f"Class[{_cap(d.name)}]", res)
         self._run_body(d, scope)
         return scope
@@ -795,8 +870,45 @@ def _invalid_type_spec(node: SyntaxNode):
         if n.kind not in _TYPE_SPEC_KINDS or (
                 n.kind == K.DQ_STRING and n.child(K.INTERPOLATION) is not None):
             return n
+        if n.kind == K.ACCESS_EXPR and _access_base(n).kind not in _TYPE_SPEC_KINDS:
+            # Puppet reports the whole access (`$facts[os][family]`), not just its variable.
+            return n
         stack.extend(c for c in n.children() if c.kind not in ast._NON_EXPR or c.kind == K.HASH_ENTRY)
     return None
+
+
+def _in_order(a: SyntaxNode, b: SyntaxNode) -> tuple:
+    """The two definitions in source order (the registration walk is not)."""
+    return (a, b) if a.range[0] <= b.range[0] else (b, a)
+
+
+def _node_key(hn) -> str | None:
+    """The name Puppet files a node definition under (``__node_regexp__x`` for ``/x/``)."""
+    v = hn.value()
+    if v is ast.DEFAULT:
+        return "default"
+    if isinstance(v, ast.Regex):
+        return "__node_regexp__" + re.sub(r"[^-\w:.]", "", v.source)
+    if isinstance(v, ast.DqString):
+        parts = v.parts()
+        if not all(isinstance(p, str) for p in parts):
+            return None
+        return "".join(parts).lower()
+    if isinstance(v, str):
+        return v.lower()
+    return None
+
+
+def _access_base(n: SyntaxNode) -> SyntaxNode:
+    """The innermost left operand of a chain of accesses (``$x`` in ``$x[a][b]``)."""
+    depth = 0
+    while n.kind == K.ACCESS_EXPR and depth < 10000:
+        kids = [c for c in n.children() if c.kind not in ast._NON_EXPR]
+        if not kids:
+            break
+        n = kids[0]
+        depth += 1
+    return n
 
 
 def _flatten(xs: list) -> list:

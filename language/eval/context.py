@@ -54,6 +54,12 @@ class LogEntry:
     offset: int | None = None
     end: int | None = None
     code: str | None = None
+    # Where Puppet says the message comes from: a scope (``Scope(Class[main])``) for the
+    # logging functions; None for the evaluator's own issues (located by line and pos).
+    source: str | None = None
+    # Deprecation warnings carry Puppet's location note instead of a position:
+    # "line" -> "(file: unknown, line: N)", "none" -> "(file & line not available)".
+    note: str | None = None
 
 
 class LineIndex:
@@ -86,8 +92,9 @@ class Context:
         self.warned: set = set()
 
     def log(self, level: str, message: str, offset: int | None = None, end: int | None = None,
-            code: str | None = None) -> None:
-        self.logs.append(LogEntry(level, message, offset, end, code))
+            code: str | None = None, source: str | None = None,
+            note: str | None = None) -> None:
+        self.logs.append(LogEntry(level, message, offset, end, code, source, note))
 
     def lookup_qualified(self, name: str) -> Any:
         from .scope import MISSING

@@ -239,7 +239,9 @@ class Evaluator:
         if name not in checked:
             checked[name] = _alias_reaches_type(self.ctx.aliases, ty, set(), 0)
         if not checked[name]:
+            # Puppet raises this while evaluating the name, hence its "Type-Name" prefix.
             raise self.fail("ILLEGAL_TYPE_ALIAS",
+                            "Error while evaluating a Type-Name, "
                             f"Type alias '{name}' cannot be resolved to a real type", node)
 
     def canonical_type_name(self, name: str) -> str:
@@ -552,6 +554,11 @@ class Evaluator:
             if name in ("facts", "trusted"):
                 raise self.fail("ILLEGAL_RESERVED_ASSIGNMENT",
                                 f"Attempt to assign to a reserved variable name: '${name}'", where)
+            if (name in ("title", "name") and scope.kind in ("top", "class")
+                    and scope.effective_table() is scope.table):
+                # A class' (and main's) title and name are set by the compiler, not the code.
+                raise self.fail("ILLEGAL_REASSIGNMENT", "Cannot reassign built in (or already assigned) "
+                                f"variable '${name}'", where)
             raise self.fail("ILLEGAL_REASSIGNMENT", f"Cannot reassign variable '${name}'", where)
         scope.set(name, value)
 
@@ -813,8 +820,12 @@ class Evaluator:
 
     def eval_epp_render_expr(self, node: SyntaxNode, scope: Scope) -> Any:
         buf = self.epp_buffer(scope, node)
-        e = first_expr(node)
-        v = self.eval(e, scope) if e is not None else None
+        # `<%= { $y = $x $y + 1 } %>` renders the value of a block (Puppet evaluates it).
+        e = first_expr(node) or node.child(K.BLOCK)
+        if e is not None and e.kind == K.BLOCK and not self.shape(e)[0]:
+            v: Any = {}  # `<%= {} %>` is an empty hash (the parser makes it an empty block)
+        else:
+            v = self.eval(e, scope) if e is not None else None
         from .runtime import Sensitive
         buf.append(v if isinstance(v, Sensitive) else to_s(v))
         return None

@@ -231,8 +231,8 @@ def _expand_aliases(t: Any, seen: set, depth: int) -> Any:
     if depth > 40 or not isinstance(t, m.PType):
         return t
     if isinstance(t, m.TypeAliasType):
-        if t.alias_name in seen:
-            return t
+        if t.alias_name in seen or t.scope is m.BUILTIN_SCOPE:
+            return t  # Puppet never expands its own aliases (Data, RichData)
         try:
             body = _norm(resolve_alias(t))
         except Exception:

@@ -93,6 +93,18 @@ class Scope:
         self.resource = resource
         self.inherited: Scope | None = None
 
+    def label(self) -> str:
+        """Puppet's name for the scope in log sources: ``Scope(Class[Foo])``."""
+        if self.kind == "top":
+            return "Scope(Class[main])"
+        if self.kind == "node":
+            return f"Scope(Node[{self.name}])"
+        res = self.resource
+        if self.kind == "define" and res is not None:
+            return f"Scope({res.type_name}[{res.title}])"
+        cap = "::".join(p[:1].upper() + p[1:] for p in self.name.split("::"))
+        return f"Scope(Class[{cap}])"
+
     # -- layers ------------------------------------------------------------------------------
     @property
     def level(self) -> int:

@@ -51,7 +51,7 @@ def to_s(v: Any, depth: int = 0) -> str:
     if isinstance(v, Regexp):
         return regexp_literal(v.pattern)
     if isinstance(v, m.PType):
-        return type_to_string(v)
+        return type_value_string(v)
     if isinstance(v, DefaultValue):
         return "default"
     if isinstance(v, Sensitive):
@@ -201,6 +201,15 @@ def _merge_format(lower, higher):
     if lower is None or higher is None:
         return lower or higher
     return lower.merged_with(higher)
+
+
+def type_value_string(t: m.PType) -> str:
+    """A type as a value prints as Puppet's ``to_s``: an alias shows what it stands for
+    (``Foo = Integer``, nested aliases expanded once), any other type its plain text."""
+    if isinstance(t, m.TypeAliasType) and t.scope is not m.BUILTIN_SCOPE:
+        from .mismatch import alias_expanded
+        return alias_expanded(t)
+    return type_to_string(t)
 
 
 def _type_rank(t: m.PType) -> int:
@@ -461,7 +470,7 @@ def _convert(v: Any, fmap: list, indent: _Indent, vt: Any) -> str:  # noqa: C901
     if isinstance(v, dict):
         return _convert_hash(v, f, fmap, indent)
     if isinstance(v, m.PType):
-        s = type_to_string(v)
+        s = type_value_string(v)
         if c == "s":
             return _sprintf(f, "s", f'"{s}"' if f.alt else s)
         if c == "p":

@@ -45,7 +45,8 @@ empty.dispatch("String str")(lambda c, x: len(x) == 0)
 
 @empty.dispatch("Numeric num")
 def _empty_num(c, n):
-    c.ctx.log("warning", "Calling function empty() with Numeric value is deprecated.", *c.node.range)
+    c.ctx.log("warning", "Calling function empty() with Numeric value is deprecated.", *c.node.range,
+              note="line")
     return False
 
 
@@ -349,8 +350,6 @@ def _minmax(name: str, pick):
 
     def str_cmp(a, b):
         if _NUMERIC_STR.match(a) and _NUMERIC_STR.match(b):
-            _warn(c_holder[0], f"The {name}() function's auto conversion of String to Numeric is "
-                  "deprecated - change to convert input before calling, or use lambda")
             fa, fb = _to_f(a), _to_f(b)
             return (fa > fb) - (fa < fb)
         return (a > b) - (a < b)
@@ -372,12 +371,17 @@ def _minmax(name: str, pick):
         from ..rubyfmt import ruby_to_s
         as_, bs = ruby_to_s(a), ruby_to_s(b)
         if _NUMERIC_STR.match(as_) and _NUMERIC_STR.match(bs):
+            _warn(c_holder[0], f"The {name}() function's auto conversion of String to Numeric is "
+                  "deprecated - change to convert input before calling, or use lambda")
             fa, fb = _to_f(as_), _to_f(bs)
             return (fa > fb) - (fa < fb)
+        _warn(c_holder[0], f"The {name}() function's auto conversion of Any to String is "
+              "deprecated - change to convert input before calling, or use lambda")
         return (as_ > bs) - (as_ < bs)
 
     def on_any(c, *args):
         assert_count(args)
+        c_holder[0] = c
         return select(list(args), any_cmp)
 
     def single(kind):
@@ -417,7 +421,7 @@ def _warn(c, msg: str) -> None:
     if key in c.ctx.warned:
         return
     c.ctx.warned.add(key)
-    c.ctx.log("warning", msg)
+    c.ctx.log("warning", msg, note="none")
 
 
 _minmax("max", 1)

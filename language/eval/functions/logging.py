@@ -16,7 +16,8 @@ def _make(level: str) -> None:
 
     @f.dispatch("Any values*")
     def _log(c, *values):
-        c.ctx.log(level, " ".join(to_s(v) for v in values), *c.node.range)
+        c.ctx.log(level, " ".join(to_s(v) for v in values), *c.node.range,
+                  source=c.scope.label() if c.scope is not None else None)
         return None
 
 

@@ -14,7 +14,7 @@ def _deprecated(c, fn: str, target: str) -> None:
         return
     c.ctx.warned.add(key)
     c.ctx.log("warning", f"The {fn}() function's auto conversion of String to {target} is "
-              "deprecated - change to convert input before calling", *c.node.range)
+              "deprecated - change to convert input before calling", *c.node.range, note="none")
 
 
 abs_ = define("abs", "The absolute value of a number.")

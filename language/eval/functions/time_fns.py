@@ -26,5 +26,5 @@ def _legacy(c, fmt, tz=None):
         c.ctx.warned.add(key)
         c.ctx.log("warning", "The argument signature (String format, [String timezone]) is "
                   "deprecated for #strftime. See #strftime documentation and Timespan type for "
-                  "more info", *c.node.range)
+                  "more info", *c.node.range, note="line")
     return format_timestamp(Timestamp(time.time_ns()), fmt, tz)
