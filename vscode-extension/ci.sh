@@ -23,9 +23,12 @@ step() {   # step NAME COMMAND...: run, time, and stop the script when it fails
 }
 quiet_npm() { (cd "$EXT" && npm run -s "$@" 2> >(grep -v 'Unknown .* config' >&2)); }
 
-# the server itself, for the end-to-end tests (.ci/run installs it too; cheap when present)
+# the server from this checkout, for the end-to-end tests: (re)install when puppet-ls is missing
+# or is installed from another checkout (.ci/run installs it too; nothing to do when it is ours)
 install_server() {
-  if ! command -v puppet-ls >/dev/null || ! python3 -c 'import puppet_ls.server.cli' 2>/dev/null; then
+  local where
+  where=$(python3 -c 'import os, puppet_ls.server as s; print(os.path.dirname(os.path.realpath(s.__file__)))' 2>/dev/null || true)
+  if ! command -v puppet-ls >/dev/null || [ "$where" != "$(realpath "$REPO/server")" ]; then
     python3 -m pip install -q -e '.[test]'
   fi
 }
