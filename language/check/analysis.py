@@ -356,7 +356,21 @@ class Analysis:
         if len(keys) != 1:
             return m.ANY
         key = self.const_value(keys[0])
+        return self._element_type(target_t, key, 0)
+
+    def _element_type(self, target_t: m.PType, key, depth: int) -> m.PType:
+        """The type of ``target[key]`` for a value of type ``target_t``."""
         t = _resolved(target_t)
+        if depth > 5:
+            return m.ANY
+        if isinstance(t, m.OptionalType) and t.type is not None:
+            return self._element_type(t.type, key, depth + 1)
+        if isinstance(t, m.VariantType):
+            # Data is Variant[ScalarData, Undef, Hash[String, Data], Array[Data]]: indexing it
+            # can only have worked on its collection members
+            parts = [self._element_type(x, key, depth + 1) for x in t.types
+                     if isinstance(_resolved(x), (m.HashType, m.ArrayType, m.StructType, m.TupleType))]
+            return _common(parts) if parts else m.ANY
         if isinstance(t, m.TupleType) and isinstance(key, int) and not isinstance(key, bool):
             if -len(t.types) <= key < len(t.types):
                 return t.types[key]

@@ -1,0 +1,99 @@
+"""Unit tests of the server's own pieces that need no client: settings parsing (a table of
+inputs and expected settings/problems), position conversion in every encoding (round trips
+over random Unicode text), and document revisions (random edits through apply_changes equal a
+fresh parse)."""
+from __future__ import annotations
+
+import random
+from types import SimpleNamespace
+
+import pytest
+from hypothesis import given, settings as hsettings, strategies as st
+
+from puppet_ls.language.syntax.lines import LineIndex
+from puppet_ls.server.documents import apply_changes, open_document
+from puppet_ls.server.positions import UTF8, UTF16, UTF32, PositionCodec
+from puppet_ls.server.settings import DEFAULTS, parse_settings
+
+SETTINGS_CASES = [
+    # (raw JSON, expected differences from the defaults, problem substrings)
+    (None, {}, []),
+    ({}, {}, []),
+    ({"puppet": {"diagnostics": {"debounceMs": 250}}}, {"diagnostics_debounce_ms": 250}, []),
+    ({"diagnostics": {"enable": False}}, {"diagnostics_enable": False}, []),
+    ({"modulepath": "a:b"}, {"modulepath": ("a", "b")}, []),
+    ({"modulepath": ["/x", "y"]}, {"modulepath": ("/x", "y")}, []),
+    ({"modulepath": 3}, {}, ["puppet.modulepath"]),
+    ({"diagnostics": {"debounceMs": "soon"}}, {}, ["debounceMs", "whole number"]),
+    ({"diagnostics": {"debounceMs": 99999}}, {}, ["between 0 and 10000"]),
+    ({"diagnostics": {"enable": "yes"}}, {}, ["true or false"]),
+    ({"previews": {"maxSteps": 5000.0}}, {"previews_max_steps": 5000}, []),
+    ({"previews": {"maxSteps": True}}, {}, ["maxSteps"]),
+    ({"log": {"level": "loud"}}, {}, ["one of error, warning, info, debug"]),
+    ({"unknown": {"key": 1}, "hover": {"values": False}}, {"hover_values": False}, []),
+    ("not an object", {}, ["must be an object"]),
+]
+
+
+@pytest.mark.parametrize("raw, changed, problems", SETTINGS_CASES)
+def test_parse_settings(raw, changed, problems) -> None:
+    got, found = parse_settings(raw)
+    for name in DEFAULTS.__dataclass_fields__:
+        want = changed.get(name, getattr(DEFAULTS, name))
+        assert getattr(got, name) == want, name
+    joined = " ".join(found)
+    for p in problems:
+        assert p in joined
+    assert bool(found) == bool(problems)
+
+
+@hsettings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=80), st.data())
+def test_positions_round_trip(text, data) -> None:
+    index = LineIndex(text)
+    for enc in (UTF8, UTF16, UTF32):
+        codec = PositionCodec(index, enc)
+        offset = data.draw(st.integers(0, len(text)))
+        line, char = codec.position(offset)
+        assert codec.offset(line, char) == offset
+        # the column counts the encoding's units of the line's prefix
+        start = index.starts[line]
+        prefix = text[start:offset]
+        units = {UTF8: len(prefix.encode("utf-8")), UTF16: len(prefix.encode("utf-16-le")) // 2,
+                 UTF32: len(prefix)}[enc]
+        assert char == units
+
+
+def test_positions_past_the_end_are_clamped() -> None:
+    codec = PositionCodec(LineIndex("ab\ncd"), UTF16)
+    assert codec.offset(0, 99) == 2
+    assert codec.offset(5, 0) == 5
+    assert codec.offset(-1, 0) == 0
+
+
+def _change(codec, start, end, text):
+    (l1, c1), (l2, c2) = codec.position(start), codec.position(end)
+    rng = SimpleNamespace(start=SimpleNamespace(line=l1, character=c1), end=SimpleNamespace(line=l2, character=c2))
+    return SimpleNamespace(range=rng, text=text)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_revisions_equal_a_fresh_parse(seed) -> None:
+    rng = random.Random(seed)
+    text = "class a (Integer $x = 1) {\n  $y = [$x, 'é𝄞']\n  notify { 'n': message => \"${y}\" }\n}\n"
+    doc = open_document("file:///t.pp", "/t.pp", 1, text, UTF16)
+    pieces = ["{", "}", "$z", "'", "\"", "\n", "[", "]", "é", "𝄞", "x", ""]
+    for version in range(2, 300):
+        start = rng.randint(0, len(doc.text))
+        end = min(len(doc.text), start + rng.choice([0, 0, 1, 3]))
+        new = rng.choice(pieces)
+        expected_text = doc.text[:start] + new + doc.text[end:]
+        if rng.random() < 0.1:
+            change = SimpleNamespace(range=None, text=expected_text)
+        else:
+            change = _change(doc.codec, start, end, new)
+        doc = apply_changes(doc, [change], version)
+        assert doc.text == expected_text
+        fresh = open_document("file:///t.pp", "/t.pp", version, expected_text, UTF16)
+        assert doc.result.green == fresh.result.green
+        assert [(e.offset, e.code) for e in doc.result.errors] == [(e.offset, e.code) for e in fresh.result.errors]
