@@ -53,6 +53,9 @@ class _Checker:
         self._own_lower = {}
         for n in self.model.named:
             self._own_lower.setdefault((n.kind, n.name.lstrip(":").lower()), []).append(n)
+        # Bolt plans run with Bolt's own functions and types (run_task, Target, ResultSet ...),
+        # which no module index holds: names are not checked in them.
+        self.in_plan = any(n.kind == "plan" for n in self.model.named)
 
     def add(self, code: str, start: int, end: int, related: tuple = (), **args) -> None:
         self.out.append(Diagnostic.of(code, start, end, related, **args))
@@ -180,7 +183,7 @@ class _Checker:
                 continue
             if name in ("break", "next", "return"):   # control flow, not found as functions
                 continue
-            if self._sure_missing(name, True):
+            if self._sure_missing(name, True) and not self.in_plan:
                 self.add("UNDEFINED_FUNCTION", call.offset, call.end, name=name)
             if name in _CLASS_DECLARERS:
                 continue
@@ -366,8 +369,8 @@ class _Checker:
     def type_refs(self) -> None:
         for ref in self.model.type_refs:
             name = ref.name.lstrip(":")
-            if name in _DATA_TYPE_NAMES or name in m.SIMPLE_TYPES:
-                continue
+            if name in _DATA_TYPE_NAMES or name in m.SIMPLE_TYPES or name.startswith("Puppet::") or self.in_plan:
+                continue      # (Puppet::LookupContext and friends are Puppet's own object types)
             low = name.lower()
             if low in BUILTIN_RESOURCE_TYPES:
                 continue

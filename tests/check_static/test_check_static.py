@@ -16,7 +16,7 @@ from puppet_ls.server.workspace import build_index
 from tests.expect import assert_expected
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "check_static"
-CASES = sorted((FIXTURES / "cases").glob("*.pp"))
+CASES = sorted((FIXTURES / "cases").rglob("*.pp"))
 _INDEX = {}
 
 
@@ -47,7 +47,7 @@ def check(path: Path) -> str:
     return "\n".join(out) + "\n"
 
 
-@pytest.mark.parametrize("path", CASES, ids=[p.name for p in CASES])
+@pytest.mark.parametrize("path", CASES, ids=[str(p.relative_to(FIXTURES / "cases")) for p in CASES])
 def test_case(path: Path) -> None:
     assert_expected(path.with_name(path.name + ".expect"), check(path))
 
