@@ -100,7 +100,7 @@ def test_api_status_item_and_server_info(api):
 
 def test_api_epp_template(api):
     assert api["epp"]["languageId"] == "puppet-epp"
-    assert [(d["line"], d["code"]) for d in api["epp"]["diagnostics"]] == [(4, "MISSING_RBRACE")]
+    assert [(d["line"], d["code"]) for d in api["epp"]["diagnostics"]] == [(5, "MISSING_RBRACE")]
 
 
 def test_api_missing_server_is_explained(api):
