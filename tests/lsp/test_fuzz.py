@@ -6,6 +6,7 @@ bound, never crash, and end in exactly the state a fresh parse of the final text
 from __future__ import annotations
 
 import asyncio
+import glob
 import os
 import random
 import sys
@@ -44,6 +45,10 @@ def _files(rng: random.Random) -> list:
     if files:
         rng.shuffle(files)
         picked = [f for f in files if 300 < os.path.getsize(f) < 20_000][:6]
+        # and EPP templates of the same modules (parsed whole, not incrementally)
+        templates = sorted(glob.glob("/usr/share/puppet/modules/*/templates/*.epp"))
+        rng.shuffle(templates)
+        picked += [t for t in templates if os.path.getsize(t) > 200][:2]
         if picked:
             return picked
     return [str(SAMPLES / "basic.pp"), str(SAMPLES / "errors.pp"), str(SAMPLES / "large.pp")]
