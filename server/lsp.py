@@ -71,6 +71,23 @@ class PuppetProtocol(LanguageServerProtocol):
         result = yield from super().lsp_initialize(params)
         return result
 
+    @lsp_method(lsp.EXIT)
+    def lsp_exit(self, *args):
+        # Over TCP, pygls calls sys.exit() inside asyncio's connection callback, which asyncio
+        # reports as an unhandled exception and which does not end serve_forever(); there is
+        # nothing to clean up (no child processes, no open files but the log), so exit here.
+        if isinstance(self.writer, asyncio.StreamWriter):
+            if (handler := self.fm.features.get(lsp.EXIT)) is not None:
+                yield handler, args, None
+            try:
+                self.writer.close()
+            finally:
+                logging.shutdown()
+                os._exit(0 if self._shutdown else 1)
+            return None
+        result = yield from super().lsp_exit(*args)
+        return result
+
     @lsp_method(lsp.TEXT_DOCUMENT_DID_OPEN)
     def lsp_text_document__did_open(self, params):
         if (handler := self.fm.features.get(lsp.TEXT_DOCUMENT_DID_OPEN)) is not None:
@@ -626,7 +643,7 @@ def _start_indexing(ls: PuppetServer) -> None:
 
         try:
             index = build_index(roots, modulepath, complete=bool(modulepath), progress=progress,
-                                cancelled=cancel.is_set)
+                                cancelled=cancel.is_set, max_files=ls.settings.index_max_files)
         except Exception:
             log.exception("indexing failed")
             index = WorkspaceIndex()

@@ -117,7 +117,8 @@ def modulepath_from_environment(folder: str, basemodulepath: list) -> list:
 def build_index(roots: list, modulepath: list, complete: bool | None = None,
                 progress: Callable[[int, int, str], None] | None = None,
                 cancelled: Callable[[], bool] | None = None,
-                skip_paths: Callable[[str], bool] | None = None) -> WorkspaceIndex:
+                skip_paths: Callable[[str], bool] | None = None,
+                max_files: int = MAX_FILES) -> WorkspaceIndex:
     """Index every module file under the workspace ``roots`` and the ``modulepath``
     directories.  ``progress(done, total, path)`` is called now and then; ``cancelled()`` stops
     the work early (the partial index is returned).  ``complete`` says whether the result
@@ -128,7 +129,7 @@ def build_index(roots: list, modulepath: list, complete: bool | None = None,
     walk_roots = [r for r in roots if os.path.isdir(r)] + [d for d in modulepath if os.path.isdir(d)]
     seen_files: set = set()
     for root in walk_roots:
-        for path in _walk(root, MAX_FILES):
+        for path in _walk(root, max_files):
             real = os.path.realpath(path)
             if real in seen_files:
                 continue
@@ -146,7 +147,8 @@ def build_index(roots: list, modulepath: list, complete: bool | None = None,
             sf = classify(path, root, module_names)
             if sf is not None:
                 files.append(sf)
-            if len(files) >= MAX_FILES:
+            if len(files) >= max_files:
+                log.warning("indexing stopped at %d files (the index.maxFiles setting)", max_files)
                 break
     total = len(files)
     for i, sf in enumerate(files):
