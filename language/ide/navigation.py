@@ -157,7 +157,35 @@ def definition(an: Analysis, offset: int) -> list:
                         return [Location(None, defs[0].offset, defs[0].end, True)]
             return [Location(t.path, t.offset, t.end) for t in lookup.find(an, "class", cls) if t.path]
         return []
-    return [Location(t.path, t.offset, t.end) for t in _targets(an, sym) if t.path != ""]
+    out = [Location(t.path, t.offset, t.end) for t in _targets(an, sym) if t.path != ""]
+    if sym.kind == "type":
+        out = _declared_resources(an, offset, sym.name) + out
+    return out
+
+
+def _declared_resources(an: Analysis, offset: int, type_name: str) -> list:
+    """For a resource reference ``Type['title']``, the declarations of that resource in the
+    file (``type { 'title': }``)."""
+    tok = _token(an, offset)
+    ref = tok.parent.parent if tok is not None and tok.parent is not None else None
+    if ref is None or ref.kind != K.ACCESS_EXPR:
+        return []
+    titles = {an.const_value(k) for k in A.AccessExpr(ref).keys()}
+    titles = {t for t in titles if isinstance(t, str)}
+    if not titles:
+        return []
+    low = type_name.lower()
+    out = []
+    for site in an.model.resources:
+        if site.type_name.lstrip(":").lower() != low:
+            continue
+        for body in A.ResourceExpr(site.node).bodies():
+            title = an.const_value(body.title()) if body.title() is not None else None
+            names = title if isinstance(title, list) else [title]
+            if any(isinstance(n, str) and n in titles for n in names):
+                r = body.title().range
+                out.append(Location(None, r[0], r[1]))
+    return out
 
 
 def _same_file_uses(an: Analysis, sym: SymbolRef) -> list:
