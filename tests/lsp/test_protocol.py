@@ -132,3 +132,21 @@ async def test_requests_for_unknown_documents_are_empty_not_errors(client):
     hover = await client.text_document_hover_async(types.HoverParams(
         text_document=types.TextDocumentIdentifier(uri=uri2), position=types.Position(99, 99)))
     assert hover is None
+
+
+async def test_diagnostics_have_codes_and_related_locations(client):
+    uri = new_uri("related.pp")
+    text = "define own::conf(Integer $mode) { }\nown::conf { 'a': mode => 'x', colour => 1 }\n"
+    open_doc(client, uri, text)
+    diags = await wait_for_diagnostics(client, uri)
+    by_code = {d.code: d for d in diags}
+    assert set(by_code) == {"PARAMETER_TYPE_MISMATCH", "NO_SUCH_PARAMETER"}
+    d = by_code["NO_SUCH_PARAMETER"]
+    assert d.severity == types.DiagnosticSeverity.Error and d.source == "puppet-ls"
+    assert d.range.start == types.Position(1, 30)
+    supports_related = client.kind != "emacs"      # Emacs 29's capabilities say no
+    if supports_related:
+        [rel] = d.related_information
+        assert rel.location.uri == uri and rel.location.range.start == types.Position(0, 7)
+    else:
+        assert not d.related_information
