@@ -56,6 +56,8 @@ class _Checker:
         # Bolt plans run with Bolt's own functions and types (run_task, Target, ResultSet ...),
         # which no module index holds: names are not checked in them.
         self.in_plan = any(n.kind == "plan" for n in self.model.named)
+        # variables of node definitions are visible in the classes the nodes declare
+        self.node_variables = {name for sc in self.model.scopes if sc.kind == "node" for name in sc.variables}
 
     def add(self, code: str, start: int, end: int, related: tuple = (), **args) -> None:
         self.out.append(Diagnostic.of(code, start, end, related, **args))
@@ -109,7 +111,7 @@ class _Checker:
 
     def _global_variable(self, name: str) -> bool:
         return (name in BUILTIN_VARIABLES or is_core_fact(name) or self.env.has_fact(name)
-                or self.env.has_top_variable(name))
+                or self.env.has_top_variable(name) or name in self.node_variables)
 
     def _class_has_variable(self, cls: str, var: str, seen: set) -> bool | None:
         """True/False when the class (and its parents) are known, None when not."""

@@ -185,8 +185,13 @@ def _index_puppet(entry: FileEntry, text: str) -> None:
                 doc=doc.short(), body_text=body.syntax.trimmed_text() if body is not None else ""))
         elif n.kind == "node":
             entry.entities.append(Entity("node", n.name, entry.path, n.offset, n.end))
-    if entry.role == "site":
-        entry.top_variables = frozenset(model.top.variables)
+    # Top-scope variables of site manifests, and node-scope variables of any node definition:
+    # Puppet makes both visible in every class (node scope: in the classes the node declares).
+    names = set(model.top.variables) if entry.role == "site" else set()
+    for sc in model.scopes:
+        if sc.kind == "node":
+            names |= set(sc.variables)
+    entry.top_variables = frozenset(names)
     entry.uses = uses_of(model)
 
 
