@@ -301,8 +301,7 @@ def build_server() -> PuppetServer:
     def hover(ls: PuppetServer, params: lsp.HoverParams, doc: Document):
         codec = doc.codec
         offset = codec.offset(params.position.line, params.position.character)
-        budget = _budget(ls) if ls.settings.hover_values else ide_preview.PreviewBudget(steps=0, seconds=0.0)
-        res = ide_hover.hover(ls.analysis(doc), offset, budget if ls.settings.hover_values else None)
+        res = ide_hover.hover(ls.analysis(doc), offset, _budget(ls), values=ls.settings.hover_values)
         if res is None:
             return None
         fmts = ls.cap("text_document.hover.content_format", None) or [lsp.MarkupKind.PlainText]

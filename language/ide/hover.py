@@ -72,8 +72,11 @@ _DEF_KIND_TEXT = {"parameter": "parameter", "variable": "variable", "lambda_para
                   "template_parameter": "template parameter"}
 
 
-def hover(an: Analysis, offset: int, budget: PreviewBudget | None = None) -> HoverResult | None:
-    """The hover for the cursor at ``offset`` (None when there is nothing to say)."""
+def hover(an: Analysis, offset: int, budget: PreviewBudget | None = None, values: bool = True) -> HoverResult | None:
+    """The hover for the cursor at ``offset`` (None when there is nothing to say).  Values are
+    computed with the evaluator within ``budget`` unless ``values`` is False."""
+    if not values:
+        budget = PreviewBudget(steps=0, seconds=0.0, total_seconds=0.0)
     tok = _token(an, offset)
     if tok is None:
         return None
@@ -155,7 +158,7 @@ def _variable(an: Analysis, tok: SyntaxToken, budget) -> HoverResult | None:
         lines.append(_code(f"${d.name}") + f"\n{_DEF_KIND_TEXT.get(d.kind, d.kind)} {where}".rstrip())
         t = an.definition_type(d)
         lines += _type_lines(t, general=d.kind == "variable")
-        if d.kind == "variable":
+        if d.kind == "variable" and (budget is None or budget.steps > 0):
             p = preview_definition(an, d, budget)
             if p is not None:
                 lines.append(f"Value: `{_short(p.value)}`")
@@ -374,7 +377,7 @@ def _expression(an: Analysis, tok: SyntaxToken, budget) -> HoverResult | None:
             pass
     elif node.kind in (K.CALL_EXPR, K.METHOD_CALL, K.BINARY_EXPR, K.ACCESS_EXPR, K.SELECTOR_EXPR,
                        K.UNARY_EXPR, K.ARRAY, K.HASH, K.DQ_STRING, K.PAREN_EXPR):
-        p = preview_expression(an, node, budget)
+        p = preview_expression(an, node, budget) if budget is None or budget.steps > 0 else None
         if p is not None:
             lines.insert(0, f"Value: `{_short(p.value)}`")
     if isinstance(t, m.AnyType) and len(lines) == 1:

@@ -83,3 +83,12 @@ def test_ide(path: Path) -> None:
 
 def test_cases_exist() -> None:
     assert len(CASES) >= 4
+
+
+def test_hover_without_values_does_not_evaluate() -> None:
+    text = "$doubled = [1, 2].map |$x| { $x * 2 }\n"
+    an = analyze(parse_for_path(text, "x.pp"))
+    with_values = hover.hover(an, 1)
+    without = hover.hover(an, 1, values=False)
+    assert "Value: `[2, 4]`" in with_values.markdown
+    assert "Value" not in without.markdown and "Array[Integer]" in without.markdown
