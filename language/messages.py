@@ -124,6 +124,7 @@ def all_issues() -> list[Issue]:
 # marked "(puppet-ls)".
 _def("RUNTIME_ERROR", ERROR, "Error while evaluating {expression}, {detail}")
 _def("DIV_BY_ZERO", ERROR, "Division by 0")
+_def("ILLEGAL_RESERVED_PARAMETER", ERROR, "Attempt to assign to a reserved variable name: '{name}' (puppet-ls: a class or define parameter named like a reserved variable)")
 _def("DUPLICATE_DEFINITION", ERROR, "{kind} '{name}' is already defined; cannot redefine (puppet-ls: Puppet's loader reports it without an issue code)")
 _def("RESULT_IS_INFINITY", ERROR, "The result of the {operator} expression is Infinity")
 _def("NUMERIC_OVERFLOW", ERROR, "{expression} resulted in a value outside of Puppet Integer {kind} range, got '{value}'")

@@ -124,7 +124,7 @@ _NUMERIC_VAR_NAME = re.compile(r"\$(?:0|[1-9][0-9]*)'")
 # reports them when evaluation reaches the assignment, as an evaluation error located at the
 # operator, so the evaluator leaves them to the run.
 _RUNTIME_PREDICTIONS = frozenset({"ILLEGAL_REASSIGNMENT", "ILLEGAL_BUILTIN_ASSIGNMENT",
-                                  "CONDITIONAL_REASSIGNMENT"})
+                                  "CONDITIONAL_REASSIGNMENT", "ILLEGAL_RESERVED_ASSIGNMENT"})
 
 
 def _spurious(d: Diagnostic) -> bool:
@@ -139,12 +139,39 @@ def _spurious(d: Diagnostic) -> bool:
             and _NUMERIC_VAR_NAME.search(d.message or "") is None)
 
 
+_IDEM_CODES = frozenset({"IDEM_EXPRESSION_NOT_LAST", "IDEM_NOT_ALLOWED_LAST"})
+
+
+def _relocated(pr: ParseResult, d: Diagnostic) -> Diagnostic:
+    """Puppet locates an idempotent binary expression at its operator (as for any error
+    about a binary expression); the validator blames its start."""
+    if d.code not in _IDEM_CODES or pr.root is None:
+        return d
+    stack = [pr.root]
+    while stack:
+        n = stack.pop()
+        start, end = n.range
+        if start > d.offset or end <= d.offset:
+            continue
+        if start == d.offset and n.kind in (K.BINARY_EXPR, K.RELATIONSHIP):
+            op = next(iter(n.significant_tokens()), None)
+            if op is not None:
+                import dataclasses
+                try:
+                    return dataclasses.replace(d, offset=op.offset)
+                except Exception:  # not a dataclass: keep Puppet's message, lose the column
+                    return d
+            return d
+        stack.extend(n.children())
+    return d
+
+
 def _validation_error_inner(pr: ParseResult) -> tuple:
     from .evaluator import static_heredoc_errors
     herr = static_heredoc_errors(pr.root) if "@(" in pr.text else None
     if herr is not None:
         return herr, []
-    diags = [d for d in validate(pr) if not _spurious(d)]
+    diags = [_relocated(pr, d) for d in validate(pr) if not _spurious(d)]
     errors = [d for d in diags if d.severity == "error"]
     warnings = [d for d in diags if d.severity != "error"]
     if not errors:
@@ -155,7 +182,7 @@ def _validation_error_inner(pr: ParseResult) -> tuple:
     # Puppet's summary of several validation errors has no position (each error has one).
     err = EvalError(f"Language validation logged {len(errors)} errors. Giving up",
                     errors[0].code, None, None, phase="parse")
-    err.details = errors  # type: ignore[attr-defined]
+    err.validation_errors = errors  # type: ignore[attr-defined]
     return err, warnings
 
 
@@ -231,7 +258,7 @@ def _diagnostics(ctx: Context | None, err: EvalError | None, warnings: list) -> 
             if log.level == "warning" and log.code and log.offset is not None:
                 out.append(Diagnostic(log.offset, log.end or log.offset, "warning", log.code,
                                       log.message))
-    details = getattr(err, "details", None) if err is not None else None
+    details = getattr(err, "validation_errors", None) if err is not None else None
     if details:
         return out + list(details)  # each validation error where it is
     if err is not None:
@@ -397,7 +424,7 @@ def _error_logs(err: EvalError, ctx: Context | None, node_name: str) -> list:
     if err.code == "CONTROL_FLOW" or (err.offset is None and err.code is None):
         return [{"level": "err", "message": format_error(err, ctx, node_name)}]
     out = []
-    details = getattr(err, "details", None)
+    details = getattr(err, "validation_errors", None)
     if details:
         # Several validation errors: each is logged, then the summary (without a position).
         for d in details:
@@ -412,8 +439,8 @@ def _error_logs(err: EvalError, ctx: Context | None, node_name: str) -> list:
     d: dict = {"level": "err", "message": msg}
     if err.offset is not None:
         d["line"], d["pos"] = _position(ctx, err.offset)
-    if err.code:
-        d["issue_code"] = err.code
+    if err.puppet_issue_code:
+        d["issue_code"] = err.puppet_issue_code
     return [d]
 
 
@@ -487,7 +514,9 @@ def _run_request(req: dict) -> dict:
             out["ok"] = False
             out["error"] = {"message": format_error(err, ctx, settings.node_name),
                             "basic_message": err.basic_message,
-                            "issue_code": err.code, "line": line, "pos": pos}
+                            # Puppet's "validation logged N errors" summary has no code.
+                            "issue_code": None if getattr(err, "validation_errors", None)
+                            else err.puppet_issue_code, "line": line, "pos": pos}
         # The oracle runs Puppet at log level info: debug messages are not shown.
         out["logs"] = [_log_dict(ctx, log) for log in (ctx.logs if ctx else [])
                        if log.level != "debug"]

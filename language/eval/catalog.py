@@ -270,9 +270,14 @@ class Catalog:
             old = self.resources[key]
             line_old = self._line(old.node)
             line_new = self._line(where)
+            # Puppet blames the whole resource statement, not the body with the title.
+            stmt = where
+            if isinstance(where, SyntaxNode) and where.kind == K.RESOURCE_BODY and \
+                    getattr(where, "parent", None) is not None:
+                stmt = where.parent
             raise self.ev.fail("DUPLICATE_DECLARATION",
                                f"Duplicate declaration: {res.ref} is already declared at (line: "
-                               f"{line_old}); cannot redeclare (line: {line_new})", where,
+                               f"{line_old}); cannot redeclare (line: {line_new})", stmt,
                                "Error while evaluating a Resource Statement, ")
         self.resources[key] = res
 
@@ -485,6 +490,15 @@ class Catalog:
                 t = m.ANY
             types.append(t)
         names = {p.name for p in d.params}
+        for p in d.params:
+            if p.name in ("facts", "trusted", "server_facts"):
+                # Scope#setvar refuses these; Puppet reports the definition's line only.
+                err = EvalError(f"Attempt to assign to a reserved variable name: '{p.name}' "
+                                f"(line: {self._line(d.node)})", None, None, None,
+                                phase="parse")  # type: ignore[arg-type]
+                err.diag_code = "ILLEGAL_RESERVED_PARAMETER"  # type: ignore[attr-defined]
+                err.diag_range = p.node.range if p.node is not None else d.node.range  # type: ignore[attr-defined]
+                raise err
         extra = [k for k in given if k not in names and k not in METAPARAMS]
         values = {}
         for p, t in zip(d.params, types):

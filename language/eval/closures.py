@@ -170,6 +170,10 @@ class Closure:
         layer = scope.push_local(bindings)
         try:
             for i, p in enumerate(self.params):
+                if p.name in ("facts", "trusted", "server_facts"):
+                    # Binding goes through Puppet's Scope#setvar, which refuses these names.
+                    from .evaluator import reserved_name_message
+                    raise EvalError(reserved_name_message(p.name))
                 if p.captures_rest:
                     value = list(args[i:]) if i < len(args) else None
                     if value is None or (len(value) == 1 and value[0] is None

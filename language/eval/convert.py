@@ -403,7 +403,8 @@ def _regexp(c, v, escape=False):
         v = _ruby_regexp_escape(v)
     rx = Regexp(v)
     if rx.compiled() is None:
-        raise ConversionError(f"invalid regular expression: /{v}/")
+        from .runtime import regexp_error
+        raise ConversionError(regexp_error(v))
     return rx
 
 
@@ -474,7 +475,7 @@ def _range_str(c, s):
     try:
         return SemVerRange.parse(s)
     except ValueError:
-        raise ConversionError(f"The string '{s}' cannot be converted to a SemVerRange") from None
+        raise ConversionError(f'Unparsable version range: "{s}"') from None
 
 
 @new_semver_range.dispatch("Variant[SemVer,Default] min", "Variant[SemVer,Default] max",

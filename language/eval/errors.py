@@ -40,8 +40,10 @@ class EvalError(Exception):
         return self.offset is not None
 
     def locate(self, offset: int, end: int, prefix: str = "") -> "EvalError":
-        """Give an unlocated error a location (no effect when it already has one)."""
-        if self.offset is None:
+        """Give an unlocated error a location (no effect when it already has one, or when it
+        is one of Puppet's loader-style errors whose message carries the line itself; those
+        keep their source range in ``diag_range`` for diagnostics)."""
+        if self.offset is None and getattr(self, "diag_range", None) is None:
             self.offset = offset
             self.end = end
             if prefix and not self.prefix:
@@ -51,6 +53,18 @@ class EvalError(Exception):
     @property
     def basic_message(self) -> str:
         return self.prefix + self.message
+
+    @property
+    def puppet_issue_code(self) -> str | None:
+        """The issue code Puppet reports: an error wrapped as "Error while evaluating a
+        Function Call, ..." is Puppet's RUNTIME_ERROR whatever the inner cause (``code`` keeps
+        the finer cause for diagnostics); break/next/return misuse has no issue code."""
+        if self.code == "CONTROL_FLOW":
+            return None
+        if self.prefix.startswith("Error while evaluating") or \
+                self.message.startswith("Error while evaluating"):
+            return "RUNTIME_ERROR"
+        return self.code
 
     def __repr__(self) -> str:
         return f"EvalError({self.code}, {self.message!r}, {self.offset}..{self.end})"

@@ -19,9 +19,10 @@ from ..types import model as m
 from ..types.build import BUILTIN_RESOURCE_TYPES, TypeCall, build
 from ..types.errors import TypeSystemError
 from .typecheck import instance_of as is_instance
-from ..types.values import DEFAULT, DefaultValue, Regexp, SemVerRange
+from ..types.values import DEFAULT, DefaultValue, Regexp, SemVer, SemVerRange
 from . import operators as ops
 from .errors import (BreakSignal, EvalError, NextSignal, ReturnSignal, Signal)
+from .rubyfmt import ruby_interpolated
 from .runtime import (MAX_INTEGER, a_an, a_an_uc, hkey, label, ruby_hex, truthy)
 from .scope import MISSING, Scope
 from .stringconv import to_s
@@ -399,6 +400,9 @@ class Evaluator:
             from .runtime import Timespan
             if isinstance(n, Timespan):
                 return Timespan(-n.nsecs)
+            if isinstance(n, SemVer):
+                raise self.fail("RUNTIME_ERROR", "can't convert SemanticPuppet::Version into Float",
+                                node, "Error while evaluating an Unary Minus, ")
             if not isinstance(n, (int, float)):
                 raise self.fail("OPERATOR_NOT_APPLICABLE",
                                 f"Operator '-' is not applicable to {a_an(label(n))}.", node)
@@ -469,9 +473,10 @@ class Evaluator:
         if type(right) is str:
             rx = Regexp(right)
             if rx.compiled() is None:
+                from .runtime import regexp_error
                 raise self.fail("MATCH_NOT_REGEXP",
                                 "Can not convert right match operand to a regular expression. "
-                                f"Caused by 'invalid pattern: /{right}/'.", right_n)
+                                f"Caused by '{regexp_error(right)}'.", right_n)
             right = rx
         if not isinstance(right, Regexp):
             raise self.fail("MATCH_NOT_REGEXP",
@@ -480,7 +485,8 @@ class Evaluator:
                             right_n)
         if type(left) is not str:
             raise self.fail("MATCH_NOT_STRING",
-                            f"Left match operand must result in a String value. Got {a_an(label(left))}.",
+                            "Left match operand must result in a String value. Got "
+                            f"{'an Object' if isinstance(left, DefaultValue) else a_an(label(left))}.",
                             left_n)
         mt = ops.regexp_search(right, left)
         if mt is not None:
@@ -547,11 +553,10 @@ class Evaluator:
             self.assign(lv, v, node, lhs, rhs, scope)
 
     def set_variable(self, name: str, value: Any, where: Any, scope: Scope) -> None:
-        if name == "server_facts" or (name in ("facts", "trusted") and scope.bound(name)):
-            raise self.fail("ILLEGAL_RESERVED_ASSIGNMENT",
-                            f"Attempt to assign to a reserved variable name: '${name}'", where)
-        if scope.bound(name):
-            if name in ("facts", "trusted"):
+        # Two checks, as in Puppet: the evaluator's (a reserved name already bound where the
+        # assignment goes: top scope) and the scope's (a reserved name anywhere else).
+        if scope.bound(name) or name == "server_facts":
+            if name in _RESERVED_VARIABLES:
                 raise self.fail("ILLEGAL_RESERVED_ASSIGNMENT",
                                 f"Attempt to assign to a reserved variable name: '${name}'", where)
             if (name in ("title", "name") and scope.kind in ("top", "class")
@@ -560,6 +565,9 @@ class Evaluator:
                 raise self.fail("ILLEGAL_REASSIGNMENT", "Cannot reassign built in (or already assigned) "
                                 f"variable '${name}'", where)
             raise self.fail("ILLEGAL_REASSIGNMENT", f"Cannot reassign variable '${name}'", where)
+        if name in _RESERVED_VARIABLES:
+            raise self.fail("RUNTIME_ERROR", reserved_name_message(name), where,
+                            "Error while evaluating a '=' expression, ")
         scope.set(name, value)
 
     # ---- conditionals ----------------------------------------------------------------------------------
@@ -658,7 +666,8 @@ class Evaluator:
             if the_default is not None:
                 return self.eval(the_default, scope)
             raise self.fail("UNMATCHED_SELECTOR",
-                            f"No matching entry for selector parameter with value '{to_s(test)}'",
+                            "No matching entry for selector parameter with value "
+                            f"'{ruby_interpolated(test)}'",
                             test_n)
         finally:
             scope.pop_to(level)
@@ -768,7 +777,9 @@ class Evaluator:
         if fn is None:
             fn = lookup_function(name)
         if fn is None:
-            raise self.fail("UNKNOWN_FUNCTION", f"Unknown function: '{name}'.", node)
+            # A method call is blamed at its '(' or '.', like any other error of the call.
+            where = self.call_location(node) if node.kind == K.METHOD_CALL else node
+            raise self.fail("UNKNOWN_FUNCTION", f"Unknown function: '{name}'.", where)
         if lam is not None:
             from .closures import Closure
             block = Closure(self, lam, scope)
@@ -893,7 +904,20 @@ def repr_expr(op: str) -> str:
     return f"'{op}' expression"
 
 
+_RESERVED_VARIABLES = frozenset({"facts", "trusted", "server_facts"})
+
+
+def reserved_name_message(name: str) -> str:
+    """Puppet's Scope#setvar refusal (the name without ``$``)."""
+    return f"Attempt to assign to a reserved variable name: '{name}'"
+
+
 def _ruby_class(v: Any) -> str:
+    """The name Ruby's "no implicit conversion of X" gives a value (nil/true/false by value)."""
+    if v is None:
+        return "nil"
+    if v is True or v is False:
+        return "true" if v else "false"
     from .runtime import class_name_of
     return class_name_of(v)
 

@@ -52,10 +52,15 @@ def coerce_numeric(v: Any, blame: str, on_coerce: Callable[[str, Any, Any, str],
     t = type(v)
     if t is int or t is float or isinstance(v, (Timespan, Timestamp)):
         return v
+    if isinstance(v, SemVer):
+        # Puppet's Utils.to_n lets a version through (it is Comparable); the operation
+        # itself then fails, see arithmetic().
+        return v
     n = to_number(v) if t is str else None
     if n is None:
-        from .stringconv import to_s
-        raise OpError("NOT_NUMERIC", f"The value '{to_s(v)}' cannot be converted to Numeric.", blame)
+        from .rubyfmt import ruby_interpolated
+        raise OpError("NOT_NUMERIC", f"The value '{ruby_interpolated(v)}' cannot be converted to "
+                      "Numeric.", blame)
     on_coerce(v, n, blame)
     return n
 
@@ -151,6 +156,11 @@ def _ruby_eq(a: Any, b: Any) -> bool:
         return len(a) == len(b) and all(_ruby_eq(p, q) for p, q in zip(a, b))
     if isinstance(a, m.PType) and isinstance(b, m.PType):
         return types_equal(a, b)
+    # Puppet's time values are Ruby Numerics equal to their number of seconds.
+    ta, tb = isinstance(a, (Timespan, Timestamp)), isinstance(b, (Timespan, Timestamp))
+    if ta != tb:
+        t, n = (a, b) if ta else (b, a)
+        return type(n) in (int, float) and t.nsecs == n * NSECS
     try:
         return bool(a == b)
     except Exception:
@@ -183,10 +193,19 @@ def arithmetic(op: str, left: Any, right: Any, on_coerce) -> Any:  # noqa: C901
             left, right = right, left
             lt, rt = True, False
         elif op == "-" and isinstance(right, Timespan):
+            if isinstance(left, SemVer):
+                raise _not_applicable(op, left)
             left = Timespan(int(left * NSECS))
             lt = True
         else:
             raise _not_applicable_when(op, left, right)
+    if isinstance(left, SemVer):
+        raise _not_applicable(op, left)
+    if isinstance(right, SemVer) and not lt:
+        if op in ("<<", ">>"):
+            raise _not_applicable(op, left)
+        # Ruby's Numeric#op tries to coerce the version to a Float.
+        raise OpError("RUNTIME_ERROR", "can't convert SemanticPuppet::Version into Float", "op")
     if lt:
         result = _time_arith(op, left, right)
     else:
@@ -266,12 +285,18 @@ def _time_arith(op: str, a: Any, b: Any) -> Any:  # noqa: C901 - one case per op
         if op == "-":
             if isinstance(b, Timestamp):
                 return Timespan(a.nsecs - b.nsecs)
-            return Timestamp(a.nsecs - _ns(b))
+            if isinstance(b, Timespan) or num:
+                return Timestamp(a.nsecs - _ns(b))
+            raise OpError("RUNTIME_ERROR",
+                          f"{_a_an_kind(b, True)} cannot be subtracted from a Timestamp", "op")
         raise _not_applicable(op, a)
     if op == "+":
         if isinstance(b, Timestamp):
             return Timestamp(a.nsecs + b.nsecs)
-        return Timespan(a.nsecs + _ns(b))
+        if isinstance(b, Timespan) or num:
+            return Timespan(a.nsecs + _ns(b))
+        raise OpError("RUNTIME_ERROR", f"{_a_an_kind(b, True)} cannot be added to a Timespan",
+                      "op")
     if op == "-":
         if isinstance(b, Timespan) or num:
             return Timespan(a.nsecs - _ns(b))
@@ -297,8 +322,10 @@ def _time_arith(op: str, a: Any, b: Any) -> Any:  # noqa: C901 - one case per op
             if b == 0:
                 raise OpError("DIV_BY_ZERO", "Division by 0", "right")
             return int(a.nsecs / NSECS) % b if a.nsecs >= 0 else -(-a.nsecs // NSECS) % b
-        raise OpError("RUNTIME_ERROR",
-                      f"Can not do modulus on a Timespan using {_a_an_kind(b)}", "op")
+        kind = _a_an_kind(b)
+        if isinstance(b, (Timespan, Timestamp, SemVer)):
+            kind = "a " + kind  # Puppet's message doubles the article for these ("a a Timespan")
+        raise OpError("RUNTIME_ERROR", f"Can not do modulus on a Timespan using {kind}", "op")
     raise _not_applicable(op, a)
 
 
@@ -312,6 +339,8 @@ _VERB = {"*": "multiplied by", "/": "divided by", "%": "divided by", "<<": "shif
 
 
 def _article_kind(v: Any) -> str:
+    if isinstance(v, SemVer):
+        return "a Version"  # the Ruby class name Puppet's time arithmetic prints
     if isinstance(v, Timestamp):
         return "a Timestamp"
     if isinstance(v, Timespan):
@@ -426,6 +455,11 @@ def compare(a: Any, b: Any) -> int:
             return (a > b) - (a < b)
         if isinstance(b, (Timespan, Timestamp)):
             return -compare(b, a)
+        if isinstance(b, SemVer):
+            # Ruby's Numeric#<=> tries to coerce the version (a TypeError, not a comparison
+            # issue, in Puppet).
+            raise OpError("RUNTIME_ERROR", "can't convert SemanticPuppet::Version into Float",
+                          "op")
         raise CompareError("A Numeric is not comparable to non Numeric")
     if isinstance(a, Timespan):
         if isinstance(b, Timespan):
@@ -444,7 +478,17 @@ def compare(a: Any, b: Any) -> int:
             raise CompareError("Versions not comparable to non Versions")
         ka, kb = a.key(), b.key()
         return (ka > kb) - (ka < kb)
+    if isinstance(a, DefaultValue):
+        # default is a Ruby Symbol: comparable to itself only.
+        if isinstance(b, DefaultValue):
+            return 0
+        raise CompareError("Symbol not comparable to non Symbol")
     raise CompareError("Only Strings, Numbers, Timespans, Timestamps, and Versions are comparable")
+
+
+def _cmp_label(v: Any) -> str:
+    """The operand label of a comparison message (``default`` shows as Object there)."""
+    return "Object" if isinstance(v, DefaultValue) else label(v)
 
 
 def compare_op(op: str, left: Any, right: Any) -> bool:
@@ -471,7 +515,7 @@ def compare_op(op: str, left: Any, right: Any) -> bool:
         c = compare(left, right)
     except CompareError as exc:
         raise OpError("COMPARISON_NOT_POSSIBLE",
-                      f"Comparison of: {label(left)} {op} {label(right)}, is not possible. "
+                      f"Comparison of: {_cmp_label(left)} {op} {_cmp_label(right)}, is not possible. "
                       f"Caused by '{exc}'.", "op") from None
     if op == "<":
         return c < 0

@@ -83,6 +83,17 @@ def ruby_to_s(v: Any) -> str:
     return str(v)
 
 
+def ruby_interpolated(v: Any) -> str:
+    """``"#{v}"`` in Puppet's Ruby messages: arrays and hashes show as Ruby ``inspect``
+    (``[1, "a"]``, ``{"a"=>nil}``), a regexp as ``(?-mix:x)``, anything else as Puppet's
+    string form."""
+    from ..types.values import Regexp
+    if isinstance(v, (list, tuple, dict, Regexp)):
+        return ruby_to_s(v)
+    from .stringconv import to_s
+    return to_s(v)
+
+
 def _to_int(v: Any) -> int:
     if type(v) is int:
         return v

@@ -160,7 +160,48 @@ def class_name_of(v: Any) -> str:
         return "Symbol"
     if isinstance(v, m.PType):
         return "Puppet::Pops::Types::P" + type(v).__name__
-    return type(v).__name__
+    return _RUBY_CLASSES.get(type(v).__name__, type(v).__name__)
+
+
+# The Ruby classes behind Puppet's runtime values, as Ruby messages name them.
+_RUBY_CLASSES = {
+    "SemVer": "SemanticPuppet::Version", "SemVerRange": "SemanticPuppet::VersionRange",
+    "Timespan": "Puppet::Pops::Time::Timespan", "Timestamp": "Puppet::Pops::Time::Timestamp",
+    "Binary": "Puppet::Pops::Types::PBinaryType::Binary",
+    "Sensitive": "Puppet::Pops::Types::PSensitiveType::Sensitive",
+    "URI": "URI::Generic", "Deferred": "Puppet::Pops::Evaluator::DeferredValue",
+}
+
+
+# ---- regular expressions --------------------------------------------------------------------
+
+# Python's complaints about a pattern, as Ruby's regexp engine (Onigmo) words them.
+_ONIGMO_ERRORS = (
+    ("unterminated character set", "premature end of char-class"),
+    ("missing ), unterminated subpattern", "end pattern with unmatched parenthesis"),
+    ("unbalanced parenthesis", "unmatched close parenthesis"),
+    ("nothing to repeat", "target of repeat operator is not specified"),
+    ("min repeat greater than max repeat", "upper is smaller than lower in repeat range"),
+    ("bad character range", "empty range in char class"),
+    ("bad escape (end of pattern)", "too short escape sequence"),
+    ("unknown extension ?P", "undefined group option"),
+)
+
+
+def regexp_error(pattern: str) -> str:
+    """Ruby's message for an invalid regular expression (``premature end of char-class: /.[/``)."""
+    try:
+        re.compile(pattern)
+    except re.error as exc:
+        msg = str(exc)
+        for py, ruby in _ONIGMO_ERRORS:
+            if msg.startswith(py):
+                return f"{ruby}: /{pattern}/"
+        msg = re.sub(r" at position \d+.*", "", msg)
+        return f"{msg}: /{pattern}/"
+    except (RecursionError, OverflowError, ValueError):
+        pass
+    return f"invalid regular expression: /{pattern}/"
 
 
 # ---- numbers --------------------------------------------------------------------------------

@@ -497,6 +497,9 @@ def _convert(v: Any, fmap: list, indent: _Indent, vt: Any) -> str:  # noqa: C901
     from .iteration import IteratorValue
     if isinstance(v, IteratorValue):
         return _convert(list(v), fmap, indent, None)
+    if f.delimiters and c != "s" and c != "p":
+        # Ruby's sprintf sees the delimiter first: "%(a" is malformed whatever the value.
+        raise StringFormatError(f"malformed format string - %{f.delimiters}")
     if c in "dixXobBu":
         if isinstance(v, (Timespan, Timestamp)):
             n = v.nsecs // 1_000_000_000 if v.nsecs >= 0 else -((-v.nsecs) // 1_000_000_000)
@@ -517,10 +520,36 @@ def _convert(v: Any, fmap: list, indent: _Indent, vt: Any) -> str:  # noqa: C901
             s = f"Timespan('{v}')"
         elif isinstance(v, Timestamp):
             s = f"Timestamp('{v}')"
+        elif isinstance(v, SemVerRange):
+            s = semver_range_inspect(v)
         else:
             s = to_s(v)
         return _sprintf(f, "s", s)
     return _sprintf(f, c if c in "s" else "s", to_s(v))
+
+
+def semver_range_inspect(r: SemVerRange) -> str:
+    """SemanticPuppet's ``VersionRange#inspect``: the normalized range (``1.x`` shows as
+    ``>=1.0.0 <2.0.0``), which is what ``%p`` (and so a range inside a collection) prints."""
+    parts = []
+    for iv in r.intervals:
+        lo, hi = iv.lo, iv.hi
+        if lo is None and hi is None:
+            parts.append("*")
+        elif lo is not None and hi is not None and lo.key() == hi.key() and iv.lo_incl \
+                and iv.hi_incl:
+            parts.append(str(lo))
+        elif lo is not None and hi is not None and (
+                lo.key() > hi.key() or (lo.key() == hi.key() and not (iv.lo_incl and iv.hi_incl))):
+            parts.append("<0.0.0")  # an empty range
+        else:
+            bounds = []
+            if lo is not None:
+                bounds.append((">=" if iv.lo_incl else ">") + str(lo))
+            if hi is not None:
+                bounds.append(("<=" if iv.hi_incl else "<") + str(hi))
+            parts.append(" ".join(bounds))
+    return " || ".join(parts) if parts else str(r)
 
 
 def _ruby_value_class(v: Any) -> str:

@@ -334,6 +334,49 @@ def family_errors(r: random.Random) -> str:
     ])
 
 
+RIGHT_MATCH = ["undef", "true", "Timespan(1)", "SemVer('1.0.0')"]
+
+
+def family_catalog(r: random.Random) -> str:
+    """Definitions, logs from scopes, duplicates, aliases as values, reassignment."""
+    n = r.choice(["a", "b::c", "x"])
+    v = r.choice(["1", "'s'", "[1, 2]", "{'k' => undef}", "Integer", "default", "undef"])
+    lvl = r.choice(["notice", "warning", "info", "err", "debug", "alert"])
+    return r.choice([
+        f"class {n} {{ {lvl}({v}) }} include {n}",
+        f"class {n} {{ }} class {n} {{ }}",
+        f"define {n} {{ }}\ndefine {n} {{ }}",
+        f"class {n} {{ }}\ndefine {n} {{ }}",
+        f"define {n} {{ }}\nclass {n} {{ }}",
+        "node a { }\nnode a { }",
+        "function f() { 1 }\nfunction f() { 2 }",
+        "type A = Integer\ntype A = String",
+        f"type A = Integer\n[A, {v}]",
+        "type A = Array[A]\nA",
+        "type A = Variant[A, String]\n['x' =~ A, 1 =~ A, A]",
+        "type B = Variant[A, Integer]\ntype A = Variant[B, String]\n['x' =~ A, 1 =~ A, [] =~ A]",
+        "type A = B\ntype B = A\n1 =~ A",
+        f"$x = {v} $x = 2",
+        "$title = 1", "$name = 1", "$facts = 1", "$trusted = {}", "$server_facts = 1",
+        f"class {n} {{ $title = 1 }} include {n}",
+        f"class {n} {{ $module_name = 1 }} include {n}",
+        f"[{v}].each |$x| {{ {lvl}($x) }}",
+        f"{lvl}({v}) 1 / 0",
+        "$0 = 1 $1 = 2",
+        f"{v} + SemVer('1.0.0')",
+        f"SemVer('1.0.0') {r.choice(['+', '-', '*', '%', '<<'])} {v}",
+        f"{v} {r.choice(['<', '>='])} SemVer('1.0.0')",
+        f"[Timespan(1)] - [{r.choice(['1', '1.0', '2'])}]",
+        f"[SemVerRange('{r.choice(['1.x', '>=1.2.3', '~2.1', '1.2.3 - 2.0.0'])}')]",
+        f"notify {{ 'a': }}\nnotify {{ 'b': ; 'a': }}",
+        f"[{v}].foo",
+        f"{v} =~ {r.choice(RIGHT_MATCH)}",
+        f"Regexp('{r.choice(['.[', '(a', 'a)', '*a', 'a{{2,1}}', '[b-a]'])}')",
+        f"sort([{v}, 'a'])",
+        f"1 + 2; {v}",
+    ])
+
+
 FAMILIES = [
     (family_arithmetic, 300), (family_comparison, 260), (family_logical, 60), (family_in, 100),
     (family_match, 120), (family_match_scopes, 40), (family_access, 220),
@@ -341,6 +384,7 @@ FAMILIES = [
     (family_conditionals, 150), (family_variables, 60), (family_lambdas, 200),
     (family_functions, 260), (family_format, 200), (family_conversions, 160),
     (family_types, 200), (family_definitions, 80), (family_errors, 60),
+    (family_catalog, 150),
 ]
 
 

@@ -281,7 +281,18 @@ def ruby_cmp(a: Any, b: Any) -> int:
             if r:
                 return r
         return (len(a) > len(b)) - (len(a) < len(b))
-    raise EvalError(f"comparison of {_ruby_class(a)} with {_ruby_inspect_short(b)} failed")
+    raise EvalError(f"comparison of {_ruby_class(a)} with {_cmperr_operand(b)} failed")
+
+
+def _cmperr_operand(v) -> str:
+    """How Ruby's ``rb_cmperr`` shows the right operand: immediates (nil, booleans, small
+    integers, floats, symbols) by ``inspect``, anything else by class name."""
+    from ...types.values import DefaultValue
+    if v is None or type(v) in (bool, int, float) or isinstance(v, DefaultValue):
+        if isinstance(v, DefaultValue):
+            return ":default"
+        return _ruby_inspect_short(v)
+    return _ruby_class(v)
 
 
 def _ruby_class(v) -> str:
@@ -305,6 +316,11 @@ def _sort(c, items: list) -> list:
                 raise EvalError(f"comparison of {_ruby_class(a)} with {_ruby_class(b)} failed")
             return r
         return sorted(items, key=functools.cmp_to_key(cmp))
+    # Ruby's sort meets an incomparable pair in its own order; comparing neighbours first
+    # reports the pair Ruby reports for the usual small arrays ("comparison of Integer with
+    # String failed" for [1, 'a']).
+    for i in range(len(items) - 1):
+        ruby_cmp(items[i], items[i + 1])
     return sorted(items, key=functools.cmp_to_key(ruby_cmp))
 
 
@@ -350,6 +366,9 @@ def _minmax(name: str, pick):
 
     def str_cmp(a, b):
         if _NUMERIC_STR.match(a) and _NUMERIC_STR.match(b):
+            # Puppet warns once per process (warn_once); here once per evaluation.
+            _warn(c_holder[0], f"The {name}() function's auto conversion of String to Numeric is "
+                  "deprecated - change to convert input before calling, or use lambda")
             fa, fb = _to_f(a), _to_f(b)
             return (fa > fb) - (fa < fb)
         return (a > b) - (a < b)

@@ -82,16 +82,8 @@ def compile_rx(pattern: str, flags: int = 0):
 
 
 def _rx_error(pattern: str) -> str:
-    try:
-        re.compile(pattern)
-    except re.error as exc:
-        msg = str(exc)
-        if "missing )" in msg:
-            return f"end pattern with unmatched parenthesis: /{pattern}/"
-        if "unbalanced parenthesis" in msg:
-            return f"unmatched close parenthesis: /{pattern}/"
-        return f"{msg}: /{pattern}/"
-    return f"invalid regular expression: /{pattern}/"
+    from ..runtime import regexp_error
+    return regexp_error(pattern)
 
 
 def ruby_split(s: str, rx) -> list:
