@@ -57,7 +57,10 @@ class _ObjectNew(Function):
         self.attrs = attrs
         settable = [a for a in attrs if a.kind not in _NOT_SETTABLE]
         self.settable = settable
-        elements = tuple(m.StructElement(a.name, a.type, a.has_value) for a in settable)
+        # A key may be left out when the attribute has a value, or (as in any Struct) when its
+        # type accepts undef: `father => Optional[Person]` need not be given.
+        elements = tuple(m.StructElement(a.name, a.type, a.has_value or _accepts_undef(a.type))
+                         for a in settable)
         hash_d = Dispatch(self, [], None, self._from_hash)
         hash_d._sig = ([m.StructType(elements)], ["hash"], (1, 1), None, "block", False)
         pos_d = Dispatch(self, [], None, self._from_positional)
@@ -86,6 +89,14 @@ class _ObjectNew(Function):
 
     def _from_positional(self, c, *args) -> ObjectValue:
         return self._make({a.name: v for a, v in zip(self.settable, args)})
+
+
+def _accepts_undef(t: Any) -> bool:
+    try:
+        from .typecheck import instance_of
+        return bool(instance_of(t, None))
+    except Exception:  # an unresolvable alias: let the Struct check report it
+        return False
 
 
 def _thaw(v: Any) -> Any:

@@ -505,6 +505,7 @@ def _tree_walk(c, tree, options: dict):
     if not with_containers and not with_values:
         raise EvalError("Options 'include_containers' and 'include_values' cannot both be false")
     depth_first = options.get("order") in (None, "depth_first")
+    with_refs = opt("include_refs", False)
     if isinstance(tree, IteratorValue):
         tree = list(iterate(c.ev, tree))
 
@@ -517,7 +518,14 @@ def _tree_walk(c, tree, options: dict):
             return list(v.items())
         from ..runtime import ObjectValue
         if isinstance(v, ObjectValue):
-            return list(v.attributes)
+            ot = getattr(v, "object_type", None)
+            if with_refs or ot is None:
+                return list(v.attributes)
+            # Attributes of kind `reference` point to other objects and are not walked
+            # unless include_refs is true.
+            from ..objecttypes import all_attributes
+            refs = {a.name for a in all_attributes(ot) if a.kind == "reference"}
+            return [(k, x) for k, x in v.attributes if k not in refs]
         return None
 
     charge = c.ev.budget.charge
