@@ -227,10 +227,11 @@ def build_server() -> PuppetServer:
     async def did_change_configuration(ls: PuppetServer, params: lsp.DidChangeConfigurationParams) -> None:
         before = (ls.settings.modulepath, ls.settings.index_enable)
         settings = params.settings
-        if isinstance(settings, dict) and ("puppet" in settings or settings):
-            _apply_settings(ls, settings)
+        ours = {"modulepath", "index", "diagnostics", "previews", "hover", "completion", "log"}
+        if isinstance(settings, dict) and ("puppet" in settings or ours & set(settings)):
+            _apply_settings(ls, settings)       # pushed settings (the section, or an object holding it)
         elif ls.cap("workspace.configuration", False):
-            await _pull_configuration(ls)
+            await _pull_configuration(ls)       # "something changed": ask for our section
         if (ls.settings.modulepath, ls.settings.index_enable) != before:
             _start_indexing(ls)
         for uri in list(ls.docs):
