@@ -207,7 +207,7 @@ def build_server() -> PuppetServer:
         ls.encoding = {lsp.PositionEncodingKind.Utf8: UTF8, lsp.PositionEncodingKind.Utf32: UTF32}.get(enc, UTF16)
         ls.init_options = params.initialization_options
         if params.initialization_options is not None:
-            _apply_settings(ls, params.initialization_options, announce=False)
+            _apply_settings(ls, params.initialization_options)
 
     @server.feature(lsp.INITIALIZED)
     async def initialized(ls: PuppetServer, params) -> None:
@@ -507,7 +507,7 @@ def _locations(ls: PuppetServer, doc: Document, locs: list) -> list:
     return out
 
 
-def _apply_settings(ls: PuppetServer, raw, announce: bool = True) -> None:
+def _apply_settings(ls: PuppetServer, raw) -> None:
     settings, problems = parse_settings(raw)
     ls.settings = settings
     logging.getLogger("puppet-ls").setLevel(settings.log_level.upper())
