@@ -102,3 +102,26 @@ def test_logs_are_captured():
     assert r["ok"]
     assert [(l["level"], l["message"]) for l in r["logs"]] == [
         ("notice", "a 1"), ("warning", "[1]"), ("warning", "Unknown variable: 'nope'.")]
+
+
+def test_protocol_never_reports_an_internal_error():
+    """Every source of the conformance corpus (all modes) through the protocol: failures are
+    Puppet errors, never an internal error (this catches bugs in the error paths too)."""
+    import json
+    import os
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2]
+    cases = Path(os.environ.get("PUPPET_CONFORMANCE", root.parent / "shared/conformance/cases.jsonl"))
+    if not cases.exists():
+        pytest.skip("the shared conformance corpus is not available")
+    bad = []
+    for line in cases.read_text().splitlines():
+        case = json.loads(line)
+        src = case.get("source")
+        if not isinstance(src, str):
+            continue
+        res = run_request({"src": src})
+        text = json.dumps(res)
+        if "INTERNAL_ERROR" in text or "Internal error" in text:
+            bad.append((case["id"], text[:200]))
+    assert not bad, bad[:10]
