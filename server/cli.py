@@ -23,7 +23,7 @@ import click
 from puppet_ls.language.diagnostics import Diagnostic
 from puppet_ls.language.ide.diagnostics import file_diagnostics, parse_for_path
 from puppet_ls.language.ide.symbols import document_symbols
-from puppet_ls.language.syntax.lexer import bom_message, detect_bom
+from puppet_ls.language.syntax.lexer import detect_bom
 from puppet_ls.language.syntax.lines import LineIndex
 
 from . import __version__

@@ -33,7 +33,7 @@ _CONTINUATION = frozenset(_BINARY) | _RELATIONSHIP | _ASSIGN | frozenset({
 # Lexer errors that stay where they are (anything else, like an unclosed quote, may swallow
 # text beyond the unit).
 _LOCAL_LEX_ERRORS = frozenset({"ILLEGAL_CHARACTER", "ILLEGAL_NUMBER", "INVALID_HEX_NUMBER",
-                               "INVALID_OCTAL_NUMBER", "ILLEGAL_NAME", "ILLEGAL_VARIABLE"})
+                               "INVALID_OCTAL_NUMBER", "ILLEGAL_FULLY_QUALIFIED_NAME", "ILLEGAL_VARIABLE"})
 _STATEMENT_PARENTS = frozenset({K.SOURCE_FILE, K.BLOCK})
 # Errors that mean a change anywhere may re-pair braces or re-close quotes far away.
 _GLOBAL_ERRORS = frozenset({
@@ -48,6 +48,9 @@ def reparse(old: ParseResult, start: int, end: int, new_text: str, tasks: bool =
     """The parse of ``old.text`` with characters [start, end) replaced by ``new_text``."""
     text = old.text[:start] + new_text + old.text[end:]
     root = old.root
+    if root.kind == K.EPP_FILE:
+        # templates switch between text and code at tags: parse them whole
+        return parse(text, epp=True, tasks=tasks)
     if root.kind != K.SOURCE_FILE or "@(" in new_text or any(e.code in _GLOBAL_ERRORS for e in old.errors):
         # Unbalanced braces are paired by a whole-file heuristic, and an unclosed quote may be
         # closed by the edit, so no part of such a file can be reparsed on its own.

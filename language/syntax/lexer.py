@@ -271,8 +271,17 @@ class _Lexer:
                     self.emit(K.ERROR_TOKEN, "$", pos)
                     pos += 1
                     continue
+                end = m.end()
+                if text.startswith("::", end, n):
+                    # '$foo::::bar': Puppet points at the second '::'
+                    bad = _QUALIFIED_RE.match(text, pos + 1, n)
+                    bad_end = max(bad.end() if bad else end, end + 2)
+                    self.error(min(end + 2, bad_end), bad_end, "ILLEGAL_FULLY_QUALIFIED_NAME")
+                    self.emit(K.ERROR_TOKEN, text[pos:bad_end], pos)
+                    pos = bad_end
+                    continue
                 self.emit(K.VARIABLE, m.group(), pos)
-                pos = m.end()
+                pos = end
                 continue
             # ---- numbers ----
             if "0" <= c <= "9":
@@ -383,7 +392,7 @@ class _Lexer:
     def bad_qualified_name(self, pos: int, end: int) -> int:
         m = _QUALIFIED_RE.match(self.text, pos, self.n)
         bad_end = max(m.end() if m else end, end + 2)
-        self.error(pos, bad_end, "ILLEGAL_NAME", name=self.text[pos:bad_end])
+        self.error(pos, bad_end, "ILLEGAL_FULLY_QUALIFIED_NAME")
         self.emit(K.ERROR_TOKEN, self.text[pos:bad_end], pos)
         return bad_end
 

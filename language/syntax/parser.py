@@ -1138,9 +1138,31 @@ class Parser:
         return GreenNode(kind, node)
 
     def condition(self) -> GreenNode:
-        if self.kinds[self.i] in EXPR_START and self.kinds[self.i] != K.LBRACE:
+        k = self.kinds[self.i]
+        if k in EXPR_START and (k != K.LBRACE or self.hash_condition()):
             return self.expression(0)
         return self.missing("a condition")
+
+    def hash_condition(self) -> bool:
+        """'if {a => 1} {…}': a '{' right after 'if'/'unless'/'case' is a hash when its
+        matching '}' is followed by another '{' (the block); otherwise it is the block and the
+        condition is missing."""
+        kinds = self.kinds
+        depth = 0
+        j = self.i
+        n = len(kinds)
+        while j < n:
+            k = kinds[j]
+            if k == K.LBRACE or k == K.SELBRACE:
+                depth += 1
+            elif k == K.RBRACE:
+                depth -= 1
+                if depth == 0:
+                    return j + 1 < n and kinds[j + 1] == K.LBRACE
+            elif k == K.EOF:
+                return False
+            j += 1
+        return False
 
     def case_expr(self) -> GreenNode:
         node: list = []

@@ -107,14 +107,14 @@ class _Validator:
         for s in stmts[:-1]:
             what = _idem_what(s)
             if what is not None:
-                self.add("IDEM_EXPRESSION_NOT_LAST", s, what=what)
+                self.add("IDEM_EXPRESSION_NOT_LAST", _idem_location(s), what=what)
         # The body of a class, defined type or node is evaluated for its effects only, so it
         # may not end with a value either (a function or lambda returns its last value).
         container = _BODY_OWNERS.get(node.parent.kind) if node.kind == K.BLOCK and node.parent is not None else None
         if container is not None and stmts:
             what = _idem_what(stmts[-1])
             if what is not None:
-                self.add("IDEM_NOT_ALLOWED_LAST", stmts[-1], what=what, container=container)
+                self.add("IDEM_NOT_ALLOWED_LAST", _idem_location(stmts[-1]), what=what, container=container)
 
     # ---- reassignment ----------------------------------------------------------------------
     def scope(self, body: SyntaxNode | None, params: list, builtins: tuple = ()) -> None:
@@ -182,8 +182,10 @@ class _Validator:
             return
         if isinstance(target, A.VariableExpr):
             name = target.name
-            if _NUMERIC_VAR.match(name) or name[:1].isdigit():
+            if _NUMERIC_VAR.match(name):
                 self.add("ILLEGAL_NUMERIC_ASSIGNMENT", target.syntax, name=name)
+            elif name[:1].isdigit():
+                pass   # an illegal numeric name ('$00'): reported once, as a name
             elif "::" in name:
                 self.add("CROSS_SCOPE_ASSIGNMENT", target.syntax, name=name)
             elif name in _RESERVED_VARIABLES:
@@ -381,6 +383,15 @@ class _Validator:
 
 _BODY_OWNERS = {K.CLASS_DEF: "A Host Class Definition", K.DEFINE_DEF: "A 'define' expression",
                 K.NODE_DEF: "A Node Definition"}
+
+
+def _idem_location(node: SyntaxNode):
+    """Where Puppet puts an expression: a binary expression at its operator."""
+    if node.kind == K.BINARY_EXPR:
+        op = A.BinaryExpr(node).op_token
+        if op is not None:
+            return op
+    return node
 
 
 def _block_idem(block: SyntaxNode | None) -> bool:
