@@ -297,13 +297,14 @@ def eval_(source: str | None, jsonl: bool, strict: str, strict_variables: bool) 
         raise click.UsageError("give the code to evaluate, or --jsonl")
     res = run_request({"src": source, "strict": strict, "strict_variables": strict_variables})
     for log in res.get("logs", []):
-        click.echo(f"{log.get('level', 'notice')}: {log.get('message')}", err=True)
+        if log.get("level") != "err":   # the error itself is printed below, once
+            click.echo(f"{log.get('level', 'notice')}: {log.get('message')}", err=True)
     if res.get("ok"):
         click.echo(f"{res.get('str')}  : {res.get('type')}")
     else:
         err = res.get("error") or {}
-        where = f" (line: {err.get('line')}, column: {err.get('pos')})" if err.get("line") else ""
-        click.echo(f"error: {err.get('message')}{where}", err=True)
+        # the message already carries Puppet's location suffix
+        click.echo(f"error: {err.get('message')}", err=True)
         sys.exit(1)
 
 
