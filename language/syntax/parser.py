@@ -67,6 +67,7 @@ _RECOVERY_STOP = frozenset({
 # an operator chain (left-nested) is at most MAX_CHAIN long.  Beyond them: NESTING_TOO_DEEP.
 MAX_NESTING = 100
 MAX_CHAIN = 300
+_ENTRY_RECOVERY = frozenset({K.COMMA, K.RBRACE, K.EOF})
 _SQUARE_OR_ROUND_OPEN = frozenset({K.LBRACK, K.LISTSTART, K.LPAREN, K.WSLPAREN})
 _POSTFIX_START = frozenset({K.LBRACK, K.DOT, K.LPAREN, K.LCOLLECT, K.LLCOLLECT})
 
@@ -746,13 +747,7 @@ class Parser:
             self.bump(node)
             while kinds[self.i] not in (K.RBRACE, K.EOF):
                 node.append(self.selector_entry())
-                if kinds[self.i] == K.COMMA:
-                    self.bump(node)
-                elif kinds[self.i] != K.RBRACE:
-                    self.syntax_error("',' or '}'")
-                    self.recover(node, frozenset({K.COMMA, K.RBRACE, K.EOF}))
-                    if kinds[self.i] == K.COMMA:
-                        self.bump(node)
+                self.entry_separator(node)
             self.close_brace(node)
         else:
             node.append(self.selector_entry())
@@ -1091,15 +1086,20 @@ class Parser:
             else:
                 self.syntax_error("'=>'")
             node.append(GreenNode(K.HASH_ENTRY, entry))
-            if kinds[self.i] == K.COMMA:
-                self.bump(node)
-            elif kinds[self.i] != K.RBRACE:
-                self.syntax_error("',' or '}'")
-                self.recover(node, frozenset({K.COMMA, K.RBRACE, K.EOF}))
-                if kinds[self.i] == K.COMMA:
-                    self.bump(node)
+            self.entry_separator(node)
         self.close_brace(node)
         return GreenNode(K.HASH, node)
+
+    def entry_separator(self, node: list) -> None:
+        """After an entry between braces (hash, selector): a ',' or the closing '}'."""
+        kinds = self.kinds
+        if kinds[self.i] == K.COMMA:
+            self.bump(node)
+        elif kinds[self.i] != K.RBRACE:
+            self.syntax_error("',' or '}'")
+            self.recover(node, _ENTRY_RECOVERY)
+            if kinds[self.i] == K.COMMA:
+                self.bump(node)
 
     def block(self) -> GreenNode:
         """'{' statements '}'"""
