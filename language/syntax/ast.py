@@ -40,6 +40,14 @@ class AstNode:
                 return view(c)
         return None
 
+    def _nth_expr(self, n: int):
+        exprs = self._exprs()
+        return exprs[n] if len(exprs) > n else None
+
+    def _parts(self, kind: str, cls) -> list:
+        """The child nodes of one kind, as views of class ``cls``."""
+        return [cls(c) for c in self.syntax.children() if c.kind == kind]
+
     @property
     def range(self) -> tuple[int, int]:
         return self.syntax.range
@@ -353,7 +361,7 @@ class Array(AstNode):
 
 class Hash(AstNode):
     def entries(self) -> list["HashEntry"]:
-        return [HashEntry(c) for c in self.syntax.children() if c.kind == K.HASH_ENTRY]
+        return self._parts(K.HASH_ENTRY, HashEntry)
 
     @property
     def braced(self) -> bool:
@@ -365,8 +373,7 @@ class HashEntry(AstNode):
         return self._first_expr()
 
     def value(self):
-        exprs = self._exprs()
-        return exprs[1] if len(exprs) > 1 else None
+        return self._nth_expr(1)
 
 
 class ParenExpr(AstNode):
@@ -396,8 +403,7 @@ class _Operator(AstNode):
         return exprs[0] if exprs else None
 
     def right(self):
-        exprs = self._exprs()
-        return exprs[1] if len(exprs) > 1 else None
+        return self._nth_expr(1)
 
 
 class BinaryExpr(_Operator):
@@ -430,7 +436,7 @@ class SelectorExpr(AstNode):
         return self._first_expr()
 
     def entries(self) -> list["SelectorEntry"]:
-        return [SelectorEntry(c) for c in self.syntax.children() if c.kind == K.SELECTOR_ENTRY]
+        return self._parts(K.SELECTOR_ENTRY, SelectorEntry)
 
 
 class SelectorEntry(AstNode):
@@ -438,8 +444,7 @@ class SelectorEntry(AstNode):
         return self._first_expr()
 
     def value(self):
-        exprs = self._exprs()
-        return exprs[1] if len(exprs) > 1 else None
+        return self._nth_expr(1)
 
 
 class _CallLike(AstNode):
@@ -595,7 +600,7 @@ class CaseExpr(AstNode):
         return self._first_expr()
 
     def options(self) -> list["CaseOption"]:
-        return [CaseOption(c) for c in self.syntax.children() if c.kind == K.CASE_OPTION]
+        return self._parts(K.CASE_OPTION, CaseOption)
 
 
 class CaseOption(AstNode):
@@ -618,7 +623,7 @@ class _ResourceForm(AstNode):
         return "regular"
 
     def ops(self) -> list["AttributeOp"]:
-        return [AttributeOp(c) for c in self.syntax.children() if c.kind == K.ATTRIBUTE_OP]
+        return self._parts(K.ATTRIBUTE_OP, AttributeOp)
 
 
 class ResourceExpr(_ResourceForm):
@@ -626,7 +631,7 @@ class ResourceExpr(_ResourceForm):
         return self._first_expr()
 
     def bodies(self) -> list["ResourceBody"]:
-        return [ResourceBody(c) for c in self.syntax.children() if c.kind == K.RESOURCE_BODY]
+        return self._parts(K.RESOURCE_BODY, ResourceBody)
 
     @property
     def titled(self) -> bool:
@@ -638,7 +643,7 @@ class ResourceBody(AstNode):
         return self._first_expr()
 
     def ops(self) -> list["AttributeOp"]:
-        return [AttributeOp(c) for c in self.syntax.children() if c.kind == K.ATTRIBUTE_OP]
+        return self._parts(K.ATTRIBUTE_OP, AttributeOp)
 
 
 class ResourceDefaults(_ResourceForm):
@@ -695,7 +700,7 @@ class CollectExpr(AstNode):
         return None
 
     def ops(self) -> list[AttributeOp]:
-        return [AttributeOp(c) for c in self.syntax.children() if c.kind == K.ATTRIBUTE_OP]
+        return self._parts(K.ATTRIBUTE_OP, AttributeOp)
 
 
 class _Definition(AstNode):
@@ -825,8 +830,7 @@ class TypeAlias(AstNode):
         return n.name if isinstance(n, TypeRef) else ""
 
     def value(self):
-        exprs = self._exprs()
-        return exprs[1] if len(exprs) > 1 else None
+        return self._nth_expr(1)
 
 
 class TypeDefinition(AstNode):
