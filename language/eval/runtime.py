@@ -190,8 +190,11 @@ _ONIGMO_ERRORS = (
 
 def regexp_error(pattern: str) -> str:
     """Ruby's message for an invalid regular expression (``premature end of char-class: /.[/``)."""
+    from ..types.values import RubyRegexpError, translate_ruby_regexp
     try:
-        re.compile(pattern)
+        re.compile(translate_ruby_regexp(pattern))
+    except RubyRegexpError as exc:
+        return f"{exc}: /{pattern}/"
     except re.error as exc:
         msg = str(exc)
         for py, ruby in _ONIGMO_ERRORS:

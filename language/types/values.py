@@ -42,6 +42,7 @@ from urllib.parse import urlsplit
 __all__ = [
     "DefaultValue", "DEFAULT", "Regexp", "Sensitive", "Binary", "URI", "SemVer", "SemVerRange",
     "Timespan", "Timestamp", "Deferred", "ObjectValue", "ruby_regexp_to_python",
+    "translate_ruby_regexp", "RubyRegexpError",
 ]
 
 NSECS_PER_SEC = 1_000_000_000
@@ -69,44 +70,226 @@ DEFAULT = DefaultValue()
 
 # --- Regexp ----------------------------------------------------------------------------------
 
-_RUBY_ESCAPES = [
-    # Ruby spells anchors and classes that Python's re lacks or names differently.
-    (r"\A", r"\A"), (r"\z", r"\Z"), (r"\Z", r"(?=\n?\Z)"), (r"\h", r"[0-9a-fA-F]"),
-    (r"\H", r"[^0-9a-fA-F]"),
-]
+# Ruby (Onigmo) spellings that Python's re lacks or names differently.
+_RUBY_ESCAPES = {
+    "z": r"\Z", "Z": r"(?=\n?\Z)", "h": r"[0-9a-fA-F]", "H": r"[^0-9a-fA-F]",
+}
+_RUBY_CLASS_ESCAPES = {"h": "0-9a-fA-F"}
+# POSIX bracket classes, as members of a Python character class.
+_POSIX = {
+    "alpha": r"^\W\d_" , "digit": "0-9", "alnum": r"^\W_", "upper": "A-Z", "lower": "a-z",
+    "space": r"\s", "blank": r" \t", "xdigit": "0-9A-Fa-f", "word": r"\w", "cntrl": r"\x00-\x1f\x7f",
+    "punct": r"!-/:-@\[-`{-~", "print": r"\x20-\x7e", "graph": r"\x21-\x7e", "ascii": r"\x00-\x7f",
+}
+# \p{...} properties that have a faithful Python spelling.
+_PROPS = {
+    "l": r"[^\W\d_]", "alpha": r"[^\W\d_]", "letter": r"[^\W\d_]", "nd": r"\d", "digit": r"\d",
+    "n": r"\d", "space": r"\s", "word": r"\w", "alnum": r"[^\W_]", "lu": r"[A-Z]",
+    "upper": r"[A-Z]", "ll": r"[a-z]", "lower": r"[a-z]", "xdigit": r"[0-9A-Fa-f]",
+    "punct": r"[!-/:-@\[-`{-~]", "ascii": r"[\x00-\x7f]", "any": r"[\s\S]",
+}
+_QUANT = re.compile(r"[*+?]|\{\d*,?\d*\}")
+
+
+class RubyRegexpError(ValueError):
+    """A pattern Ruby rejects; the message is Onigmo's wording (without the ``: /src/``)."""
+
+
+def translate_ruby_regexp(source: str) -> str:
+    r"""The Python ``re`` spelling of a Ruby regular expression source.
+
+    Handles what differs for the common constructs: named groups ``(?<n>..)`` and ``\k<n>`` (and
+    that unnamed groups do not capture once a pattern has named ones), inline flag groups
+    anywhere (``(?i)``, ``(?m)`` is Python's DOTALL), repeated quantifiers (``a**``, ``a{2}{3}``,
+    which Ruby nests), POSIX brackets, ``\p{..}``, ``\h``, ``\z``/``\Z``.  Raises
+    :class:`RubyRegexpError` for what Ruby refuses, e.g. Python's ``(?P<n>..)``.
+    """
+    named = re.search(r"\(\?<[A-Za-z_]", source) is not None
+    out: list[str] = []
+    groups: list[list[int]] = []   # per open group: [index in out where it starts, extra ')']
+    top_extra = 0               # '(?i)' at the top level closes at the very end
+    atom = -1                   # index in out where the last quantifiable atom starts
+    quantified = False          # the last atom already carries a quantifier
+    i, n = 0, len(source)
+    while i < n:
+        ch = source[i]
+        if ch == "\\":
+            if i + 1 >= n:
+                raise RubyRegexpError("too short escape sequence")
+            nxt = source[i + 1]
+            atom, quantified = len(out), False
+            if nxt in _RUBY_ESCAPES:
+                out.append(_RUBY_ESCAPES[nxt])
+                i += 2
+            elif nxt in "pP" and i + 2 < n and source[i + 2] == "{":
+                close = source.find("}", i)
+                raw = source[i + 3:close] if close > 0 else ""
+                name = raw.lower()
+                neg = name.startswith("^")
+                name = name.lstrip("^")
+                if close < 0 or name not in _PROPS:
+                    raise RubyRegexpError(f"invalid character property name {{{raw}}}")
+                prop = _PROPS[name]
+                if (nxt == "P") != neg:
+                    prop = f"(?:(?!{prop})[\\s\\S])"
+                out.append(prop)
+                i = close + 1
+            elif nxt == "k" and i + 2 < n and source[i + 2] == "<":
+                close = source.find(">", i)
+                if close < 0:
+                    raise RubyRegexpError("invalid backref number/name")
+                out.append(f"(?P={source[i + 3:close]})")
+                i = close + 1
+            else:
+                out.append(source[i:i + 2])
+                i += 2
+            continue
+        if ch == "[":
+            j, part = _translate_class(source, i)
+            atom, quantified = len(out), False
+            out.append(part)
+            i = j
+            continue
+        if ch == "(":
+            if source.startswith("(?P", i):
+                raise RubyRegexpError("undefined group option")
+            here = len(out)
+            if source.startswith("(?<", i) and i + 3 < n and source[i + 3] not in "=!":
+                out.append("(?P<")
+                i += 3
+            else:
+                fm = re.match(r"\(\?([imx]*)(?:-([imx]*))?(:|\))", source[i:])
+                if fm and (fm.group(1) or fm.group(2) is not None):
+                    on = fm.group(1).replace("m", "s")
+                    off = (fm.group(2) or "").replace("m", "s")
+                    spec = on + (f"-{off}" if off else "")
+                    out.append(f"(?{spec}:" if spec else "(?:")
+                    i += fm.end()
+                    if fm.group(3) == ")":
+                        # (?i) applies to the rest of the enclosing group: close it there.
+                        if groups:
+                            groups[-1][1] += 1
+                        else:
+                            top_extra += 1
+                        atom = -1
+                        continue
+                elif source.startswith("(?#", i):
+                    close = source.find(")", i)
+                    if close < 0:
+                        raise RubyRegexpError("end pattern in group")
+                    i = close + 1           # a comment: nothing to match
+                    continue
+                elif source.startswith("(?", i):
+                    gm = re.match(r"\(\?(?:[:=!>]|<[=!])", source[i:])
+                    if not gm:
+                        raise RubyRegexpError("undefined group option")
+                    out.append(gm.group())
+                    i += gm.end()
+                elif named:
+                    out.append("(?:")   # Ruby: no numbered captures besides named ones
+                    i += 1
+                else:
+                    out.append("(")
+                    i += 1
+            groups.append([here, 0])
+            atom = -1
+            continue
+        if ch == ")":
+            if not groups:
+                raise RubyRegexpError("unmatched close parenthesis")
+            here, extra = groups.pop()
+            out.append(")" * (extra + 1))
+            atom, quantified = here, False
+            i += 1
+            continue
+        qm = _QUANT.match(source, i) if ch in "*+?{" else None
+        if qm and qm.group() != "{}" and not (ch == "{" and qm.group() == "{,}"):
+            q = qm.group()
+            if quantified and q in ("?", "+") and out and _QUANT.fullmatch(out[-1]):
+                out.append(q)               # a lazy or possessive modifier
+                quantified = False
+                i = qm.end()
+                continue
+            if atom < 0:
+                if ch == "{":
+                    out.append(ch)          # Ruby reads a '{' that cannot repeat as itself
+                    i += 1
+                    continue
+                raise RubyRegexpError("target of repeat operator is not specified")
+            if quantified or (out and out[-1] in ("?", "+") and len(out) - 1 > atom and
+                              _QUANT.fullmatch(out[-2] if len(out) > 1 else "")):
+                out[atom:] = ["(?:" + "".join(out[atom:]) + ")"]
+            out.append(q)
+            quantified = True
+            i = qm.end()
+            continue
+        atom, quantified = (len(out), False) if ch not in "|^$" else (-1, False)
+        out.append(ch)
+        i += 1
+    if groups:
+        raise RubyRegexpError("end pattern with unmatched parenthesis")
+    return "".join(out) + ")" * top_extra
+
+
+def _translate_class(source: str, i: int) -> tuple:
+    """A bracket expression starting at ``i``: (index after it, Python text)."""
+    out = ["["]
+    j = i + 1
+    if j < len(source) and source[j] == "^":
+        out.append("^")
+        j += 1
+    first = True
+    while j < len(source):
+        ch = source[j]
+        if ch == "]" and not first:
+            out.append("]")
+            return j + 1, "".join(out)
+        first = False
+        if ch == "\\" and j + 1 < len(source):
+            nxt = source[j + 1]
+            out.append(_RUBY_CLASS_ESCAPES.get(nxt, source[j:j + 2]))
+            j += 2
+            continue
+        if source.startswith("[:", j):
+            close = source.find(":]", j)
+            name = source[j + 2:close] if close > 0 else ""
+            neg = name.startswith("^")
+            if name.lstrip("^") in _POSIX and not neg:
+                member = _POSIX[name]
+                if member.startswith("^"):
+                    # a negated member cannot sit inside a set: spell it with a lookahead-free
+                    # equivalent class of word characters instead
+                    member = {"^\\W\\d_": "a-zA-Z\u00aa-\uffff", "^\\W_": "a-zA-Z0-9\u00aa-\uffff"}[member]
+                out.append(member)
+                j = close + 2
+                continue
+            raise RubyRegexpError("invalid POSIX bracket type")
+        if ch == "[":
+            # a nested set (Ruby allows [a[bc]]): its members join the outer one
+            k, inner = _translate_class(source, j)
+            body = inner[1:-1]
+            if body.startswith("^"):
+                raise RubyRegexpError("nested negated character class")
+            out.append(body)
+            j = k
+            continue
+        if ch == "&" and source.startswith("&&", j):
+            raise RubyRegexpError("character class intersection")
+        out.append(ch)
+        j += 1
+    raise RubyRegexpError("premature end of char-class")
 
 
 @lru_cache(maxsize=4096)
 def ruby_regexp_to_python(source: str) -> "re.Pattern[str] | None":
     """Compile a Ruby regular expression source with Python's ``re`` as closely as possible.
 
-    Returns None when the pattern cannot be compiled; matching against it then fails, which is
-    the conservative answer for instance checks.
+    Returns None when Ruby (or Python) cannot compile the pattern; matching against it then
+    fails, which is the conservative answer for instance checks.
     """
-    out = []
-    i = 0
-    while i < len(source):
-        ch = source[i]
-        if ch == "\\" and i + 1 < len(source):
-            pair = source[i:i + 2]
-            for ruby, py in _RUBY_ESCAPES:
-                if pair == ruby:
-                    out.append(py)
-                    break
-            else:
-                out.append(pair)
-            i += 2
-            continue
-        if source.startswith("(?<", i) and i + 3 < len(source) and source[i + 3] not in "=!":
-            # Ruby named groups (?<name>...) are Python's (?P<name>...).
-            out.append("(?P<")
-            i += 3
-            continue
-        out.append(ch)
-        i += 1
     try:
         # Ruby's ^ and $ always match at line boundaries.
-        return re.compile("".join(out), re.MULTILINE)
+        return re.compile(translate_ruby_regexp(source), re.MULTILINE)
     except (re.error, RecursionError, OverflowError, ValueError):
         return None
 

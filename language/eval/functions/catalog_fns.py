@@ -58,6 +58,10 @@ def _tag(c, *tags):
     if res is not None:
         for t in _flat(tags):
             res.tags.add(str(t).lower())
+    else:
+        # Code outside any class (an evaluation's top or node scope) tags Puppet's main class.
+        c.ev.ctx.__dict__.setdefault("_main_tags", set()).update(
+            str(t).lower() for t in _flat(tags))
     return None
 
 
@@ -67,9 +71,16 @@ tagged = define("tagged", "Is the current class or resource tagged with all the 
 @tagged.dispatch("Any tags+")
 def _tagged(c, *tags):
     res = c.scope.resource
-    have = set(res.tags) if res is not None else set()
+    have = set(res.tags) if res is not None else {"class"} | c.ev.ctx.__dict__.get("_main_tags", set())
     if res is not None:
         have.add(res.title.lower() if res.type_name == "Class" else res.type_name.lower())
+    # Puppet also answers true when any resource of the catalog has the tag (a class that was
+    # included is tagged with its name).
+    for r in c.ev.catalog.resources.values():
+        have.update(r.tags)
+        if r.type_name == "Class":
+            have.update(r.title.lower().split("::"))
+            have.add(r.title.lower())
     return all(str(t).lower() in have for t in _flat(tags))
 
 

@@ -75,6 +75,9 @@ call = define("call", "Calls a function by name with the given arguments.")
 
 @call.dispatch("String function_name", "Any arguments*", block="Callable block?")
 def _call(c, function_name, *arguments):
+    from . import lookup_function
+    if lookup_function(function_name) is None and c.ev.ctx.functions.get(function_name) is None:
+        raise EvalError(f"Unknown function '{function_name}'")
     return c.ev.call_function(function_name, list(arguments), None, c.node, c.scope, c.node,
                               block=c.block)
 

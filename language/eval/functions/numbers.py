@@ -60,3 +60,70 @@ round_ = define("round", "The number rounded to the nearest integer (halves away
 @round_.dispatch("Numeric val")
 def _round(c, x):
     return _int(x + 0.5) if x > 0 else _int(x - 0.5)
+
+
+# ---- fqdn_rand --------------------------------------------------------------------------------
+
+fqdn_rand = define("fqdn_rand", "A random Integer in [0, max) seeded by the node's fqdn fact "
+                   "(and an optional seed): stable per node.")
+
+
+@fqdn_rand.dispatch("Any max", "Any seed?", "Any downcase?")
+def _fqdn_rand(c, max_, seed=None, downcase=None):
+    import hashlib
+    from ..stringconv import to_s
+    from ..runtime import class_name_of
+    facts = c.ev.settings.facts or {}
+    net = facts.get("networking") if isinstance(facts, dict) else None
+    fqdn = net.get("fqdn") if isinstance(net, dict) else None
+    if downcase not in (None, False):
+        if not isinstance(fqdn, str):
+            raise EvalError(f"undefined method `downcase' for nil:NilClass" if fqdn is None else
+                            f"undefined method `downcase' for {class_name_of(fqdn)}")
+        fqdn = fqdn.lower()
+    if isinstance(max_, str):
+        limit = _ruby_to_i(max_)
+    elif type(max_) is int:
+        limit = max_
+    elif type(max_) is float:
+        limit = int(max_)
+    else:
+        raise EvalError(f"undefined method `to_i' for {class_name_of(max_)}")
+    # Puppet joins [fqdn, max, seed] with ':' (nil as empty) and seeds Ruby's Mersenne Twister
+    # with the MD5 of that text; Ruby's rand(n) takes masked 32-bit words until one is < n.
+    parts = ["" if p is None else (p if isinstance(p, str) else to_s(p))
+             for p in (fqdn, str(limit), seed)]
+    key = int(hashlib.md5(":".join(parts).encode("utf-8")).hexdigest(), 16)
+    return _ruby_rand_int(key, limit)
+
+
+def _ruby_rand_int(seed: int, limit: int) -> int:
+    import random
+    if limit <= 0:
+        raise EvalError(f"invalid argument - {limit}")
+    rng = random.Random(seed)     # same init_by_array seeding as Ruby's Random.new(seed)
+    top = limit - 1
+    if top == 0:
+        return 0
+    mask = top
+    for shift in (1, 2, 4, 8, 16, 32):
+        mask |= mask >> shift
+    words = (top.bit_length() + 31) // 32
+    while True:
+        val = 0
+        ok = True
+        for i in range(words - 1, -1, -1):
+            if (mask >> (i * 32)) & 0xFFFFFFFF:
+                val |= rng.getrandbits(32) << (i * 32)
+                val &= mask
+                if top < val:
+                    ok = False
+                    break
+        if ok:
+            return val
+
+
+def _ruby_to_i(s: str) -> int:
+    """Ruby's String#to_i: the leading decimal number (underscores allowed), else 0."""
+    mt = re.match(r"\s*([-+]?\d+(?:_\d+)*)", s)
+    return int(mt.group(1).replace("_", "")) if mt else 0

@@ -23,7 +23,10 @@ _SANDBOXED = {
     "find_template": "Finds a template in modules.",
     "binary_file": "Reads a file as Binary.",
     "module_directory": "The directory of a module.",
-    "fqdn_rand": "A random number seeded by the node's fully qualified domain name.",
+    "json_data": "A Hiera 5 data provider reading a JSON file.",
+    "yaml_data": "A Hiera 5 data provider reading a YAML file.",
+    "hocon_data": "A Hiera 5 data provider reading a HOCON file.",
+    "eyaml_lookup_key": "A Hiera 5 lookup_key provider for encrypted YAML files.",
     "create_resources": "Creates resources from a hash (use iteration instead).",
 }
 

@@ -300,19 +300,31 @@ shellquote = define("shellquote", "Quotes arguments for a POSIX shell.")
 @shellquote.dispatch("Any args*")
 def _shellquote(c, *args):
     from .collections import _flat
+    from ..runtime import class_name_of as ruby_class_name
     out = []
+    # Puppet's rule, in this order: only safe characters -> bare; nothing special for double
+    # quotes -> "..."; no single quote -> '...'; else double quotes with backslashes.
     safe = re.compile(r"^[A-Za-z0-9@%_+=:,./-]+$")
+    dangerous = set('!"`$\\')
     for a in _flat(args, []):
-        s = str(a) if not isinstance(a, str) else a
-        if s == "":
-            out.append("''")
-        elif safe.match(s):
-            out.append(s)
-        elif "'" not in s:
-            out.append(f"'{s}'")
+        if a is None:
+            a = ""      # a 3.x function sees undef as the empty string
+        if not isinstance(a, str):
+            raise EvalError(f"undefined method `length' for {_ruby_inspect_short(a)}:{ruby_class_name(a)}")
+        if a and safe.match(a):
+            out.append(a)
+        elif not any(ch in dangerous for ch in a):
+            out.append(f'"{a}"')
+        elif "'" not in a:
+            out.append(f"'{a}'")
         else:
-            out.append('"' + re.sub(r'(["\\$`!])', r"\\\1", s) + '"')
+            out.append('"' + "".join("\\" + ch if ch in dangerous else ch for ch in a) + '"')
     return " ".join(out)
+
+
+def _ruby_inspect_short(v: Any) -> str:
+    from ..stringconv import to_s
+    return to_s(v)
 
 
 def _digest(name: str, algo: str) -> None:
@@ -320,10 +332,18 @@ def _digest(name: str, algo: str) -> None:
     f = define(name, f"The {name.upper()} hex digest of a String.")
     f.dispatch("String str")(lambda c, s: hashlib.new(algo, s.encode("utf-8")).hexdigest())
 
+    # A 3.x function in Puppet: no parameter types, Ruby's own error for anything else.
+    @f.argument_mismatch("Any str")
+    def _bad(c, v):
+        from ..runtime import class_name_of as ruby_class_name
+        raise EvalError(f"no implicit conversion of {ruby_class_name(v)} into String")
+
 
 _digest("md5", "md5")
 _digest("sha1", "sha1")
 _digest("sha256", "sha256")
+# digest() uses Puppet's digest_algorithm setting, sha256 by default.
+_digest("digest", "sha256")
 
 
 def unwrap_if_sensitive(v: Any) -> Any:
