@@ -1101,11 +1101,12 @@ class Parser:
             if kinds[self.i] == K.COMMA:
                 self.bump(node)
 
-    def block(self) -> GreenNode:
+    def block(self, quiet: bool = False) -> GreenNode:
         """'{' statements '}'"""
         node: list = []
         if self.kinds[self.i] != K.LBRACE:
-            self.syntax_error("'{'")
+            if not quiet:
+                self.syntax_error("'{'")
             return GreenNode(K.BLOCK, node)
         self.bump(node)
         self.statements(node)
@@ -1123,8 +1124,11 @@ class Parser:
         has no 'elsif' after 'unless': it is parsed, and reported)."""
         node: list = []
         self.bump(node)   # 'if', 'elsif' or 'unless'
+        mark = len(self.errors)
         node.append(self.condition())
-        node.append(self.block())
+        # a condition that already failed (often by taking the block for a hash) explains a
+        # missing block: do not report it again
+        node.append(self.block(quiet=len(self.errors) > mark))
         kinds = self.kinds
         if kinds[self.i] == K.ELSIF:
             if kind == K.UNLESS_EXPR:

@@ -432,6 +432,9 @@ def _idem_what(node: SyntaxNode) -> str | None:
     if k in (K.IF_EXPR, K.UNLESS_EXPR):
         # a conditional without effect in its test and in every branch
         v = A.IfExpr(node)
+        block = node.child(K.BLOCK)
+        if block is None or block.first_token() is None:
+            return None   # a broken conditional (already a syntax error): no verdict
         cond = v.condition()
         if cond is None or _idem_what(cond.syntax) is None:
             return None
