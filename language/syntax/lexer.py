@@ -662,9 +662,10 @@ class _Lexer:
                 chunk = m.group()
                 end = m.end()
                 if text.startswith("<%-", end):
-                    # '<%-' trims the blanks before it on its line
+                    # '<%-' trims the blanks right before it (whatever precedes them on the
+                    # line: Puppet renders 'a  <%- x -%>' as 'a')
                     stripped = chunk.rstrip(" \t")
-                    if stripped != chunk and (stripped == "" or stripped.endswith("\n")):
+                    if stripped != chunk:
                         if stripped:
                             self.emit(K.EPP_TEXT, stripped, pos)
                         self.trivia.append((K.WHITESPACE, chunk[len(stripped):]))
