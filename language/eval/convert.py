@@ -470,7 +470,7 @@ def _semver_err(c, s):
 new_semver_range = Function("new_VersionRange")
 
 
-@new_semver_range.dispatch("String str")
+@new_semver_range.dispatch("String[1] str")
 def _range_str(c, s):
     try:
         return SemVerRange.parse(s)
@@ -486,7 +486,11 @@ def _range_minmax(c, lo, hi, exclude=False):
         parts.append(f">={lo}")
     if isinstance(hi, SemVer):
         parts.append(f"{'<' if exclude else '<='}{hi}")
-    return SemVerRange.parse(" ".join(parts) if parts else ">=0.0.0")
+    r = SemVerRange.parse(" ".join(parts) if parts else ">=0.0.0")
+    if isinstance(lo, SemVer) and isinstance(hi, SemVer):
+        # Puppet 7 prints such a range with its ends swapped (the versions it holds are right).
+        return SemVerRange(f">={hi} <{lo}" if exclude else f"{hi} - {lo}", r.intervals)
+    return r
 
 
 @new_semver_range.dispatch("Struct[{min => Variant[SemVer,Default], Optional[max] => "

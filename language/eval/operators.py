@@ -487,8 +487,10 @@ def compare(a: Any, b: Any) -> int:
 
 
 def _cmp_label(v: Any) -> str:
-    """The operand label of a comparison message (``default`` shows as Object there)."""
-    return "Object" if isinstance(v, DefaultValue) else label(v)
+    """The operand label of a comparison message (``default`` and a URI, Ruby objects Puppet's
+    type calculator does not name there, show as Object)."""
+    from ..types.values import URI
+    return "Object" if isinstance(v, (DefaultValue, URI)) else label(v)
 
 
 def compare_op(op: str, left: Any, right: Any) -> bool:

@@ -63,6 +63,29 @@ def ruby_inspect(v: Any) -> str:
         return "[" + ", ".join(ruby_inspect(x) for x in v) + "]"
     if isinstance(v, dict):
         return "{" + ", ".join(f"{ruby_inspect(k)}=>{ruby_inspect(x)}" for k, x in v.items()) + "}"
+    if isinstance(v, RubyObject):
+        return v.inspect
+    return _puppet_s(v)
+
+
+class RubyObject:
+    """A value as a 3.x function's Ruby code sees it: its ``to_s`` and ``inspect`` texts."""
+
+    __slots__ = ("text", "inspect")
+
+    def __init__(self, text: str, inspect: str):
+        self.text = text
+        self.inspect = inspect
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def _puppet_s(v: Any) -> str:
+    from ..types import model as m
+    if isinstance(v, m.PType):
+        from .stringconv import to_s
+        return to_s(v)
     return str(v)
 
 
@@ -80,7 +103,7 @@ def ruby_to_s(v: Any) -> str:
     from ..types.values import Regexp
     if isinstance(v, Regexp):
         return f"(?-mix:{v.pattern})"
-    return str(v)
+    return _puppet_s(v)
 
 
 def ruby_interpolated(v: Any) -> str:

@@ -160,7 +160,15 @@ def class_name_of(v: Any) -> str:
         return "Symbol"
     if isinstance(v, m.PType):
         return "Puppet::Pops::Types::P" + type(v).__name__
+    if type(v).__name__ == "URI":
+        scheme = str(v).split(":", 1)[0].lower() if ":" in str(v) else ""
+        return "URI::" + _URI_CLASSES.get(scheme, "Generic")
     return _RUBY_CLASSES.get(type(v).__name__, type(v).__name__)
+
+
+# Ruby's URI classes by scheme (others are URI::Generic).
+_URI_CLASSES = {"http": "HTTP", "https": "HTTPS", "ftp": "FTP", "ldap": "LDAP", "ldaps": "LDAPS",
+                "mailto": "MailTo", "file": "File", "ws": "WS", "wss": "WSS"}
 
 
 # The Ruby classes behind Puppet's runtime values, as Ruby messages name them.

@@ -591,38 +591,16 @@ def _comparator(op: str, text: str) -> _Interval:
     raise ValueError(f"Unparsable version range: '{op}{text}'")
 
 
-_COMP_RE = re.compile(r"\s*(>=|<=|>|<|=|~>|~|\^)?\s*(v?[0-9xX*][^\s]*)")
-
-
-def _conjunction(text: str) -> _Interval:
-    text = text.strip()
-    if text in ("", "*"):
-        return _Interval(None, True, None, True)
-    hy = re.match(r"^(\S+)\s+-\s+(\S+)$", text)
-    if hy:
-        lo_nums, lo_pre = _partial(hy.group(1))
-        hi_nums, hi_pre = _partial(hy.group(2))
-        lo = _exact(lo_nums, lo_pre) if lo_nums else None
-        if len(hi_nums) == 3:
-            return _Interval(lo, True, _exact(hi_nums, hi_pre), True)
-        if not hi_nums:
-            return _Interval(lo, True, None, True)
-        return _Interval(lo, True, _bump(hi_nums), False)
-    result = _Interval(None, True, None, True)
-    pos = 0
-    matched_any = False
-    for m in _COMP_RE.finditer(text):
-        if text[pos:m.start()].strip():
-            raise ValueError(f"Unparsable version range: '{text}'")
-        op = m.group(1) or ""
-        if op == "~>":
-            op = "~"
-        result = result.intersect(_comparator(op, m.group(2)))
-        pos = m.end()
-        matched_any = True
-    if not matched_any or text[pos:].strip():
-        raise ValueError(f"Unparsable version range: '{text}'")
-    return result
+def _hyphen(low: str, high: str) -> _Interval:
+    """``1.2.3 - 2.3.4``: inclusive ends; a partial high end excludes the next version."""
+    lo_nums, lo_pre = _partial(low)
+    hi_nums, hi_pre = _partial(high)
+    lo = _exact(lo_nums, lo_pre) if lo_nums else None
+    if len(hi_nums) == 3:
+        return _Interval(lo, True, _exact(hi_nums, hi_pre), True)
+    if not hi_nums:
+        return _Interval(lo, True, None, True)
+    return _Interval(lo, True, _bump(hi_nums), False)
 
 
 @dataclass(frozen=True)
@@ -636,9 +614,21 @@ class SemVerRange:
     def parse(cls, text: str) -> "SemVerRange":
         if not isinstance(text, str):
             raise ValueError("a SemVerRange must be created from a String")
-        parts = text.split("||")
-        intervals = tuple(_conjunction(p) for p in parts)
-        return cls(text.strip(), intervals)
+        from .semver_grammar import RangeSyntaxError, parse_range
+        try:
+            alternatives = parse_range(text)
+        except RangeSyntaxError:
+            raise ValueError(f"Unparsable version range: '{text}'") from None
+        intervals = []
+        for alt in alternatives:
+            if alt[0] == "hyphen":
+                intervals.append(_hyphen(alt[1], alt[2]))
+            else:
+                iv = _Interval(None, True, None, True)
+                for op, partial in alt[1]:
+                    iv = iv.intersect(_comparator("~" if op == "~>" else op, partial))
+                intervals.append(iv)
+        return cls(text.strip(), tuple(intervals))
 
     @classmethod
     def exact(cls, version: SemVer) -> "SemVerRange":

@@ -289,9 +289,36 @@ sprintf = define("sprintf", "Formats values with a printf-style format (Ruby's r
 def _sprintf(c, fmt, *args):
     from ..rubyfmt import FormatError, ruby_format
     try:
-        return ruby_format(fmt, list(args))
+        return ruby_format(fmt, [runtime3_arg(a, True) for a in args])
     except FormatError as exc:
         raise EvalError(str(exc)) from None
+
+
+def runtime3_arg(v: Any, top: bool = False) -> Any:
+    """A value as Puppet hands it to a 3.x function (sprintf is one): undef is '' at the top,
+    default a Symbol, a Regexp and the time/version/binary values their string forms, others
+    Ruby objects with their own inspect texts."""
+    from ...types.values import (DEFAULT, URI, Binary, SemVer, SemVerRange, Timespan,
+                                 Timestamp)
+    from ..rubyfmt import RubyObject
+    from ..runtime import class_name_of
+    if v is None:
+        return "" if top else None
+    if v is DEFAULT:
+        return RubyObject("default", ":default")
+    if isinstance(v, Regexp):
+        return "/" + re.sub(r"(?<!\\)/", r"\/", v.pattern) + "/"
+    if isinstance(v, (Timespan, Timestamp, SemVer, SemVerRange, Binary)):
+        return str(v)
+    if isinstance(v, URI):
+        return RubyObject(str(v), f"#<{class_name_of(v)} {v}>")
+    if isinstance(v, Sensitive):
+        return RubyObject("Sensitive [value redacted]", "#<Sensitive [value redacted]>")
+    if isinstance(v, list):
+        return [runtime3_arg(x) for x in v]
+    if isinstance(v, dict):
+        return {runtime3_arg(k): runtime3_arg(x) for k, x in v.items()}
+    return v
 
 
 shellquote = define("shellquote", "Quotes arguments for a POSIX shell.")
