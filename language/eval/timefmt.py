@@ -520,12 +520,11 @@ def parse_timestamp(text: str, fmt: Any = None, timezone: str | None = None) -> 
                 raise TimeFormatError(f"Unable to parse '{text}'")
             mon = names.index(key) + 1
         mday = int(parsed.get("mday", "1").strip())
-        if "yday" in parsed:
-            days = _days_from_civil(year, 1, 1) + int(parsed["yday"]) - 1
-        else:
-            if not (1 <= mon <= 12 and 1 <= mday <= 31):
-                raise TimeFormatError(f"Unable to parse '{text}'")
-            days = _days_from_civil(year, mon, mday)
+        # A parsed day of the year (%j) is read but not used: Puppet builds the time from year,
+        # month and day only (Timestamp('2016 032', '%Y %j') is 2016-01-01).
+        if not (1 <= mon <= 12 and 1 <= mday <= 31):
+            raise TimeFormatError(f"Unable to parse '{text}'")
+        days = _days_from_civil(year, mon, mday)
         hour = int(parsed.get("hour", "0").strip())
         if "hour12" in parsed:
             hour = int(parsed["hour12"].strip()) % 12

@@ -82,3 +82,14 @@ def _unwrap_sensitive(c, s):
 @unwrap.dispatch("Any arg", block="Callable block?")
 def _unwrap_any(c, v):
     return c.block.call([v]) if c.block is not None else v
+
+
+# annotate needs Puppet's Annotation object types, which the type system does not model yet:
+# declared (for completion and checking of the call's shape) but refused with a clear message.
+annotate = define("annotate", "Adds, reads or clears annotations (Annotation objects) of a value.")
+
+
+@annotate.dispatch("Type type", "Any value", "Any annotation_hash?", block="Callable[0,0] block?")
+def _annotate(c, type_, value, annotation_hash=None):
+    raise EvalError("The function 'annotate' is not supported by this evaluator (Annotation "
+                    "types are not modelled)", "NOT_AVAILABLE_IN_SANDBOX")
