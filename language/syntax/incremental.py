@@ -20,7 +20,7 @@ parsed again, so the result always equals ``parse(new_text)``.
 from __future__ import annotations
 
 from . import kinds as K
-from .lexer import lex, next_token_kind
+from .lexer import lex_range, next_token_kind
 from .parser import (EXPR_START, STATEMENT_CALLS, ParseResult, Parser, SyntaxError_, _ASSIGN,
                      _BINARY, _RELATIONSHIP, _qname_text, parse, prefer_closed_runaway_string)
 from .tree import GreenNode, SyntaxNode
@@ -29,6 +29,12 @@ from .tree import GreenNode, SyntaxNode
 _CONTINUATION = frozenset(_BINARY) | _RELATIONSHIP | _ASSIGN | frozenset({
     K.QMARK, K.LBRACK, K.DOT, K.LPAREN, K.PIPE, K.LCOLLECT, K.LLCOLLECT, K.COMMA, K.LBRACE,
     K.SELBRACE, K.FARROW, K.PARROW,
+})
+# A statement can only be reparsed alone when the token before it closes what came before.
+_COMPLETE_BEFORE = frozenset({
+    K.SEMIC, K.LBRACE, K.RBRACE, K.VARIABLE, K.NAME, K.WORD, K.CLASSREF, K.NUMBER, K.STRING,
+    K.REGEX, K.BOOLEAN, K.UNDEF, K.DEFAULT, K.DQ_CLOSE, K.HEREDOC, K.RPAREN, K.RBRACK,
+    K.RCOLLECT, K.RRCOLLECT, K.ERROR_TOKEN, K.EPP_END, K.EPP_END_TRIM, K.EPP_TEXT,
 })
 # Lexer errors that stay where they are (anything else, like an unclosed quote, may swallow
 # text beyond the unit).
@@ -63,7 +69,30 @@ def reparse(old: ParseResult, start: int, end: int, new_text: str, tasks: bool =
         result = _try_unit(old, node, start, end, delta, text, tasks)
         if result is not None:
             return result
+        # An edit right at the end of a statement may belong to the one after it instead
+        # (typing in the blank line before it): try that one too before going up.
+        after = _next_sibling_at(node, start, end)
+        if after is not None:
+            result = _try_unit(old, after, start, end, delta, text, tasks)
+            if result is not None:
+                return result
     return parse(text, tasks=tasks)
+
+
+def _next_sibling_at(node: SyntaxNode, start: int, end: int) -> SyntaxNode | None:
+    parent = node.parent
+    if parent is None or start != node.end:
+        return None
+    children = parent.green.children
+    off = node.end
+    for i in range(node.index + 1, len(children)):
+        c = children[i]
+        if type(c) is tuple:
+            if c[1]:
+                return None
+            continue
+        return SyntaxNode(c, off, parent, i) if end <= off + c.width else None
+    return None
 
 
 def _path(root: SyntaxNode, start: int, end: int) -> list[SyntaxNode]:
@@ -98,16 +127,15 @@ def _try_unit(old: ParseResult, node: SyntaxNode, start: int, end: int, delta: i
     elif parent is not None and parent.kind in _STATEMENT_PARENTS and node.kind != K.ERROR:
         first = node.first_token()
         last = node.last_token()
-        if first is None or not (first.offset <= start and end <= last.end):
+        # the edit may also lie in the statement's leading trivia (a comment above it)
+        if first is None or not (node.offset <= start and end <= last.end):
             return None
         statement = True
     else:
         return None
 
     region_start = node.offset
-    old_region = old.text[region_start:node.end]
-    new_region = text[region_start:node.end + delta]
-    if "@(" in old_region:
+    if "@(" in old.text[region_start:node.end]:
         return None
 
     prev_green = None
@@ -115,26 +143,22 @@ def _try_unit(old: ParseResult, node: SyntaxNode, start: int, end: int, delta: i
         prev_green = _previous_statement(node)
         if prev_green is not None and _qname_text(prev_green) in STATEMENT_CALLS:
             return None
+    prev_kind = _previous_token_kind(node)
+    if statement and prev_kind is not None and prev_kind not in _COMPLETE_BEFORE:
+        return None   # the statement before is still open ('foo.' or '$a ='): it would glue on
 
-    # The unit parsed on its own must reproduce the old node and the old errors inside it.  A
-    # statement is parsed followed by a stand-in for the token that really follows it, so that
-    # the parse sees the same lookahead as a full parse would.
-    old_following = next_token_kind(old.text, node.end, _last_kind(node.green)) if statement else None
-    old_parsed = _parse_unit(old_region, statement, prev_green, old_following, tasks)
+    # The unit parsed on its own (lexed in the context of the text before it) must reproduce
+    # the old node and the old errors inside it.  A statement is parsed followed by a stand-in
+    # for the token that really follows it, so that it sees the lookahead a full parse sees.
+    old_parsed = _parse_unit(old.text, region_start, node.end, statement, prev_green, prev_kind, tasks)
     if old_parsed is None or old_parsed[0] != node.green:
         return None
     lo, hi = _owned_interval(node)
     old_inside = [e for e in old.errors if lo <= e.offset <= hi]
-    if _shift(old_parsed[1], region_start) != old_inside:
+    if old_parsed[1] != old_inside:
         return None
 
-    new_following = None
-    if statement:
-        # the last token kind of the new text decides how the following '/' or '[' lexes
-        probe = lex(new_region, tasks=tasks).tokens
-        last_kind = probe[-2][0] if len(probe) > 1 else None
-        new_following = next_token_kind(text, node.end + delta, last_kind)
-    new_parsed = _parse_unit(new_region, statement, prev_green, new_following, tasks)
+    new_parsed = _parse_unit(text, region_start, node.end + delta, statement, prev_green, prev_kind, tasks)
     if new_parsed is None:
         return None
     new_green, new_errors, first_kind, new_multiline = new_parsed
@@ -155,10 +179,10 @@ def _try_unit(old: ParseResult, node: SyntaxNode, start: int, end: int, delta: i
     # An error before the unit may span over it (e.g. '@' followed by a long expression).
     before = [e if e.end <= hi else SyntaxError_(e.offset, e.end + delta, e.code, e.message, e.hint)
               for e in old.errors if e.offset < lo]
-    errors = before + _shift(new_errors, region_start) + [_moved(e, delta) for e in old.errors if e.offset > hi]
+    errors = before + list(new_errors) + [_moved(e, delta) for e in old.errors if e.offset > hi]
     errors.sort(key=lambda e: (e.offset, e.end))
     multiline = tuple([m for m in old.multiline_strings if m[0] < lo] +
-                      [(region_start + a, region_start + b) for a, b in new_multiline] +
+                      list(new_multiline) +
                       [(a + delta, b + delta) for a, b in old.multiline_strings if a > hi])
     return prefer_closed_runaway_string(ParseResult(green, errors, text, multiline), False, tasks)
 
@@ -174,10 +198,18 @@ def _owned_interval(node: SyntaxNode) -> tuple[int, int]:
     return first.offset, last.end
 
 
-def _parse_unit(region: str, statement: bool, prev_green, following: str | None, tasks: bool):
-    """Parse a unit's text on its own: (green node, errors, kind of its first token) or None
-    when the text does not make exactly one unit."""
-    lexed = lex(region, tasks=tasks)
+def _parse_unit(text: str, start: int, end: int, statement: bool, prev_green, prev_kind: str | None,
+                tasks: bool):
+    """Parse text[start:end] as one unit: (green node, errors, kind of its first token,
+    multi-line strings), all offsets those of ``text``; None when it does not make exactly one
+    unit."""
+    # Tokens at the unit's edges must not run into their neighbours outside it ('class' and
+    # 'foo' become 'classfoo' when the space between them goes): blanks on both sides.
+    if start > 0 and not text[start].isspace():
+        return None
+    if end < len(text) and not text[end].isspace():
+        return None
+    lexed = lex_range(text, start, end, prev_kind, tasks)
     if lexed.heredocs or any(e.code not in _LOCAL_LEX_ERRORS for e in lexed.errors):
         return None
     toks = lexed.tokens
@@ -195,8 +227,10 @@ def _parse_unit(region: str, statement: bool, prev_green, following: str | None,
         return None
     eof = toks[-1]
     stop = len(toks) - 1
-    if statement and following is not None and following != K.EOF:
-        lexed.tokens = toks[:-1] + [(following, "", eof[2], ()), eof]
+    if statement:
+        following = next_token_kind(text, end, toks[-2][0])
+        if following != K.EOF:
+            lexed.tokens = toks[:-1] + [(following, "", eof[2], ()), eof]
     p = Parser(lexed)
     if statement:
         ch: list = [prev_green] if prev_green is not None else []
@@ -212,6 +246,24 @@ def _parse_unit(region: str, statement: bool, prev_green, following: str | None,
     if any(e.offset >= eof[2] for e in p.errors):
         return None   # the unit ended while something was still expected
     return node, sorted(p.errors, key=lambda e: (e.offset, e.end)), toks[0][0], p.multiline
+
+
+def _previous_token_kind(node: SyntaxNode) -> str | None:
+    """Kind of the last significant token before ``node`` (the lexer's context for it)."""
+    cur = node
+    while cur.parent is not None:
+        children = cur.parent.green.children
+        for i in range(cur.index - 1, -1, -1):
+            c = children[i]
+            if type(c) is tuple:
+                if c[0] not in K.TRIVIA:
+                    return c[0]
+            else:
+                k = _last_kind(c)
+                if k is not None:
+                    return k
+        cur = cur.parent
+    return None
 
 
 def _previous_statement(node: SyntaxNode):

@@ -737,6 +737,20 @@ def next_token_kind(text: str, pos: int, prev_kind: str | None, window: int = 20
         window *= 4
 
 
+def lex_range(text: str, start: int, end: int, prev_kind: str | None, tasks: bool = False) -> LexResult:
+    """Lex ``text[start:end]`` as it lexes inside the whole text: after a token of kind
+    ``prev_kind`` and with the characters before ``start`` in view (for LISTSTART, WSLPAREN and
+    regex-or-division).  Offsets are those of the whole text."""
+    lx = _Lexer(text, False, tasks)
+    lx.prev = prev_kind
+    lx.n = end
+    pos = lx.lex_code(start, False)
+    while pos < end:
+        lx.emit(K.ERROR_TOKEN, text[pos], pos)
+        pos = lx.lex_code(pos + 1, False)
+    return lx.finish()
+
+
 _heredoc_text_res: dict = {}
 
 
