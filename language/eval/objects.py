@@ -6,6 +6,7 @@ function called ``name``; this module answers that first question.
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlsplit
 
 from ..types.values import URI, Deferred, ObjectValue
 
@@ -45,17 +46,16 @@ def call_member(ev, obj: Any, name: str, args: list, lam, node, scope) -> tuple:
 
 
 def uri_parts(u: URI) -> dict:
-    """The parts of a URI like Ruby's URI: an opaque URI (``urn:a:b``) has no path."""
+    """The parts of a URI like Ruby's URI (an opaque URI such as ``urn:a:b`` has no path)."""
     parts = dict(u.parts())
-    text = u.text
-    scheme = parts.get("scheme")
-    if scheme and not text[len(scheme) + 1:].startswith("/"):
-        rest = text[len(scheme) + 1:]
-        for k in ("path", "host", "userinfo", "port"):
-            parts.pop(k, None)
-        opaque = rest.split("#", 1)[0].split("?", 1)[0] if "?" in rest or "#" in rest else rest
-        parts["opaque"] = rest.split("#", 1)[0]
-        del opaque
+    if "port" not in parts and "opaque" not in parts:
+        # the type leaves out a scheme's default port, but the member still answers it
+        try:
+            port = urlsplit(u.text).port
+        except ValueError:
+            port = None
+        if port is not None:
+            parts["port"] = str(port)
     return parts
 
 

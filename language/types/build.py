@@ -358,7 +358,8 @@ class _Builder:
                                              "query", "fragment", "opaque")]
             if bad:
                 raise self.err(call, f"URI-Type[] has no part named '{bad[0]}'", 0)
-            return m.URIType(tuple(a.items()))
+            # an empty hash constrains nothing: URI[{}] is URI
+            return m.URIType(tuple(a.items()) if a else None)
         raise self.err(call, f"URI-Type[] argument must be a String, URI or Hash. Got {_kind(a)}",
                        0)
 

@@ -14,7 +14,7 @@ from typing import Any
 from . import model as m
 from .errors import TypeSystemError
 from .values import (URI, Binary, Deferred, DefaultValue, ObjectValue, Regexp, SemVer,
-                     SemVerRange, Sensitive, Timespan, Timestamp)
+                     SemVerRange, Sensitive, Timespan, Timestamp, merge_intervals)
 
 __all__ = ["is_assignable", "is_instance", "types_equal", "type_lt", "type_le", "type_gt",
            "type_ge", "is_iterable_type", "iterable_element_type", "resolve",
@@ -219,7 +219,9 @@ def _specific(a: m.PType, b: m.PType, ctx: _Ctx) -> bool:  # noqa: C901 - one ca
             return True
         if not b.ranges:
             return False
-        return all(any(ra.covers(rb) for ra in a.ranges) for rb in b.ranges)
+        # judged on the union of the ranges: Puppet merges overlapping ranges of a SemVer type
+        mine = merge_intervals(iv for r in a.ranges for iv in r.intervals)
+        return all(any(ra.covers(rb) for ra in mine) for r in b.ranges for rb in r.intervals)
     if A is m.SemVerRangeType:
         return isinstance(b, m.SemVerRangeType)
     if A is m.TimespanType or A is m.TimestampType:
@@ -234,7 +236,10 @@ def _specific(a: m.PType, b: m.PType, ctx: _Ctx) -> bool:  # noqa: C901 - one ca
         if b.parts is None:
             return False
         bp = dict(b.parts)
-        return all(k in bp and bp[k] == v for k, v in a.parts)
+        # a part of ours may be a type or regexp: b's part must match it, or be a type we accept
+        return all(k in bp and (_uri_part_match(bp[k], v, ctx) or (
+            isinstance(bp[k], m.PType) and isinstance(v, m.PType) and _asg(v, bp[k], ctx)))
+            for k, v in a.parts)
     if A is m.CollectionType:
         if isinstance(b, (m.CollectionType, m.ArrayType, m.HashType)):
             return _size_ok(a.size, b.size)
@@ -553,6 +558,15 @@ def _is_scalar_data(v: Any) -> bool:
     return isinstance(v, (int, float, str))  # bool is an int subclass
 
 
+def _uri_part_match(actual, expected, ctx) -> bool:
+    """Puppet's match of one URI part: a type tests membership, a regexp searches, else equal."""
+    if isinstance(expected, m.PType):
+        return _instance(expected, actual, ctx)
+    if isinstance(expected, Regexp):
+        return isinstance(actual, str) and expected.matches(actual)
+    return actual == expected
+
+
 def _instance(t: m.PType, v: Any, ctx: _Ctx) -> bool:
     if ctx.depth > MAX_DEPTH:
         return False
@@ -629,7 +643,7 @@ def _inst1(t: m.PType, v: Any, ctx: _Ctx) -> bool:  # noqa: C901 - one case per 
         if t.parts is None:
             return True
         parts = v.parts()
-        return all(parts.get(k) == val for k, val in t.parts)
+        return all(_uri_part_match(parts.get(k), val, ctx) for k, val in t.parts)
     if T is m.CollectionType:
         if not isinstance(v, (list, tuple, dict)):
             return False

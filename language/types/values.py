@@ -395,14 +395,20 @@ class URI:
             out["userinfo"] = netloc.rsplit("@", 1)[0]
         if s.hostname:
             out["host"] = s.hostname
-        if port is not None:
+        # the scheme's default port is not a part of its own (as Puppet's URI type sees it)
+        if port is not None and (s.scheme, port) not in (("http", 80), ("https", 443)):
             out["port"] = str(port)
-        if s.path:
+        # 'urn:a:b' has no authority and a path not starting with '/': Ruby calls all of it
+        # up to the fragment (query included) the opaque part, and the URI has no path
+        opaque = bool(s.scheme) and not netloc and not s.path.startswith("/") and bool(s.path)
+        if s.path and not opaque:
             out["path"] = s.path
-        if s.query:
+        if s.query and not opaque:
             out["query"] = s.query
         if s.fragment:
             out["fragment"] = s.fragment
+        if opaque:
+            out["opaque"] = s.path + ("?" + s.query if s.query else "")
         return out
 
     def __str__(self) -> str:
@@ -528,6 +534,36 @@ class _Interval:
                 other.hi.key() == hi.key() and not other.hi_incl)):
             hi, hi_incl = other.hi, other.hi_incl
         return _Interval(lo, lo_incl, hi, hi_incl)
+
+
+def merge_intervals(intervals) -> list:
+    """The union of intervals as disjoint intervals: overlapping or touching ones are joined.
+
+    Puppet merges the ranges of ``SemVer[r1, r2]`` this way, so a type is judged by the
+    versions it accepts, not by how its ranges were split up.
+    """
+    def lo_key(iv):
+        # None (unbounded) sorts first; an inclusive end sorts before an exclusive one
+        return (0,) if iv.lo is None else (1, iv.lo.key(), not iv.lo_incl)
+
+    merged: list = []
+    for iv in sorted(intervals, key=lo_key):
+        if merged:
+            cur = merged[-1]
+            touches = cur.hi is None or iv.lo is None or iv.lo.key() < cur.hi.key() or (
+                iv.lo.key() == cur.hi.key() and (iv.lo_incl or cur.hi_incl))
+            if touches:
+                if cur.hi is None or iv.hi is None:
+                    hi, hi_incl = None, True
+                elif iv.hi.key() > cur.hi.key() or (
+                        iv.hi.key() == cur.hi.key() and iv.hi_incl):
+                    hi, hi_incl = iv.hi, iv.hi_incl
+                else:
+                    hi, hi_incl = cur.hi, cur.hi_incl
+                merged[-1] = _Interval(cur.lo, cur.lo_incl, hi, hi_incl)
+                continue
+        merged.append(iv)
+    return merged
 
 
 _PARTIAL_RE = re.compile(
