@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from ..types import model as m
-from ..types.build import TypeCall, build
+from ..types.build import TypeCall, build, parameterize_object, resolve_alias
 from ..types.errors import TypeSystemError
 from ..types.values import Binary, DefaultValue, Regexp
 from .errors import EvalError
@@ -188,6 +188,22 @@ def type_access(ev, node, target_n, key_nodes, left: m.PType, keys: list, scope)
         if left.class_name is not None:
             return ev.catalog.class_parameter_access(node, left, keys, scope)
         return _class_names(ev, node, key_nodes, left, keys)
+    target = left
+    if isinstance(left, m.TypeAliasType):
+        try:
+            target = resolve_alias(left)
+        except TypeSystemError:
+            target = left
+    if isinstance(target, m.ObjectType) and target.type_name is not None:
+        # a named Object type (Error, or an alias such as `type MyType = Object[...]`) is
+        # narrowed by its type parameters
+        def err(msg):
+            return ev.fail("ILLEGAL_TYPE", msg, node,
+                           prefix="Error while evaluating a '[]' expression, ")
+        try:
+            return parameterize_object(target, list(keys), err)
+        except TypeSystemError as exc:
+            raise err(str(exc)) from None
     if isinstance(left, m.TypeAliasType):
         raise ev.fail("NOT_PARAMETERIZED_TYPE",
                       f"Operator '[]' is not applicable to a type alias ({left.alias_name})", node)

@@ -226,8 +226,10 @@ class Catalog:
                 raise ev.fail("ILLEGAL_TYPE_ALIAS",
                               f"Type alias '{name}' must be a type, got {generalized_type_name(v)}",
                               value)
-            if isinstance(v, m.ObjectType) and v.type_name is None:
-                # An Object type defined by an alias takes the alias' name (Puppet names it).
+            if isinstance(v, m.ObjectType) and (
+                    v.type_name is None or m.SIMPLE_TYPES.get(v.type_name) is not v):
+                # An Object type defined by an alias takes the alias' name (Puppet names it,
+                # over a `name` given in its body); `type E = Error` keeps the built-in.
                 import dataclasses
                 v = dataclasses.replace(v, type_name=name)
             define_alias(ev.ctx.aliases, name, v)
@@ -235,6 +237,7 @@ class Catalog:
             prune_variant_cycles(ev.ctx.aliases, [name for name, _, _ in pending])
         # Alias checks made while bodies were evaluated saw placeholders: forget them.
         ev.__dict__.pop("_checked_aliases", None)
+        ev.__dict__.pop("_object_problems", None)
 
     def defined_type_names(self) -> frozenset:
         if self._defined_names is None:

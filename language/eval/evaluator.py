@@ -16,7 +16,8 @@ from ..syntax import ast
 from ..syntax import kinds as K
 from ..syntax.tree import SyntaxNode
 from ..types import model as m
-from ..types.build import BUILTIN_RESOURCE_TYPES, TypeCall, build
+from ..types.build import (BUILTIN_RESOURCE_TYPES, TypeCall, build, object_type_problem,
+                           resolve_alias)
 from ..types.errors import TypeSystemError
 from .typecheck import instance_of as is_instance
 from ..types.values import DEFAULT, DefaultValue, Regexp, SemVer, SemVerRange
@@ -244,6 +245,18 @@ class Evaluator:
             raise self.fail("ILLEGAL_TYPE_ALIAS",
                             "Error while evaluating a Type-Name, "
                             f"Type alias '{name}' cannot be resolved to a real type", node)
+        problems = self.__dict__.setdefault("_object_problems", {})
+        if name not in problems:
+            try:
+                target = resolve_alias(ty)
+            except TypeSystemError:
+                target = None
+            problems[name] = object_type_problem(target) if isinstance(
+                target, m.ObjectType) else None
+        if problems[name] is not None:
+            # Puppet validates a declared Object type when its name is first resolved
+            raise self.fail("ILLEGAL_TYPE", "Error while evaluating a Type-Name, "
+                            + problems[name], node)
 
     def canonical_type_name(self, name: str) -> str:
         """Puppet looks type names up case-insensitively (``Semver`` is ``SemVer``)."""

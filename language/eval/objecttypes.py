@@ -66,7 +66,8 @@ class _ObjectNew(Function):
         pos_d = Dispatch(self, [], None, self._from_positional)
         required = 0
         for a in settable:
-            if a.has_value:
+            # an attribute whose type accepts undef defaults to undef (Puppet gives it a value)
+            if a.has_value or _accepts_undef(a.type):
                 break
             required += 1
         pos_d._sig = ([a.type for a in settable], [a.name for a in settable],

@@ -207,6 +207,16 @@ def type_value_string(t: m.PType) -> str:
     """A type as a value prints as Puppet's ``to_s``: an alias shows what it stands for
     (``Foo = Integer``, nested aliases expanded once), any other type its plain text."""
     if isinstance(t, m.TypeAliasType) and t.scope is not m.BUILTIN_SCOPE:
+        from ..types.build import resolve_alias
+        from ..types.errors import TypeSystemError
+        try:
+            target = resolve_alias(t)
+        except TypeSystemError:
+            target = None
+        if isinstance(target, m.ObjectType) and target.type_name is not None:
+            # a declared Object type prints its whole definition
+            from ..types.format import object_definition_text
+            return object_definition_text(target)
         from .mismatch import alias_expanded
         return alias_expanded(t)
     return type_to_string(t)

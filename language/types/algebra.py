@@ -96,9 +96,10 @@ def _infer(v: Any, as_set: bool, depth: int, seen: set) -> m.PType:  # noqa: C90
     if isinstance(v, Deferred):
         return m.DEFERRED
     if isinstance(v, ObjectValue):
-        if v.type_name == "Error":
-            return m.ERROR
-        return m.ObjectType(v.type_name)
+        base = m.ERROR if v.type_name == "Error" else getattr(v, "object_type", None)
+        if base is None:
+            return m.ObjectType(v.type_name)
+        return _object_value_type(base, v)
     return m.RuntimeType("python", type(v).__name__)
 
 
@@ -225,6 +226,21 @@ def _max(x, y):
 
 # --- generalize --------------------------------------------------------------------------------
 
+def _object_value_type(base: m.PType, v: ObjectValue) -> m.PType:
+    """The type of an Object value: its type, parameterized by the values of the attributes
+    named like its type parameters (Puppet's ``create_from_instance``); undef counts as set."""
+    from .build import object_type_parameters
+    pts = object_type_parameters(base)
+    if not pts:
+        return base
+    attrs = dict(v.attributes)
+    names = {a.name for a in base.all_attributes()} if isinstance(base, m.ObjectType) else set()
+    names |= set(attrs)
+    from .build import _freeze
+    params = tuple((pn, _freeze(attrs.get(pn))) for pn, _ in pts if pn in names)
+    return m.ObjectExtType(base, params) if params else base
+
+
 def generalize(t: m.PType, depth: int = 0) -> m.PType:  # noqa: C901
     """Drop value-specific parameters: ``Integer[1, 1]`` -> ``Integer``, sizes of collections."""
     if depth > _MAX_DEPTH:
@@ -247,6 +263,8 @@ def generalize(t: m.PType, depth: int = 0) -> m.PType:  # noqa: C901
         return type(t)()
     if isinstance(t, m.URIType):
         return m.URI_T
+    if isinstance(t, m.ObjectExtType):
+        return t.base
     if isinstance(t, m.ArrayType):
         return m.ARRAY if t == m.ARRAY else m.ArrayType(g(t.element))
     if isinstance(t, m.HashType):

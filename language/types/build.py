@@ -621,6 +621,8 @@ def object_from_hash(h: dict, err) -> m.ObjectType:
     parent = h.get("parent")
     if parent is not None and not isinstance(parent, m.PType):
         raise err("Object 'parent' must be a type")
+    if isinstance(parent, m.TypeReferenceType):
+        raise err(f"reference to unresolved type '{parent.text}'")
     attrs = []
     for an, spec in (h.get("attributes") or {}).items():
         if isinstance(spec, m.PType):
@@ -630,9 +632,32 @@ def object_from_hash(h: dict, err) -> m.ObjectType:
             if not isinstance(t, m.PType):
                 raise err(f"attribute '{an}' type must be a type")
             attrs.append(m.ObjectAttribute(str(an), t, "value" in spec, _freeze(spec.get("value")),
-                                           spec.get("kind")))
+                                           spec.get("kind"), spec.get("final") is True,
+                                           spec.get("override") is True))
         else:
             raise err(f"attribute '{an}' must be a type or a Hash")
+    constants = h.get("constants") or {}
+    if not isinstance(constants, dict):
+        raise err("Object 'constants' must be a Hash")
+    for cn, cv in constants.items():
+        # a constant is an attribute of kind constant whose type is inferred from its value
+        from .algebra import generalize, infer
+        attrs.append(m.ObjectAttribute(str(cn), generalize(infer(cv)), True, _freeze(cv),
+                                       "constant"))
+    tparams = []
+    for pn, spec in (h.get("type_parameters") or {}).items():
+        if isinstance(spec, dict):
+            spec = spec.get("type", m.ANY)
+        if not isinstance(spec, m.PType):
+            raise err(f"type parameter '{pn}' must be a type")
+        tparams.append((str(pn), spec))
+    equality = h.get("equality")
+    if isinstance(equality, str):
+        equality = (equality,)
+    elif isinstance(equality, list):
+        equality = tuple(str(e) for e in equality)
+    elif equality is not None:
+        raise err("Object 'equality' must be a String or an Array of String")
     funcs = []
     for fn, spec in (h.get("functions") or {}).items():
         if isinstance(spec, dict):
@@ -640,7 +665,152 @@ def object_from_hash(h: dict, err) -> m.ObjectType:
         if not isinstance(spec, m.CallableType):
             raise err(f"function '{fn}' must be a Callable")
         funcs.append((str(fn), spec))
-    return m.ObjectType(name, parent, tuple(attrs), tuple(funcs))
+    annotations = h.get("annotations")
+    anns = []
+    if annotations is not None:
+        if not isinstance(annotations, dict) or not all(
+                isinstance(k, m.PType) and isinstance(v, dict) for k, v in annotations.items()):
+            raise err("object initializer has wrong type, entry 'annotations' expects a value "
+                      f"of type Undef or {_ANNOTATIONS_TEXT}")
+        # kept as written: whether each key is an Annotation type is checked once all aliases
+        # are known (object_type_problem)
+        anns = [(k, tuple((str(n), _freeze(x)) for n, x in v.items()))
+                for k, v in annotations.items()]
+    return m.ObjectType(name, parent, tuple(attrs), tuple(funcs),
+                        type_parameters=tuple(tparams), equality=equality,
+                        annotations=tuple(anns))
+
+
+_ANNOTATIONS_TEXT = "Hash[Type[Annotation], Hash[Pattern[/\\A[a-z_]\\w*\\z/], Any]]"
+
+
+def is_annotation_type(t: m.PType) -> bool:
+    """Whether ``t`` is Annotation or an Object type inheriting from it."""
+    from .relations import resolve
+    t = resolve(t)
+    seen = 0
+    while isinstance(t, m.ObjectType) and seen < 50:
+        if t.type_name == "Annotation":
+            return True
+        t = resolve(t.parent) if t.parent is not None else None
+        seen += 1
+    return False
+
+
+def object_type_problem(t: m.ObjectType) -> str | None:
+    """What Puppet refuses when it resolves a declared Object type, or None.
+
+    Checked: a parent chain that comes back to the type, an attribute overriding a final one,
+    and an ``equality`` naming an inherited attribute that the parent's equality already has.
+    """
+    from .relations import resolve
+    label = t.type_name or "Object"
+    chain = []
+    p = resolve(t.parent) if t.parent is not None else None
+    while isinstance(p, m.ObjectType):
+        if p is t or (t.type_name is not None and p.type_name == t.type_name) or len(chain) > 50:
+            return f"The Object type '{label}' inherits from itself"
+        chain.append(p)
+        p = resolve(p.parent) if p.parent is not None else None
+    if isinstance(p, m.TypeReferenceType):
+        return f"reference to unresolved type '{p.text}'"
+    bad = [k for k, _ in t.annotations if not is_annotation_type(k)]
+    if bad:
+        from .format import type_to_string
+        got = ", ".join(f"Type[{type_to_string(k)}]" for k in bad)
+        return ("object initializer has wrong type, entry 'annotations' expects a value of "
+                f"type Undef or {_ANNOTATIONS_TEXT}, got Hash[{got}, Hash]")
+    for a in t.attributes:
+        for anc in chain:
+            hit = next((x for x in anc.attributes if x.name == a.name), None)
+            if hit is not None:
+                if hit.final:
+                    return (f"attribute {label}[{a.name}] attempts to override final attribute "
+                            f"{anc.type_name or 'Object'}[{a.name}]")
+                break
+    for name in t.equality or ():
+        for anc in chain:
+            hit = next((x for x in anc.attributes if x.name == name), None)
+            if hit is None:
+                continue
+            # without a declaration, equality is every attribute that is not a constant
+            included = (name in anc.equality) if anc.equality is not None else (
+                hit.kind != "constant")
+            if included:
+                pl = anc.type_name or "Object"
+                return (f"{label} equality is referencing attribute {pl}[{name}] which is "
+                        f"included in equality of {pl}")
+            break
+    return None
+
+
+def object_type_parameters(t: m.PType, depth: int = 0) -> list:
+    """The type parameters of an Object type, inherited ones first."""
+    from .relations import resolve
+    t = resolve(t)
+    if not isinstance(t, m.ObjectType) or depth > 50:
+        return []
+    inherited = object_type_parameters(t.parent, depth + 1) if t.parent is not None else []
+    own = dict(t.type_parameters)
+    out = [(n, own.pop(n, tp)) for n, tp in inherited]
+    out.extend((n, tp) for n, tp in t.type_parameters if n in own)
+    return out
+
+
+def parameterize_object(base: m.ObjectType, args: list, err) -> m.ObjectExtType:
+    """``MyType[a, b]`` / ``MyType[p1 => a]``: the base type narrowed by parameter values.
+
+    ``err(message)`` makes the exception to raise. ``default`` leaves a parameter unset, and
+    at least one must be set.
+    """
+    from .relations import is_instance
+    label = base.type_name or "Object"
+    pts = object_type_parameters(base)
+    if not pts:
+        raise err(f"The {label}-Type cannot be parameterized using []")
+    by_name: dict = {}
+    named = len(args) == 1 and isinstance(args[0], dict) and not is_instance(pts[0][1], args[0])
+    if named:
+        known = dict(pts)
+        for pn, pv in args[0].items():
+            if pn not in known:
+                raise err(f"'{pn}' is not a known type parameter for {label}-Type")
+            if not isinstance(pv, DefaultValue):
+                by_name[pn] = _check_type_param(label, pn, known[pn], pv, err)
+    else:
+        # arguments past the declared parameters are ignored, as Puppet does
+        for (pn, tp), pv in zip(pts, args):
+            if not isinstance(pv, DefaultValue):
+                by_name[pn] = _check_type_param(label, pn, tp, pv, err)
+    if not by_name:
+        raise err(f"The {label}-Type cannot be parameterized using an empty parameter list")
+    return m.ObjectExtType(base, tuple((pn, by_name[pn]) for pn, _ in pts if pn in by_name))
+
+
+def _check_type_param(label: str, pn: str, tp: m.PType, v: Any, err) -> Any:
+    from .algebra import generalize, infer_set
+    from .format import type_to_string
+    from .relations import is_instance
+    # a type parameter may always be given as undef
+    if v is not None and not is_instance(tp, v):
+        members = ["Undef"] + [type_to_string(x) for x in _variant_members(tp)
+                               if not isinstance(x, m.UndefType)]
+        expected = (" or ".join(members) if len(members) == 2
+                    else ", ".join(members[:-1]) + ", or " + members[-1])
+        got = generalize(infer_set(v))
+        got_text = got.name if isinstance(got, m.RegexpType) else type_to_string(got)
+        raise err(f"type_parameter {label}[{pn}] has wrong type, expects a value of type "
+                  f"{expected}, got {got_text}")
+    return _freeze(v)
+
+
+def _variant_members(t: m.PType) -> list:
+    """The alternatives of a type as Puppet's mismatch message lists them."""
+    if isinstance(t, m.OptionalType):
+        return _variant_members(t.type) if t.type is not None else []
+    if isinstance(t, m.VariantType):
+        return [x for member in t.types for x in _variant_members(member)]
+    return [t]
 
 
 def _flatten(args):

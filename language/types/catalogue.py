@@ -94,8 +94,12 @@ _ENTRIES = [
        "A user-defined object type with attributes (experimental).", "object"),
     _i("TypeSet", "TypeSet[{name, version, types, ...}]",
        "A named, versioned set of object types (experimental).", "object"),
-    _i("Error", "Error", "The object type of errors (msg, kind, details, issue_code).", "object",
-       False),
+    _i("Error", "Error[kind?, issue_code?]", "The object type of errors (msg, kind, details, "
+       "issue_code); parameters narrow it by kind and issue code.", "object"),
+    _i("Annotation", "Annotation", "The parent of annotation object types (see annotate()).",
+       "object", False),
+    _i("Pcore", "Pcore", "The Pcore type; Pcore.annotate(value, {Type => hash}) adds several "
+       "annotations.", "object", False),
     _i("Runtime", "Runtime[runtime, type_name]", "A type of the implementation language "
        "(Runtime[ruby, 'ClassName']).", "abstract"),
     _i("CatalogEntry", "CatalogEntry", "A resource or a class in the catalog.", "catalog",

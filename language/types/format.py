@@ -13,7 +13,7 @@ from . import model as m
 from .values import (URI, Binary, Deferred, DefaultValue, ObjectValue, Regexp, SemVer,
                      SemVerRange, Sensitive, Timespan, Timestamp)
 
-__all__ = ["type_to_string", "format_value", "ruby_float", "regexp_literal", "quote_string"]
+__all__ = ["type_to_string", "format_value", "object_definition_text", "ruby_float", "regexp_literal", "quote_string"]
 
 _MAX_DEPTH = 200
 
@@ -251,6 +251,8 @@ def type_to_string(t: m.PType, depth: int = 0) -> str:
         return _with("SemVer", [quote_string(str(r)) for r in t.ranges])
     if isinstance(t, (m.TimespanType, m.TimestampType)):
         return _with(t.name, _time_range(t.lo, t.hi))
+    if isinstance(t, m.ObjectExtType):
+        return _object_ext_text(t, depth)
     if isinstance(t, m.ObjectType):
         if t.type_name is not None:
             return t.type_name
@@ -287,6 +289,71 @@ def _callable(t: m.CallableType, s) -> str:
     if t.return_type is not None:
         return f"Callable[[{', '.join(parts)}], {s(t.return_type)}]"
     return _with("Callable", parts)
+
+
+def object_definition_text(t: m.ObjectType) -> str:
+    """A declared Object type written out in full, as Puppet prints it as a value
+    (``Object[{name => 'T', parent => P, attributes => {...}, ...}]``); types inside, the
+    parent included, appear by name."""
+    parts = []
+    if t.annotations:
+        parts.append("annotations => {" + ", ".join(
+            f"{type_to_string(at)} => " + "{" + ", ".join(
+                f"{format_value(k)} => {format_value(v)}" for k, v in init) + "}"
+            for at, init in t.annotations) + "}")
+    if t.type_name is not None:
+        parts.append(f"name => {quote_string(t.type_name)}")
+    if t.parent is not None:
+        parts.append(f"parent => {type_to_string(t.parent)}")
+    if t.type_parameters:
+        parts.append("type_parameters => {" + ", ".join(
+            f"{quote_string(n)} => {type_to_string(tp)}" for n, tp in t.type_parameters) + "}")
+    attrs, consts = [], []
+    for a in t.attributes:
+        if a.kind == "constant" and a.has_value:
+            consts.append(f"{quote_string(a.name)} => {format_value(a.value)}")
+            continue
+        extra = []
+        if a.final:
+            extra.append("final => true")
+        if a.override:
+            extra.append("override => true")
+        if a.kind is not None:
+            extra.append(f"kind => {a.kind}")
+        if a.has_value:
+            extra.append(f"value => {format_value(a.value)}")
+        if extra:
+            attrs.append(f"{quote_string(a.name)} => {{type => {type_to_string(a.type)}, "
+                         + ", ".join(extra) + "}")
+        else:
+            attrs.append(f"{quote_string(a.name)} => {type_to_string(a.type)}")
+    if attrs:
+        parts.append("attributes => {" + ", ".join(attrs) + "}")
+    if consts:
+        parts.append("constants => {" + ", ".join(consts) + "}")
+    if t.functions:
+        parts.append("functions => {" + ", ".join(
+            f"{quote_string(n)} => {type_to_string(c)}" for n, c in t.functions) + "}")
+    if t.equality is not None:
+        parts.append("equality => [" + ", ".join(quote_string(e) for e in t.equality) + "]")
+    return "Object[{" + ", ".join(parts) + "}]"
+
+
+def _object_ext_text(t: m.ObjectExtType, depth: int) -> str:
+    """``MyType['a', default, 'b']``: positional with trailing defaults dropped, or a hash of
+    the given parameters when the type declares more than two (Puppet's choice)."""
+    from .build import object_type_parameters
+    base = t.base
+    label = base.type_name if isinstance(base, m.ObjectType) and base.type_name else "Object"
+    pts = object_type_parameters(base)
+    given = dict(t.params)
+    if len(pts) > 2:
+        return label + "[{" + ", ".join(f"{quote_string(k)} => {format_value(v, depth + 1)}"
+                                        for k, v in t.params) + "}]"
+    args = [format_value(given[pn], depth + 1) if pn in given else "default" for pn, _ in pts]
+    while args and args[-1] == "default":
+        args.pop()
+    return label + "[" + ", ".join(args) + "]"
 
 
 def _accepts_undef(t: m.PType) -> bool:

@@ -290,6 +290,8 @@ class ObjectAttribute:
     has_value: bool = False
     value: Any = None
     kind: str | None = None
+    final: bool = False
+    override: bool = False
 
 
 @_t
@@ -300,11 +302,28 @@ class ObjectType(PType):
     attributes: tuple = ()  # of ObjectAttribute
     functions: tuple = ()  # of (name, CallableType)
     text: str | None = None  # Puppet's printed form for built-in objects (Error, Deferred)
+    type_parameters: tuple = ()  # of (name, PType): what ``MyType[...]`` may be given
+    equality: tuple | None = None  # attribute names that decide equality, when declared
+    annotations: tuple = ()  # of (annotation type, frozen init hash)
 
     def all_attributes(self) -> tuple:
         inherited = self.parent.all_attributes() if isinstance(self.parent, ObjectType) else ()
         own = {a.name for a in self.attributes}
         return tuple(a for a in inherited if a.name not in own) + self.attributes
+
+
+@_t
+class ObjectExtType(PType):
+    """A parameterized Object type (``MyType['a']``, ``Error['puppet/error']``).
+
+    ``params`` are the given (name, value) pairs in the order the type parameters are declared;
+    a parameter given as ``default`` is absent. A value is a String, Regexp, type or undef and
+    is matched against the instance's attribute of the same name as a case option would be.
+    """
+
+    name: ClassVar[str] = "Object"
+    base: PType = field(default_factory=ObjectType)
+    params: tuple = ()
 
 
 @_t
@@ -445,13 +464,22 @@ EMPTY_ARRAY = ArrayType(UNIT, (0, 0))
 EMPTY_HASH = HashType(UNIT, UNIT, (0, 0))
 
 _DEFERRED_NAME = Regexp(r"\A[$]?[a-z][a-z0-9_]*(?:::[a-z][a-z0-9_]*)*\z")
+# What Error[kind, issue_code] accepts for each parameter (Puppet's Error definition).
+_ERROR_PARAM = OptionalType(VariantType((
+    StringType(), RegexpType(), TypeType(EnumType()), TypeType(PatternType()),
+    TypeType(NotUndefType()), TypeType(UndefType()))))
 ERROR = ObjectType(
     "Error", None,
     (ObjectAttribute("msg", StringType((1, None))),
      ObjectAttribute("kind", OptionalType(StringType((1, None))), True, None),
      ObjectAttribute("details", OptionalType(HashType(StringType((1, None)), ANY)), True, None),
      ObjectAttribute("issue_code", OptionalType(StringType((1, None))), True, None)),
+    type_parameters=tuple((n, _ERROR_PARAM) for n in ("kind", "issue_code")),
 )
+# The parent of user annotation types (`parent => Annotation`) and the Pcore type that
+# `Pcore.annotate(value, {...})` dispatches on; both have no attributes of their own.
+ANNOTATION = ObjectType("Annotation")
+PCORE = ObjectType("Pcore")
 DEFERRED = ObjectType(
     "Deferred", None,
     (ObjectAttribute("name", PatternType((_DEFERRED_NAME,))),
@@ -489,6 +517,7 @@ SIMPLE_TYPES: dict = {
     "Timespan": TIMESPAN, "Timestamp": TIMESTAMP, "Binary": BINARY, "URI": URI_T,
     "Runtime": RUNTIME, "Init": INIT, "Object": OBJECT, "TypeSet": TYPESET,
     "Data": DATA, "RichData": RICH_DATA, "Error": ERROR, "Deferred": DEFERRED,
+    "Annotation": ANNOTATION, "Pcore": PCORE,
     "Enum": EnumType(), "Pattern": PatternType(),
 }
 

@@ -294,7 +294,15 @@ def _specific(a: m.PType, b: m.PType, ctx: _Ctx) -> bool:  # noqa: C901 - one ca
         if _asg(a.type, b, ctx):
             return True
         return _init_accepts(resolve(a.type), b, ctx)
+    if A is m.ObjectExtType:
+        # the base must accept b's base, and each of our parameter values must match b's
+        # (a parameter b leaves unset matches nothing, as in Puppet)
+        if isinstance(b, m.ObjectExtType):
+            return _asg(a.base, b.base, ctx) and _ext_params_assignable(a, dict(b.params), ctx)
+        return _asg(a.base, b, ctx) and _ext_params_assignable(a, {}, ctx)
     if A is m.ObjectType:
+        if isinstance(b, m.ObjectExtType):
+            b = resolve(b.base)
         if not isinstance(b, m.ObjectType):
             return False
         if a.type_name is None and not a.attributes and a.parent is None:
@@ -302,7 +310,7 @@ def _specific(a: m.PType, b: m.PType, ctx: _Ctx) -> bool:  # noqa: C901 - one ca
         seen = 0
         t: Any = b
         while isinstance(t, m.ObjectType) and seen < MAX_DEPTH:
-            if t == a:
+            if _same_object(t, a):
                 return True
             t = resolve(t.parent) if t.parent is not None else None
             seen += 1
@@ -558,6 +566,36 @@ def _is_scalar_data(v: Any) -> bool:
     return isinstance(v, (int, float, str))  # bool is an int subclass
 
 
+def _same_object(t: m.ObjectType, a: m.ObjectType) -> bool:
+    """Named Object types are the same type when their names are (a type inferred from a value
+    carries only the name); anonymous ones compare structurally."""
+    if t.type_name is not None and a.type_name is not None:
+        return t.type_name == a.type_name
+    return t == a
+
+
+def _ext_params_assignable(a: m.ObjectExtType, given: dict, ctx: _Ctx) -> bool:
+    for pn, want in a.params:
+        if pn not in given:
+            return False
+        have = given[pn]
+        if not (_case_match(have, want, ctx) or (
+                isinstance(have, m.PType) and isinstance(want, m.PType) and _asg(want, have, ctx))):
+            return False
+    return True
+
+
+def _case_match(actual, expected, ctx) -> bool:
+    """Puppet's case-option match: a type tests membership, a regexp searches a String,
+    anything else compares with ``==``."""
+    if isinstance(expected, m.PType):
+        return _instance(expected, actual, ctx)
+    if isinstance(expected, Regexp):
+        return isinstance(actual, str) and expected.matches(actual)
+    from .values import puppet_equal
+    return puppet_equal(actual, expected)
+
+
 def _uri_part_match(actual, expected, ctx) -> bool:
     """Puppet's match of one URI part: a type tests membership, a regexp searches, else equal."""
     if isinstance(expected, m.PType):
@@ -703,6 +741,11 @@ def _inst1(t: m.PType, v: Any, ctx: _Ctx) -> bool:  # noqa: C901 - one case per 
         return _instance(t.type, v, ctx) or _convertible(resolve(t.type), v)
     if T is m.ObjectType:
         return _object_instance(t, v)
+    if T is m.ObjectExtType:
+        if not _instance(t.base, v, ctx) or not isinstance(v, ObjectValue):
+            return False
+        attrs = dict(v.attributes)
+        return all(_case_match(attrs.get(pn), want, ctx) for pn, want in t.params)
     if T is m.TypeSetType:
         return isinstance(v, m.TypeSetType)
     return False  # Runtime, CatalogEntry, Resource, Class, TypeReference: no such values here
@@ -749,7 +792,17 @@ def _object_instance(t: m.ObjectType, v: Any) -> bool:
         return False
     if t == m.OBJECT:
         return True
-    return v.type_name == t.type_name
+    if v.type_name == t.type_name:
+        return True
+    # an instance of a subtype: walk the parents of the value's own type
+    ot = getattr(v, "object_type", None)
+    seen = 0
+    while isinstance(ot, m.ObjectType) and seen < MAX_DEPTH:
+        if _same_object(ot, t):
+            return True
+        ot = resolve(ot.parent) if ot.parent is not None else None
+        seen += 1
+    return False
 
 
 def _iterable_instance(t: m.IterableType, v: Any, ctx: _Ctx) -> bool:

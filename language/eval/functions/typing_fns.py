@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ...types import model as m
 from ...types.algebra import generalize
+from ...types.format import type_to_string
 from ..convert import new_instance
 from ..errors import EvalError
 from ..mismatch import describe_mismatch
@@ -84,12 +85,96 @@ def _unwrap_any(c, v):
     return c.block.call([v]) if c.block is not None else v
 
 
-# annotate needs Puppet's Annotation object types, which the type system does not model yet:
-# declared (for completion and checking of the call's shape) but refused with a clear message.
 annotate = define("annotate", "Adds, reads or clears annotations (Annotation objects) of a value.")
 
 
-@annotate.dispatch("Type type", "Any value", "Any annotation_hash?", block="Callable[0,0] block?")
-def _annotate(c, type_, value, annotation_hash=None):
-    raise EvalError("The function 'annotate' is not supported by this evaluator (Annotation "
-                    "types are not modelled)", "NOT_AVAILABLE_IN_SANDBOX")
+def _annotation_store(c) -> dict:
+    """Annotations attached during this evaluation: target key -> (target, {name: value}).
+
+    Values are keyed by identity (two equal objects are still two objects), types by value;
+    the target is kept in the entry so that its identity stays unique while annotated.
+    """
+    return c.ev.ctx.__dict__.setdefault("_annotations", {})
+
+
+def _target_key(value):
+    if isinstance(value, m.PType):
+        return ("type", _resolved(value))
+    return ("value", id(value))
+
+
+def _resolved(t):
+    from ...types.relations import resolve
+    return resolve(t)
+
+
+def _ann_name(t) -> str:
+    r = _resolved(t)
+    return getattr(r, "type_name", None) or type_to_string(t)
+
+
+def _declared(value, ann_type):
+    """The init hash an Object type declares for ``ann_type`` in its ``annotations``, or None."""
+    if not isinstance(value, m.PType):
+        return None
+    target = _resolved(value)
+    if not isinstance(target, m.ObjectType):
+        return None
+    want = _ann_name(ann_type)
+    for k, init in target.annotations:
+        if _ann_name(k) == want:
+            return {n: v for n, v in init}
+    return None
+
+
+def _target_label(value) -> str:
+    if isinstance(value, m.PType):
+        return getattr(_resolved(value), "type_name", None) or type_to_string(value)
+    return type_to_string(infer_of(value))
+
+
+def _slot(c, value) -> dict:
+    store = _annotation_store(c)
+    key = _target_key(value)
+    entry = store.get(key)
+    if entry is None:
+        entry = store[key] = (value, {})
+    return entry[1]
+
+
+@annotate.dispatch("Type[Annotation] type", "Any value", block="Callable[0,0] block?")
+def _annotate_get(c, ann_type, value):
+    slot = _slot(c, value)
+    name = _ann_name(ann_type)
+    if name in slot:
+        return slot[name]
+    init = _declared(value, ann_type)
+    if init is None and c.block is not None:
+        init = c.block.call([])
+    if init is None:
+        return None
+    slot[name] = new_instance(c, ann_type, [init])
+    return slot[name]
+
+
+@annotate.dispatch("Type[Annotation] type", "Any value",
+                   "Variant[Enum[clear], Hash[Pattern[/\\A[a-z_]\\w*\\z/], Any]] annotation_hash")
+def _annotate_set(c, ann_type, value, annotation_hash):
+    name = _ann_name(ann_type)
+    if _declared(value, ann_type) is not None:
+        # an annotation declared by the type itself cannot be changed at runtime
+        what = "clear" if annotation_hash == "clear" else "redefine"
+        raise EvalError(f"attempt to {what} {name} annotation declared on {_target_label(value)}",
+                        "ARGUMENT_ERROR")
+    slot = _slot(c, value)
+    if annotation_hash == "clear":
+        return slot.pop(name, None)
+    slot[name] = new_instance(c, ann_type, [annotation_hash])
+    return slot[name]
+
+
+@annotate.dispatch("Type[Pcore] type", "Any value", "Hash[Type[Annotation], Hash] annotations")
+def _annotate_many(c, pcore, value, annotations):
+    for ann_type, init in annotations.items():
+        _annotate_set(c, ann_type, value, init)
+    return value
