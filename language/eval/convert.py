@@ -677,6 +677,9 @@ def new_function_for(t: m.PType):
     if isinstance(rt, (m.TimespanType, m.TimestampType)):
         from .timefmt import new_timespan, new_timestamp
         return new_timespan if isinstance(rt, m.TimespanType) else new_timestamp
+    if isinstance(rt, m.ObjectExtType):
+        # a parameterized Object type creates instances of its base type (as Puppet does)
+        return new_function_for(rt.base)
     if isinstance(rt, m.ObjectType):
         from .objecttypes import new_object_function
         return new_object_function(rt)

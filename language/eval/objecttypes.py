@@ -64,14 +64,16 @@ class _ObjectNew(Function):
         hash_d = Dispatch(self, [], None, self._from_hash)
         hash_d._sig = ([m.StructType(elements)], ["hash"], (1, 1), None, "block", False)
         pos_d = Dispatch(self, [], None, self._from_positional)
-        required = 0
-        for a in settable:
-            # an attribute whose type accepts undef defaults to undef (Puppet gives it a value)
-            if a.has_value or _accepts_undef(a.type):
-                break
-            required += 1
-        pos_d._sig = ([a.type for a in settable], [a.name for a in settable],
-                      (required, len(settable)), None, "block", False)
+        # Positionally, the attributes that must be given come first, then the optional ones
+        # (each group in declaration order), as Puppet orders new()'s parameters; an attribute
+        # whose type accepts undef is optional (Puppet gives it the value undef).
+        optional = [a.has_value or _accepts_undef(a.type) for a in settable]
+        positional = ([a for a, o in zip(settable, optional) if not o]
+                      + [a for a, o in zip(settable, optional) if o])
+        self.positional = positional
+        required = optional.count(False)
+        pos_d._sig = ([a.type for a in positional], [a.name for a in positional],
+                      (required, len(positional)), None, "block", False)
         self.dispatches = [hash_d, pos_d]
 
     def _make(self, given: dict) -> ObjectValue:
@@ -89,7 +91,7 @@ class _ObjectNew(Function):
         return self._make(dict(h))
 
     def _from_positional(self, c, *args) -> ObjectValue:
-        return self._make({a.name: v for a, v in zip(self.settable, args)})
+        return self._make({a.name: v for a, v in zip(self.positional, args)})
 
 
 def _accepts_undef(t: Any) -> bool:

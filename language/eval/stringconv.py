@@ -219,6 +219,11 @@ def type_value_string(t: m.PType) -> str:
             return object_definition_text(target)
         from .mismatch import alias_expanded
         return alias_expanded(t)
+    if isinstance(t, m.ObjectType) and t.type_name is not None and \
+            m.SIMPLE_TYPES.get(t.type_name) is not t:
+        # a declared Object type (e.g. the type of an Object value) writes out its definition
+        from ..types.format import object_definition_text
+        return object_definition_text(t)
     return type_to_string(t)
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 from . import kinds as K
 from .lexer import lex_range, next_token_kind
 from .parser import (EXPR_START, STATEMENT_CALLS, ParseResult, Parser, SyntaxError_, _ASSIGN,
-                     _BINARY, _RELATIONSHIP, _qname_text, parse, prefer_closed_runaway_string)
+                     _BINARY, _RELATIONSHIP, _qname_text, gc_paused, parse, prefer_closed_runaway_string)
 from .tree import GreenNode, SyntaxNode
 
 # Tokens that, following a statement, would make the parser continue that statement.
@@ -52,6 +52,11 @@ _GLOBAL_ERRORS = frozenset({
 
 def reparse(old: ParseResult, start: int, end: int, new_text: str, tasks: bool = False) -> ParseResult:
     """The parse of ``old.text`` with characters [start, end) replaced by ``new_text``."""
+    with gc_paused():
+        return _reparse(old, start, end, new_text, tasks)
+
+
+def _reparse(old: ParseResult, start: int, end: int, new_text: str, tasks: bool) -> ParseResult:
     text = old.text[:start] + new_text + old.text[end:]
     root = old.root
     if root.kind == K.EPP_FILE:
@@ -64,6 +69,12 @@ def reparse(old: ParseResult, start: int, end: int, new_text: str, tasks: bool =
     delta = len(new_text) - (end - start)
     budget = len(old.text) // 2
     for node in reversed(_path(root, start, end)):
+        if node.kind in (K.BLOCK, K.SOURCE_FILE):
+            # typing after the last statement of a block or file (the most common place to add
+            # code): reparse just that gap
+            result = _try_tail(old, node, start, end, delta, text, tasks)
+            if result is not None:
+                return result
         if node.end - node.offset > budget:
             break   # a unit this large costs more (parsed twice) than parsing everything once
         result = _try_unit(old, node, start, end, delta, text, tasks)
@@ -77,6 +88,75 @@ def reparse(old: ParseResult, start: int, end: int, new_text: str, tasks: bool =
             if result is not None:
                 return result
     return parse(text, tasks=tasks)
+
+
+def _try_tail(old: ParseResult, container: SyntaxNode, start: int, end: int, delta: int, text: str,
+              tasks: bool) -> ParseResult | None:
+    """Reparse the gap between the last statement of a block (or file) and its closing '}' (or
+    the end of input), when the edit lies in it: the new text there becomes zero or more
+    statements, spliced in before the closer."""
+    children = container.green.children
+    close_kind = K.RBRACE if container.kind == K.BLOCK else K.EOF
+    if not children or type(children[-1]) is not tuple or children[-1][0] != close_kind:
+        return None
+    close_index = len(children) - 1
+    close_offset = container.end - len(children[-1][1])
+    # the gap: everything after the last node (the trivia of the closer)
+    gap_index = close_index
+    while gap_index > 0 and type(children[gap_index - 1]) is tuple and children[gap_index - 1][0] in K.TRIVIA:
+        gap_index -= 1
+    if gap_index == 0 or type(children[gap_index - 1]) is tuple:
+        return None   # nothing before the gap but the opening brace: the block unit does it
+    gap_start = close_offset - sum(len(c[1]) for c in children[gap_index:close_index])
+    if not (gap_start <= start and end <= close_offset):
+        return None
+    last_stmt = children[gap_index - 1]
+    if _qname_text(last_stmt) in STATEMENT_CALLS or _last_kind(last_stmt) not in _COMPLETE_BEFORE:
+        return None
+    new_close = close_offset + delta
+    if not text[gap_start:gap_start + 1].isspace():
+        return None   # the new text touches the last statement's last token
+    lexed = lex_range(text, gap_start, new_close, _last_kind(last_stmt), tasks)
+    if lexed.heredocs or any(e.code not in _LOCAL_LEX_ERRORS for e in lexed.errors):
+        return None
+    toks = lexed.tokens
+    depth = 0
+    for t in toks:
+        if t[0] in (K.LBRACE, K.SELBRACE):
+            depth += 1
+        elif t[0] == K.RBRACE:
+            depth -= 1
+            if depth < 0:
+                return None
+    if depth != 0 or (len(toks) > 1 and toks[0][0] not in EXPR_START):
+        return None
+    eof = toks[-1]
+    # the closer itself ends the statements, as in a full parse
+    lexed.tokens = toks[:-1] + [(close_kind, "", eof[2], eof[3]), (K.EOF, "", eof[2], ())]
+    p = Parser(lexed)
+    new_children: list = []
+    p.statements(new_children)
+    if p.kinds[p.i] != close_kind or p.i != len(lexed.tokens) - 2:
+        return None
+    p.bump(new_children)
+    new_children.pop()   # the stand-in closer (its trivia stays)
+    if any(e.offset >= eof[2] for e in p.errors):
+        return None
+    if any(gap_start <= e.offset < close_offset for e in old.errors):
+        return None
+    green = GreenNode(container.kind, list(children[:gap_index]) + new_children + list(children[close_index:]))
+    cur = container
+    while cur.parent is not None:
+        siblings = list(cur.parent.green.children)
+        siblings[cur.index] = green
+        green = GreenNode(cur.parent.green.kind, siblings)
+        cur = cur.parent
+    errors = [e for e in old.errors if e.offset < gap_start] + sorted(p.errors, key=lambda e: (e.offset, e.end)) + \
+        [_moved(e, delta) for e in old.errors if e.offset >= close_offset]
+    errors.sort(key=lambda e: (e.offset, e.end))
+    multiline = tuple([m for m in old.multiline_strings if m[0] < gap_start] + list(p.multiline) +
+                      [(a + delta, b + delta) for a, b in old.multiline_strings if a >= close_offset])
+    return prefer_closed_runaway_string(ParseResult(green, errors, text, multiline), False, tasks)
 
 
 def _next_sibling_at(node: SyntaxNode, start: int, end: int) -> SyntaxNode | None:

@@ -15,7 +15,7 @@ from .. import diagnostics as D
 from ..diagnostics import Diagnostic
 from . import ast as A
 from . import kinds as K
-from .parser import ParseResult
+from .parser import ParseResult, gc_paused
 from .tree import SyntaxNode, SyntaxToken
 
 _VAR_NAME = re.compile(r"\A(?:(?:::)?[a-z]\w*)*(?:(?:::)?[a-z_]\w*)\Z")
@@ -66,7 +66,8 @@ def validate(result: ParseResult) -> list[Diagnostic]:
     Computed once per parse result (the tree is immutable)."""
     if result.validation is None:
         v = _Validator()
-        v.walk(result.root)
+        with gc_paused():
+            v.walk(result.root)
         result.validation = sorted(v.out, key=lambda d: (d.offset, d.end))
     return list(result.validation)
 

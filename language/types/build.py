@@ -724,9 +724,13 @@ def object_type_problem(t: m.ObjectType) -> str | None:
         for anc in chain:
             hit = next((x for x in anc.attributes if x.name == a.name), None)
             if hit is not None:
+                where = f"{anc.type_name or 'Object'}[{a.name}]"
                 if hit.final:
                     return (f"attribute {label}[{a.name}] attempts to override final attribute "
-                            f"{anc.type_name or 'Object'}[{a.name}]")
+                            f"{where}")
+                if not a.override:
+                    return (f"attribute {label}[{a.name}] attempts to override attribute {where}"
+                            " without having override => true")
                 break
     for name in t.equality or ():
         for anc in chain:

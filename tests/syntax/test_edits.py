@@ -47,3 +47,20 @@ def test_random_edits(seed: int) -> None:
                 mismatches.append((a, b, ins, new_text[max(0, a - 40):a + 40]))
             old, text = full, new_text
     assert not mismatches, mismatches[:5]
+
+
+@pytest.mark.parametrize("where", ["end of file", "end of last block"])
+def test_typing_after_the_last_statement(where: str) -> None:
+    """Typing new code after the last statement of a file or block (a reparse of just that
+    gap) gives, keystroke by keystroke, exactly what a full parse gives."""
+    snippet = "\n  $y = [1, 2]\n  notice($y) if $y { include foo }\n  file { '/x': ensure => file }\n"
+    for path in FIXTURES:
+        text = path.read_text(encoding="utf-8")
+        pos = len(text) if where == "end of file" else max(text.rfind("}"), 0)
+        result = parse(text)
+        for ch in snippet:
+            result = reparse(result, pos, pos, ch)
+            text = text[:pos] + ch + text[pos:]
+            pos += 1
+            full = parse(text)
+            assert result.green == full.green and signature(result) == signature(full), (path.name, text[pos - 40:pos])
