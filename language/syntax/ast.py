@@ -726,14 +726,10 @@ class _Definition(AstNode):
         name = self.name
         if name.startswith("::"):
             name = name[2:]
-        outer = []
-        for a in self.syntax.ancestors():
-            if a.kind == K.CLASS_DEF:
-                outer.append(ClassDef(a).name.lstrip(":"))
-        parts = list(reversed(outer)) + [name]
-        # a name is qualified by its nearest enclosing class only (which is itself qualified)
-        if outer:
-            return ClassDef(next(a for a in self.syntax.ancestors() if a.kind == K.CLASS_DEF)).qualified_name + "::" + name
+        # a name is qualified by its nearest enclosing class (which is itself qualified)
+        outer = next((a for a in self.syntax.ancestors() if a.kind == K.CLASS_DEF), None)
+        if outer is not None:
+            return ClassDef(outer).qualified_name + "::" + name
         return name
 
     def params(self) -> list[Param]:

@@ -181,7 +181,6 @@ class _Lexer:
         text = self.text
         n = self.n
         trivia = self.trivia
-        tokens = self.tokens
         keywords = self.keywords
         brace_depth = 0
         while pos < n:

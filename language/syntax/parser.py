@@ -1442,7 +1442,6 @@ def _pair_braces(p: Parser) -> None:
             stack.pop()
     if balanced and not stack:
         return
-    text_len = toks[-1][2]
     line_info = _LineInfo(toks)
     out: list = []
     stack = []   # indices into out of unclosed openers

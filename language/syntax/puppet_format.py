@@ -421,7 +421,6 @@ def puppet_tokens(text: str, epp: bool = False, tasks: bool = False):
     ``(tokens, errors)`` where tokens are ``[name, value, {line, pos, length, offset}]``."""
     lexed = lex(text, epp=epp, tasks=tasks)
     heredocs = {hd.header_offset: hd for hd in lexed.heredocs}
-    b = text.encode("utf-8")
     # char offset -> byte offset, line, column
     char_to_byte = []
     acc = 0

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 
-from .. import diagnostics as D
 from ..diagnostics import Diagnostic
 from . import ast as A
 from . import kinds as K
