@@ -142,10 +142,15 @@ def _asg1(a: m.PType, b: m.PType, ctx: _Ctx) -> bool:
         inner = b.type or m.ANY
         if not _asg(inner, m.UNDEF, ctx):
             return _asg(a, inner, ctx)
-        # NotUndef[Optional[T]] is T when T itself rejects undef
+        # NotUndef[Optional[T]] is T when T itself rejects undef.  In any case its values are
+        # among those of T (the inner type without its Undef alternatives), so whatever
+        # accepts T accepts it.
         stripped = _without_undef(inner)
-        if stripped is not None and not _asg(stripped, m.UNDEF, ctx):
-            return _asg(a, stripped, ctx)
+        if stripped is not None:
+            if not _asg(stripped, m.UNDEF, ctx):
+                return _asg(a, stripped, ctx)
+            if _asg(a, stripped, ctx):
+                return True
         return _specific(a, b, ctx)
     return _specific(a, b, ctx)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import example, HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from types_differential import ATOMS
@@ -127,6 +127,7 @@ def test_common_type_exhaustive_over_pool():
 
 @SETTINGS
 @given(TYPES)
+@example(T.build_type(T.TypeCall("NotUndef", (T.TypeCall("Variant", (T.TypeCall("Undef"), T.TypeCall("Init"))),))))
 def test_normalize_keeps_every_value(t):
     # Only this direction holds in general: like Puppet's, assignability to a Variant is
     # checked member by member, so Variant[Integer[1, 10], Integer[default, 5]] does not
