@@ -367,7 +367,7 @@ def _open_resource(ev, node, key_nodes, left, keys: list) -> Any:
                       f"First argument to Resource[] must be a resource type or a String. Got "
                       f"{_key_type_name(first)}.", where0)
     if not _CLASSREF_EXT.match(tname):
-        raise ev.fail("ILLEGAL_CLASSREF", f"Illegal class reference", where0)
+        raise ev.fail("ILLEGAL_CLASSREF", "Illegal class reference", where0)
     rest = keys[1:]
     base = m.ResourceType(tname)
     if not rest:

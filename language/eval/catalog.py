@@ -19,7 +19,7 @@ from ..types import model as m
 from ..types.build import BUILTIN_RESOURCE_TYPES, define_alias, normalize_resource_name
 from .aliases import prune_variant_cycles
 from .errors import EvalError, NextSignal, ReturnSignal
-from .runtime import generalized_type_name, hkey, truthy
+from .runtime import generalized_type_name, truthy
 from .scope import MISSING, Scope
 
 METAPARAMS = frozenset({"alias", "audit", "before", "loglevel", "noop", "notify", "require",

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..syntax.parser import parse
 from ..types.format import format_value
 from .api import compile_catalog, evaluate, format_error, safe_parse
 from .budget import Budget

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..types import model as m
 from ..types.build import resolve_alias
-from ..types.values import (URI, Binary, Deferred, DefaultValue, ObjectValue, Regexp, SemVer,
+from ..types.values import (URI, Binary, Deferred, DefaultValue, Regexp, SemVer,
                             SemVerRange, Sensitive, Timespan, Timestamp)
 from .errors import ArgumentsError, EvalError
 from .functions import Function

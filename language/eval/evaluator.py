@@ -22,7 +22,7 @@ from ..types.errors import TypeSystemError
 from .typecheck import instance_of as is_instance
 from ..types.values import DEFAULT, DefaultValue, Regexp, SemVer, SemVerRange
 from . import operators as ops
-from .errors import (BreakSignal, EvalError, NextSignal, ReturnSignal, Signal)
+from .errors import EvalError
 from .rubyfmt import ruby_interpolated
 from .runtime import (MAX_INTEGER, a_an, a_an_uc, hkey, label, ruby_hex, truthy)
 from .scope import MISSING, Scope

@@ -9,7 +9,7 @@ from typing import Any
 
 from ...types.algebra import infer
 from ...types.format import type_to_string
-from ...types.values import Binary, SemVer, Sensitive, Timespan, Timestamp
+from ...types.values import Binary, SemVer, Timespan, Timestamp
 from ..errors import EvalError
 from ..iteration import iterate
 from ..runtime import hkey, label
