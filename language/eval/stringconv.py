@@ -18,7 +18,7 @@ from typing import Any
 
 from ..types import model as m
 from ..types.algebra import infer_set
-from ..types.format import regexp_literal, ruby_float, type_to_string
+from ..types.format import double_quote, regexp_literal, ruby_float, type_to_string
 from ..types.relations import is_assignable
 from ..types.values import (URI, Binary, Deferred, DefaultValue, ObjectValue, Regexp, SemVer,
                             SemVerRange, Sensitive, Timespan, Timestamp)
@@ -84,12 +84,12 @@ def _p(v: Any) -> str:
 def puppet_quote(s: str, enforce_double: bool = False) -> str:
     """Puppet source text for a string: single quotes when possible, else double quotes."""
     if enforce_double:
-        return _double_quote(s)
+        return double_quote(s)
     out = ["'"]
     escaped = False
     for c in s:
         if ord(c) < 0x20:
-            return _double_quote(s)
+            return double_quote(s)
         if escaped:
             out.append("\\" + c)
             escaped = False
@@ -105,28 +105,6 @@ def puppet_quote(s: str, enforce_double: bool = False) -> str:
     return "".join(out)
 
 
-def _double_quote(s: str) -> str:
-    out = ['"']
-    for c in s:
-        o = ord(c)
-        if c == "\t":
-            out.append("\\t")
-        elif c == "\n":
-            out.append("\\n")
-        elif c == "\r":
-            out.append("\\r")
-        elif c == '"':
-            out.append('\\"')
-        elif c == "$":
-            out.append("\\$")
-        elif c == "\\":
-            out.append("\\\\")
-        elif o < 0x20:
-            out.append(f"\\u{{{o:X}}}")
-        else:
-            out.append(c)
-    out.append('"')
-    return "".join(out)
 
 
 # ---- formats ------------------------------------------------------------------------------------

@@ -43,26 +43,33 @@ def ruby_float(f: float) -> str:
 def quote_string(s: str) -> str:
     """Puppet source for a string: single-quoted unless it holds control characters."""
     if any(ord(c) < 0x20 for c in s):
-        out = []
-        for c in s:
-            if c == "\t":
-                out.append("\\t")
-            elif c == "\n":
-                out.append("\\n")
-            elif c == "\r":
-                out.append("\\r")
-            elif c == '"':
-                out.append('\\"')
-            elif c == "$":
-                out.append("\\$")
-            elif c == "\\":
-                out.append("\\\\")
-            elif ord(c) < 0x20:
-                out.append(f"\\u{{{ord(c):X}}}")
-            else:
-                out.append(c)
-        return '"' + "".join(out) + '"'
+        return double_quote(s)
     return "'" + s.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def double_quote(s: str) -> str:
+    """A double-quoted Puppet string literal for ``s`` (tab, line breaks, quote, dollar and
+    backslash escaped, other control characters as ``\\u{XX}``)."""
+    out = ['"']
+    for c in s:
+        if c == "\t":
+            out.append("\\t")
+        elif c == "\n":
+            out.append("\\n")
+        elif c == "\r":
+            out.append("\\r")
+        elif c == '"':
+            out.append('\\"')
+        elif c == "$":
+            out.append("\\$")
+        elif c == "\\":
+            out.append("\\\\")
+        elif ord(c) < 0x20:
+            out.append(f"\\u{{{ord(c):X}}}")
+        else:
+            out.append(c)
+    out.append('"')
+    return "".join(out)
 
 
 def regexp_literal(source: str) -> str:
