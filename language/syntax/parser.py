@@ -775,14 +775,7 @@ class Parser:
             if chain > MAX_CHAIN and k in _POSTFIX_START:
                 return self.chain_too_long(left)
             if k == K.LBRACK:
-                node = [left]
-                self.bump(node)
-                mark = len(self.errors)
-                if kinds[self.i] == K.RBRACK:
-                    self.syntax_error("an index or type parameter")
-                self.collection_entries(node, K.RBRACK)
-                self.expect_close(node, K.RBRACK, "']'", mark)
-                left = GreenNode(K.ACCESS_EXPR, node)
+                left = self.access(left, "an index or type parameter")
             elif k == K.DOT:
                 node = [left]
                 self.bump(node)
@@ -1271,17 +1264,21 @@ class Parser:
         return GreenNode(K.RETURN_TYPE, rt)
 
     def postfix_access_only(self, left: GreenNode) -> GreenNode:
-        kinds = self.kinds
-        while kinds[self.i] == K.LBRACK:
-            node = [left]
-            self.bump(node)
-            mark = len(self.errors)
-            if kinds[self.i] == K.RBRACK:
-                self.syntax_error("a type parameter")
-            self.collection_entries(node, K.RBRACK)
-            self.expect_close(node, K.RBRACK, "']'", mark)
-            left = GreenNode(K.ACCESS_EXPR, node)
+        """A type with its parameters: only '[…]' may follow (parameter and return types)."""
+        while self.kinds[self.i] == K.LBRACK:
+            left = self.access(left, "a type parameter")
         return left
+
+    def access(self, left: GreenNode, what: str) -> GreenNode:
+        """``left[keys]`` (the '[' is the current token); keys may be unbraced hash entries."""
+        node = [left]
+        self.bump(node)
+        mark = len(self.errors)
+        if self.kinds[self.i] == K.RBRACK:
+            self.syntax_error(what)
+        self.collection_entries(node, K.RBRACK)
+        self.expect_close(node, K.RBRACK, "']'", mark)
+        return GreenNode(K.ACCESS_EXPR, node)
 
     def param_list(self, node: list, open_kind: str, close_kind: str) -> None:
         pl: list = []
