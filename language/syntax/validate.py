@@ -130,8 +130,21 @@ class _Validator:
         self._scan_scope(body, definite, True)
 
     def _scan_scope(self, node: SyntaxNode, definite: dict, certain: bool) -> None:
-        for c in node.children():
-            self._scan_node(c, definite, certain)
+        self._scan_green(node.green, node.offset, definite, certain)
+
+    def _scan_green(self, green, offset: int, definite: dict, certain: bool) -> None:
+        # Walks the green tree (offsets computed on the way) and makes positioned nodes only
+        # for assignments: this pass visits every node of a scope.
+        for c in green.children:
+            if type(c) is tuple:
+                offset += len(c[1])
+                continue
+            k = c.kind
+            if k == K.ASSIGNMENT:
+                self._scan_node(SyntaxNode(c, offset), definite, certain)
+            elif k not in _NEW_SCOPES:
+                self._scan_green(c, offset, definite, certain and k not in _BRANCHES)
+            offset += c.width
 
     def _scan_node(self, c: SyntaxNode, definite: dict, certain: bool) -> None:
         k = c.kind
