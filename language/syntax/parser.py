@@ -862,18 +862,14 @@ class Parser:
             if k == close or k == K.EOF or k == K.RBRACE:
                 break
             if k in _COLLECTION_KEYWORDS and kinds[self.i + 1] in (K.COMMA, close, K.FARROW):
-                lit: list = []
-                self.bump(lit)
-                item = GreenNode(K.QNAME, lit)
+                item = self.keyword_literal()
             elif k in EXPR_START:
                 item = self.assignment()
             else:
                 self.syntax_error()
                 err: list = []
                 self.recover(err, frozenset({K.COMMA, close, K.RBRACE, K.EOF, K.SEMIC}))
-                if pending_hash is not None:
-                    node.append(GreenNode(K.HASH, pending_hash))
-                    pending_hash = None
+                pending_hash = _flush_hash(node, pending_hash)
                 if err:
                     node.append(GreenNode(K.ERROR, err))
                 if kinds[self.i] == K.COMMA:
@@ -886,9 +882,7 @@ class Parser:
                 entry = [item]
                 self.bump(entry)
                 if kinds[self.i] in _COLLECTION_KEYWORDS and kinds[self.i + 1] in (K.COMMA, close):
-                    lit = []
-                    self.bump(lit)
-                    entry.append(GreenNode(K.QNAME, lit))
+                    entry.append(self.keyword_literal())
                 else:
                     entry.append(self.assignment_operand())
                 if pending_hash is None:
@@ -898,9 +892,7 @@ class Parser:
                     self.bump(pending_hash)
                     continue
             else:
-                if pending_hash is not None:
-                    node.append(GreenNode(K.HASH, pending_hash))
-                    pending_hash = None
+                pending_hash = _flush_hash(node, pending_hash)
                 node.append(item)
                 if kinds[self.i] == K.COMMA:
                     self.bump(node)
@@ -916,17 +908,20 @@ class Parser:
                         continue   # a missing comma between entries on separate lines
                 err = []
                 self.recover(err, frozenset({K.COMMA, close, K.RBRACE, K.EOF, K.SEMIC, K.LBRACE}))
-                if pending_hash is not None:
-                    node.append(GreenNode(K.HASH, pending_hash))
-                    pending_hash = None
+                pending_hash = _flush_hash(node, pending_hash)
                 if err:
                     node.append(GreenNode(K.ERROR, err))
                 if kinds[self.i] == K.COMMA:
                     self.bump(node)
                     continue
                 break
-        if pending_hash is not None:
-            node.append(GreenNode(K.HASH, pending_hash))
+        _flush_hash(node, pending_hash)
+
+    def keyword_literal(self) -> GreenNode:
+        """A keyword used as a value in a collection ('[type]', '{function => 1}'): a word."""
+        lit: list = []
+        self.bump(lit)
+        return GreenNode(K.QNAME, lit)
 
     # ---- primaries --------------------------------------------------------------------------
     def primary(self) -> GreenNode:
@@ -1061,9 +1056,7 @@ class Parser:
         while kinds[self.i] not in (K.RBRACE, K.EOF):
             entry: list = []
             if kinds[self.i] in _COLLECTION_KEYWORDS and kinds[self.i + 1] == K.FARROW:
-                lit: list = []
-                self.bump(lit)
-                entry.append(GreenNode(K.QNAME, lit))
+                entry.append(self.keyword_literal())
             elif kinds[self.i] in EXPR_START:
                 entry.append(self.assignment())
             else:
@@ -1075,9 +1068,7 @@ class Parser:
             if kinds[self.i] == K.FARROW:
                 self.bump(entry)
                 if kinds[self.i] in _COLLECTION_KEYWORDS and kinds[self.i + 1] in (K.COMMA, K.RBRACE):
-                    lit = []
-                    self.bump(lit)
-                    entry.append(GreenNode(K.QNAME, lit))
+                    entry.append(self.keyword_literal())
                 else:
                     entry.append(self.assignment_operand())
             else:
@@ -1405,6 +1396,14 @@ class Parser:
             self.syntax_error("'('")
         node.append(self.block())
         return GreenNode(K.APPLY_EXPR, node)
+
+
+def _flush_hash(node: list, pending: list | None) -> None:
+    """Close a run of unbraced 'k => v' entries into one HASH node (returns the new, empty
+    pending state)."""
+    if pending is not None:
+        node.append(GreenNode(K.HASH, pending))
+    return None
 
 
 def _qname_text(node: GreenNode) -> str | None:
