@@ -117,46 +117,36 @@ def builtin_doc(name: str) -> str:
 def puppet_function_signature(analysis, fdef: A.FunctionDef) -> Signature:
     """The signature of a Puppet-language function defined in the analysed file."""
     params = []
-    lo = 0
-    hi: float = 0
     for p in fdef.params():
         te = p.type_expr()
         t, err = analysis.type_from_expr(te) if te is not None else (m.ANY, None)
         text = te.syntax.trimmed_text() if te is not None else ""
-        if p.captures_rest:
-            kind = "repeated"
-            hi = INF
-        elif p.has_default:
-            kind = "optional"
-            hi += 1
-        else:
-            kind = "required"
-            lo += 1
-            hi += 1
-        params.append(SigParam(p.name, t if err is None else None, text, kind))
+        params.append(SigParam(p.name, t if err is None else None, text, _param_kind(p)))
+    lo, hi = _arity(params)
     rt = fdef.return_type()
     return Signature(fdef.qualified_name, tuple(params), lo, hi, "optional", None, "",
                      rt.syntax.trimmed_text() if rt is not None else "")
+
+
+def _param_kind(p) -> str:
+    """'repeated' (captures rest), 'optional' (has a default) or 'required'."""
+    if p.captures_rest:
+        return "repeated"
+    return "optional" if p.has_default else "required"
+
+
+def _arity(params: list) -> tuple:
+    """(least, most) number of arguments the parameters take."""
+    lo = sum(1 for p in params if p.kind == "required")
+    hi: float = INF if any(p.kind == "repeated" for p in params) else len(params)
+    return lo, hi
 
 
 def entity_signature(analysis, entity) -> Signature | None:
     """The signature of an indexed Puppet-language function (Ruby ones are not checked)."""
     if entity.api != "puppet":
         return None
-    params = []
-    lo = 0
-    hi: float = 0
-    for p in entity.params:
-        t = analysis.type_from_text(p.type_text) if p.type_text else m.ANY
-        if p.captures_rest:
-            kind = "repeated"
-            hi = INF
-        elif p.has_default:
-            kind = "optional"
-            hi += 1
-        else:
-            kind = "required"
-            lo += 1
-            hi += 1
-        params.append(SigParam(p.name, t, p.type_text, kind))
+    params = [SigParam(p.name, analysis.type_from_text(p.type_text) if p.type_text else m.ANY,
+                       p.type_text, _param_kind(p)) for p in entity.params]
+    lo, hi = _arity(params)
     return Signature(entity.name, tuple(params), lo, hi, "optional", None, "", entity.return_type)
