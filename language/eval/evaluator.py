@@ -624,20 +624,23 @@ class Evaluator:
                     if _is_literal_default(u):
                         the_default = body
                         continue
-                    if is_splat(u):
-                        matched = any(self.case_match(test, v, set_match, u)
-                                      for v in self.eval_splat(u, scope))
-                    elif u.kind == K.LAMBDA:
-                        matched = self.lambda_option(u, test, scope)
-                    else:
-                        matched = self.case_match(test, self.eval(c, scope), set_match, u)
-                    if matched:
+                    if self.option_matches(c, u, test, scope, set_match, lambdas=True):
                         return self.eval_block(body, scope)
             if the_default is not None:
                 return self.eval_block(the_default, scope)
             return None
         finally:
             scope.pop_to(level)
+
+    def option_matches(self, node: SyntaxNode, u: SyntaxNode, test: Any, scope: Scope, set_match,
+                       lambdas: bool) -> bool:
+        """Does a case option or selector entry (``u`` is ``node`` without parentheses) match
+        ``test``?  A splat matches when any of its values does; a case option may be a lambda."""
+        if is_splat(u):
+            return any(self.case_match(test, v, set_match, u) for v in self.eval_splat(u, scope))
+        if lambdas and u.kind == K.LAMBDA:
+            return self.lambda_option(u, test, scope)
+        return self.case_match(test, self.eval(node, scope), set_match, u)
 
     def case_match(self, test: Any, option: Any, set_match, where) -> bool:
         try:
@@ -669,12 +672,7 @@ class Evaluator:
                 if _is_literal_default(me):
                     the_default = value_n
                     continue
-                if is_splat(me):
-                    matched = any(self.case_match(test, v, set_match, me)
-                                  for v in self.eval_splat(me, scope))
-                else:
-                    matched = self.case_match(test, self.eval(parts[0], scope), set_match, me)
-                if matched:
+                if self.option_matches(parts[0], me, test, scope, set_match, lambdas=False):
                     return self.eval(value_n, scope) if value_n is not None else None
             if the_default is not None:
                 return self.eval(the_default, scope)
