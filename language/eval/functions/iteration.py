@@ -45,92 +45,48 @@ def _define_four(name: str, doc: str, hash2, hash1, enum2, enum1) -> None:
     f.dispatch("Iterable enumerable", block="Callable[1,1] block")(enum1)
 
 
-# ---- each -------------------------------------------------------------------------------------
+def _lambda_args(c, value, form: str):
+    """The argument lists of the lambda, one per element, for each dispatch form: 'h2' a
+    hash's key and value, 'h1' the [key, value] pair, 'e2' index (or key) and element, 'e1'
+    the element."""
+    if form == "h2":
+        return ([k, v] for k, v in _hash_pairs(c, value))
+    if form == "h1":
+        return ([[k, v]] for k, v in _hash_pairs(c, value))
+    if form == "e2":
+        return ([i, x] for i, x in _indexed(c, value))
+    return ([x] for x in _elements(c, value))
 
-def _each_h2(c, h):
+
+def _define_forms(name: str, doc: str, impl) -> None:
+    """A function whose four dispatches differ only in how elements are passed to the lambda:
+    ``impl(c, value, form)``."""
+    _define_four(name, doc, *(lambda c, v, f=f: impl(c, v, f) for f in ("h2", "h1", "e2", "e1")))
+
+
+# ---- each / map -------------------------------------------------------------------------------
+
+def _each(c, value, form):
     try:
-        for k, v in _hash_pairs(c, h):
-            c.block.call([k, v])
+        for args in _lambda_args(c, value, form):
+            c.block.call(args)
     except BreakSignal:
         pass
-    return h
+    return value
 
 
-def _each_h1(c, h):
-    try:
-        for k, v in _hash_pairs(c, h):
-            c.block.call([[k, v]])
-    except BreakSignal:
-        pass
-    return h
-
-
-def _each_e2(c, e):
-    try:
-        for i, x in _indexed(c, e):
-            c.block.call([i, x])
-    except BreakSignal:
-        pass
-    return e
-
-
-def _each_e1(c, e):
-    try:
-        for x in _elements(c, e):
-            c.block.call([x])
-    except BreakSignal:
-        pass
-    return e
-
-
-_define_four("each", "Calls a lambda for each element and returns the given value.",
-             _each_h2, _each_h1, _each_e2, _each_e1)
-
-
-# ---- map ---------------------------------------------------------------------------------------
-
-def _map_h2(c, h):
+def _map(c, value, form):
     out = []
     try:
-        for k, v in _hash_pairs(c, h):
-            out.append(c.block.call([k, v]))
+        for args in _lambda_args(c, value, form):
+            out.append(c.block.call(args))
     except BreakSignal:
         pass
     return out
 
 
-def _map_h1(c, h):
-    out = []
-    try:
-        for k, v in _hash_pairs(c, h):
-            out.append(c.block.call([[k, v]]))
-    except BreakSignal:
-        pass
-    return out
-
-
-def _map_e2(c, e):
-    out = []
-    try:
-        for i, x in _indexed(c, e):
-            out.append(c.block.call([i, x]))
-    except BreakSignal:
-        pass
-    return out
-
-
-def _map_e1(c, e):
-    out = []
-    try:
-        for x in _elements(c, e):
-            out.append(c.block.call([x]))
-    except BreakSignal:
-        pass
-    return out
-
-
-_define_four("map", "Applies a lambda to each element and returns an Array of the results.",
-             _map_h2, _map_h1, _map_e2, _map_e1)
+_define_forms("each", "Calls a lambda for each element and returns the given value.", _each)
+_define_forms("map", "Applies a lambda to each element and returns an Array of the results.", _map)
 
 
 # ---- filter -------------------------------------------------------------------------------------
