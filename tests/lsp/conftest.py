@@ -13,7 +13,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
 REPO = Path(__file__).resolve().parents[2]
 WORKSPACE = REPO / "fixtures" / "lsp" / "workspace"
-SAMPLES = Path(__file__).resolve().parents[3] / "shared" / "bench" / "samples"
+SAMPLES = REPO / "fixtures" / "lsp" / "samples"   # copies of ../shared/bench/samples, so the tests need nothing beside the clone
 SERVER = [sys.executable, "-m", "puppet_ls.server.cli", "--stdio"]
 CLIENTS = ["visual-studio-code", "neovim@v0.7.0", "neovim@v0.11.0", "emacs"]
 
