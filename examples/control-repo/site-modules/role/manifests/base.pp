@@ -1,0 +1,4 @@
+# @summary The baseline every node gets.
+class role::base {
+  include profile::base
+}
