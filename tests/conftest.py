@@ -1,9 +1,20 @@
 """Test-wide settings: Hypothesis runs derandomized (the same examples on every run, so CI is
-reproducible); HYPOTHESIS_PROFILE=explore runs fresh random examples when hunting bugs."""
+reproducible; HYPOTHESIS_PROFILE=explore runs fresh random examples when hunting bugs), and the
+summary names every outside input that was missing and what was skipped for it."""
 import os
 
 from hypothesis import settings
 
+from tests.corpus import missing_inputs
+
 settings.register_profile("ci", derandomize=True, deadline=None)
 settings.register_profile("explore", deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    lines = missing_inputs()
+    if lines:
+        terminalreporter.section("outside inputs not present")
+        for line in lines:
+            terminalreporter.write_line(line)

@@ -8,6 +8,8 @@ from tests.conformance.syntax_cases import load_cases, load_check, outcome
 
 CASES = load_cases()
 pytestmark = pytest.mark.skipif(not CASES, reason="../shared/conformance is not available")
+# Without the cases the parametrized test still yields one (skipped) item, so the run says so.
+PARAMS = [pytest.param(c, id=c["id"]) for c in CASES] or [pytest.param(None, id="no-cases")]
 
 
 @pytest.fixture(scope="module")
@@ -15,7 +17,7 @@ def check():
     return load_check()
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
+@pytest.mark.parametrize("case", PARAMS)
 def test_case(case, check) -> None:
     ok, why = check.check(case, outcome(case))
     assert ok, f"{case['source']!r}: {why}"

@@ -175,7 +175,7 @@ def convert(src: str):
 
 def main(argv: list) -> int:
     here = Path(__file__).resolve()
-    cases = Path(argv[1]) if len(argv) > 1 else Path("/work/shared/conformance/cases.jsonl")
+    cases = Path(argv[1]) if len(argv) > 1 else Path(__file__).resolve().parents[2].parent / "shared" / "conformance" / "cases.jsonl"
     out = Path(argv[2]) if len(argv) > 2 else here.parents[2] / "fixtures/types/conformance.jsonl"
     n = bad = 0
     with cases.open() as fin, out.open("w") as fout:

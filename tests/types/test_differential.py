@@ -19,7 +19,7 @@ from types_differential import generate, source, value_source
 from puppet_ls.language import types as T
 
 ROOT = Path(__file__).resolve().parents[2]
-ORACLE_DIR = Path(os.environ.get("PUPPET_ORACLE_DIR", "/work/shared/oracle"))
+ORACLE_DIR = Path(os.environ.get("PUPPET_ORACLE_DIR", Path(__file__).resolve().parents[2].parent / "shared" / "oracle"))
 KNOWN = ROOT / "fixtures/types/differential_disagreements.txt"
 
 pytestmark = pytest.mark.oracle
