@@ -40,9 +40,10 @@ def test_conformance_pass_set(results):
     total = sum(passed.values())
     print(f"TOTAL {total}/{len(cases)} ({100.0 * total / len(cases):.1f}%)")
     passing = sorted(i for i, (ok, _, _) in res.items() if ok)
-    if os.environ.get("UPDATE_EXPECT") or not EXPECTED.exists():
+    if os.environ.get("UPDATE_EXPECT") == "1":
         EXPECTED.write_text("".join(f"{i}\n" for i in passing))
         return
+    assert EXPECTED.exists(), f"{EXPECTED} is missing; run with UPDATE_EXPECT=1 to create it"
     expected = {ln.strip() for ln in EXPECTED.read_text().splitlines() if ln.strip()}
     regressions = sorted(i for i in expected if i in res and not res[i][0])
     assert not regressions, "conformance regressions:\n" + "\n".join(
