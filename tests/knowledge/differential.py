@@ -173,7 +173,7 @@ def puppet_available() -> str | None:
     return None
 
 
-class _Puppet:
+class PuppetProcess:
     """puppet_compile.rb running as one process: a manifest in, its verdict out."""
 
     def __enter__(self):
@@ -203,7 +203,7 @@ def puppet_verdicts(all_cases: list, expected: list) -> tuple:
     """Puppet's verdict for every case, and how many manifests Puppet compiled to find them.
     ``expected[i]`` says whether puppet-ls expects case i to be accepted (it chooses batches)."""
     out: list = [None] * len(all_cases)
-    with _Puppet() as puppet:
+    with PuppetProcess() as puppet:
         def solve(idx: list) -> None:
             if len(idx) == 1:
                 out[idx[0]] = puppet.verdict(all_cases[idx[0]].source)

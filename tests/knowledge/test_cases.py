@@ -1,16 +1,18 @@
 """Built-in resource types in use: each fixtures/knowledge/cases/*.pp has an .expect file with
-what ``check`` reports and what the evaluator's catalog compile says (UPDATE_EXPECT=1 rewrites).
-The cases' comments give Puppet 7's own verdict (checked with puppet_compile.rb)."""
+what ``check`` reports and what the evaluator's catalog compile says, and a .puppet file with the
+installed Puppet's verdict on the same file (compile, then conversion to resources), which the
+oracle-marked test recomputes (UPDATE_EXPECT=1 rewrites both)."""
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-
 from puppet_ls.language.eval.api import compile_catalog
 from puppet_ls.language.ide.diagnostics import file_diagnostics, parse_for_path
 from puppet_ls.language.syntax.lines import LineIndex
+
 from tests.expect import assert_expected
+from tests.knowledge import differential
 
 CASES = sorted((Path(__file__).resolve().parents[2] / "fixtures" / "knowledge" / "cases").glob("*.pp"))
 
@@ -45,3 +47,15 @@ def test_case(path: Path) -> None:
 
 def test_cases_exist() -> None:
     assert len(CASES) >= 5
+
+
+@pytest.mark.oracle
+def test_puppet_verdicts() -> None:
+    why = differential.puppet_available()
+    if why is not None:
+        pytest.skip(f"the installed Puppet is needed: {why}")
+    with differential.PuppetProcess() as puppet:
+        for path in CASES:
+            v = puppet.verdict(path.read_text(encoding="utf-8"))
+            text = f"compile: {v['compile'] or 'ok'}\nresources: {v['ral'] or 'ok'}\n"
+            assert_expected(path.with_name(path.name + ".puppet"), text)
