@@ -221,3 +221,10 @@ _def("UNKNOWN_PARAMETER", WARNING, "{resource} has no parameter named '{param}' 
 _def("PARAMETER_VALUE_MISMATCH", WARNING, "{resource}: parameter '{param}' expects a value of type {expected}, got {actual} (per the indexed definition)")
 _def("ARGUMENT_COUNT_MISMATCH", WARNING, "'{name}' expects {expected}, got {actual} (per the indexed definition)")
 _def("ARGUMENT_TYPE_MISMATCH", WARNING, "'{name}' parameter '{param}' expects a value of type {expected}, got {actual} (per the indexed definition)")
+
+# ---- built-in resource types (language/knowledge/resource_types.py: rtypes) ---------------------
+# Puppet checks attribute names when it compiles a catalog (an error), but values only when the
+# agent or `puppet apply` turns the catalog into resources: a server-side compile succeeds, so a
+# bad value is a warning.
+_def("RESOURCE_NO_SUCH_PARAMETER", ERROR, "no parameter named '{param}' on {resource}")
+_def("INVALID_ATTRIBUTE_VALUE", WARNING, "Parameter {param} failed on {resource}: Invalid value {value}. {valid} (Puppet refuses it when the catalog is applied)")

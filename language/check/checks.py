@@ -16,6 +16,7 @@ Every finding is chosen so that it cannot be a false alarm:
 from __future__ import annotations
 
 from ..diagnostics import Diagnostic
+from ..knowledge.resource_types import metaparameters, resource_type
 from ..syntax import ast as A
 from ..syntax import kinds as K
 from ..types import model as m
@@ -25,8 +26,6 @@ from ..types.format import format_value, type_to_string
 from ..types.relations import is_instance
 from .analysis import NOT_CONST, Analysis, has_unresolved
 from .builtins import BUILTIN_VARIABLES, CORE_FUNCTIONS, is_core_fact
-from .resource_types import METAPARAMETERS, RESOURCE_TYPES
-from .scopes import first_child_token
 from .signatures import INF, builtin_signatures, entity_signature, puppet_function_signature
 
 _DATA_TYPE_NAMES = frozenset(m.SIMPLE_TYPES) | frozenset({
@@ -280,18 +279,10 @@ class _Checker:
                             self._class_resource(t.lstrip(":").lower(), body)
                             self._class_name_use(body.title(), t)
                 continue
-            if low in RESOURCE_TYPES:
-                info = RESOURCE_TYPES[low]
+            info = resource_type(low)
+            if info is not None:
                 for body in res.bodies():
-                    for op in body.syntax.children():
-                        if op.kind != K.ATTRIBUTE_OP:
-                            continue
-                        t = first_child_token(op)
-                        if t is None or t.kind != K.NAME:
-                            continue      # a splat ('* =>') or broken code
-                        if t.text not in info.attributes and t.text not in METAPARAMETERS:
-                            self.add("NO_SUCH_PARAMETER", t.offset, t.end, resource=_title_text(tname, body, self.an),
-                                     param=t.text)
+                    self._builtin_body(info, tname, body)
                 continue
             if low in BUILTIN_RESOURCE_TYPES:
                 continue
@@ -308,6 +299,30 @@ class _Checker:
                 continue
             if self._sure_missing(low, True):
                 self.add("UNDEFINED_RESOURCE_TYPE", site.offset, site.end, name=tname)
+
+    def _builtin_body(self, info, tname: str, body) -> None:
+        """Attribute names (Puppet refuses unknown ones when compiling: an error) and, where
+        Puppet's type lists its values, the literal values (refused only when the catalog is
+        applied: a warning)."""
+        for op in body.ops():
+            t = op.name_token
+            if op.is_splat or t is None:
+                continue      # a splat ('* =>') or broken code
+            attr = info.attribute(t.text)
+            if not info.has_attribute(t.text):
+                self.add("NO_SUCH_PARAMETER", t.offset, t.end, resource=_title_text(tname, body, self.an),
+                         param=t.text)
+                continue
+            if attr is None or attr.validation != "values":
+                continue
+            v = self.an.const_value(op.value())
+            if v is NOT_CONST or attr.accepts(v) is not False:
+                continue
+            # A property checks each element of an array: Puppet names the first one it refuses.
+            bad = next((x for x in v if attr.accepts(x) is False), v) if isinstance(v, list) else v
+            rng = op.value().range
+            self.add("INVALID_ATTRIBUTE_VALUE", rng[0], rng[1], resource=_title_text(tname, body, self.an),
+                     param=t.text, value=_ruby_inspect(bad), valid=attr.valid_text())
 
     def _class_resource(self, name: str, body) -> None:
         own = self._own("class", name)
@@ -349,7 +364,7 @@ class _Checker:
                 continue
             name = op.name
             if name not in params:
-                if name in METAPARAMETERS or name in ("name", "title"):
+                if name in metaparameters() or name in ("name", "title"):
                     continue
                 t = op.name_token
                 self.add("UNKNOWN_PARAMETER" if indexed else "NO_SUCH_PARAMETER", t.offset, t.end, related,
@@ -415,6 +430,17 @@ def _title_text(tname: str, body, an: Analysis) -> str:
     if isinstance(v, str):
         return f"{cap}[{v}]"
     return cap
+
+
+def _ruby_inspect(v) -> str:
+    """A value as Ruby's ``inspect`` shows it in Puppet's "Invalid value" messages."""
+    if isinstance(v, str):
+        return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(v, list):
+        return "[" + ", ".join(_ruby_inspect(x) for x in v) + "]"
+    if v is True or v is False:
+        return "true" if v else "false"
+    return str(v)
 
 
 def _value_type_text(v) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..knowledge.resource_types import has_attribute, metaparameters, resource_type
 from ..syntax import ast
 from ..syntax import kinds as K
 from ..syntax.tree import SyntaxNode
@@ -22,9 +23,18 @@ from .errors import EvalError, NextSignal, ReturnSignal
 from .runtime import generalized_type_name, truthy
 from .scope import MISSING, Scope
 
-METAPARAMS = frozenset({"alias", "audit", "before", "loglevel", "noop", "notify", "require",
-                        "schedule", "stage", "subscribe", "tag", "consume", "export"})
 _NAME = re.compile(r"^((::)?[a-z_]\w*)(::[a-z]\w*)*$")
+
+
+def _attribute_site(body, name: str):
+    """The name of attribute ``name`` in a resource body, else the body itself."""
+    if isinstance(body, SyntaxNode):
+        for op in body.children():
+            if op.kind == K.ATTRIBUTE_OP:
+                for t in op.children_with_tokens():
+                    if not isinstance(t, SyntaxNode) and t.kind == K.NAME and t.text == name:
+                        return t
+    return body
 
 
 def _exprs(node):
@@ -502,7 +512,8 @@ class Catalog:
                 err.diag_code = "ILLEGAL_RESERVED_PARAMETER"  # type: ignore[attr-defined]
                 err.diag_range = p.node.range if p.node is not None else d.node.range  # type: ignore[attr-defined]
                 raise err
-        extra = [k for k in given if k not in names and k not in METAPARAMS]
+        metas = metaparameters()
+        extra = [k for k in given if k not in names and k not in metas]
         values = {}
         for p, t in zip(d.params, types):
             if p.name in given:
@@ -552,7 +563,8 @@ class Catalog:
         scope.table.symbols["title"] = res.title
         scope.table.symbols["name"] = res.params.get("name", res.title)
         self._apply_defaults(res)
-        params = {k: v for k, v in res.params.items() if k not in METAPARAMS}
+        metas = metaparameters()
+        params = {k: v for k, v in res.params.items() if k not in metas}
         self._bind_params(d, params, scope, f"{res.type_name}[{res.title}]", res)
         self._run_body(d, scope)
 
@@ -577,6 +589,19 @@ class Catalog:
         self.overrides = []
         for res in self.resources.values():
             self._apply_defaults(res)
+        self._validate_builtin_attributes()
+
+    def _validate_builtin_attributes(self) -> None:
+        """Puppet's compiler refuses, when it finishes the catalog, an attribute that a built-in
+        type does not have (values are checked later, by the agent, so not here)."""
+        for res in self.resources.values():
+            t = resource_type(res.type_name)
+            if t is None:
+                continue
+            for k in res.params:
+                if not t.has_attribute(k):
+                    raise self.ev.fail("RESOURCE_NO_SUCH_PARAMETER",
+                                       f"no parameter named '{k}' on {res.ref}", _attribute_site(res.node, k))
 
     # ---- defaults / overrides -------------------------------------------------------------------------
     def eval_resource_defaults(self, node: SyntaxNode, scope: Scope) -> Any:
@@ -729,7 +754,6 @@ class Catalog:
         res = self.find(t.type_name, t.title)
         if res is None:
             raise ev.fail("UNKNOWN_RESOURCE", f"Resource not found: {t.type_name}['{t.title}']", node)
-        from .resource_types import has_attribute
         out = []
         as_array = len(keys) > 1 or (keys and type(keys[0]) in (list, tuple))
         for k in _flatten(keys):
@@ -738,7 +762,7 @@ class Catalog:
                 continue
             d = self.defines.get(res.type_name.lower())
             builtin = has_attribute(res.type_name, k) if d is None else None
-            if (d is not None and any(p.name == k for p in d.params)) or k in METAPARAMS or \
+            if (d is not None and any(p.name == k for p in d.params)) or k in metaparameters() or \
                     builtin is True or (builtin is None and d is None):
                 out.append(self._default_param(res, k))
                 continue
@@ -766,7 +790,7 @@ class Catalog:
         as_array = len(keys) > 1 or (keys and type(keys[0]) in (list, tuple))
         res = self.find("Class", d.name)
         for k in _flatten(keys):
-            if any(p.name == k for p in d.params) or k in METAPARAMS:
+            if any(p.name == k for p in d.params) or k in metaparameters():
                 if res is not None and k in res.params:
                     out.append(res.params[k])
                 else:

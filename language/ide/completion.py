@@ -22,8 +22,8 @@ from functools import lru_cache
 
 from ..check.analysis import Analysis
 from ..check.builtins import BUILTIN_VARIABLES, CORE_FACTS, CORE_FUNCTIONS, EXTRA_FUNCTION_DOCS
-from ..check.resource_types import METAPARAMETERS, RESOURCE_TYPES
 from ..check.signatures import builtin_doc, builtin_function_names, builtin_signatures
+from ..knowledge.resource_types import metaparameters, resource_type, resource_types
 from ..syntax import kinds as K
 from ..types.build import BUILTIN_RESOURCE_TYPES
 from ..types.catalogue import CATALOGUE
@@ -315,8 +315,8 @@ def _attributes(an: Analysis, type_name: str, start: int, class_title=None) -> l
                 docs = {}
         else:
             docs = {}
-    elif low in RESOURCE_TYPES:
-        info = RESOURCE_TYPES[low]
+    elif resource_type(low) is not None:
+        info = resource_type(low)
         params = {a.name: a.kind for a in info.attributes.values()}
         docs = {a.name: a.doc for a in info.attributes.values()}
     else:
@@ -334,7 +334,7 @@ def _attributes(an: Analysis, type_name: str, start: int, class_title=None) -> l
             f"{name}{' ' * (width - len(name))} => ${{1|{','.join(values)}|}},"
         out.append(CompletionItem(name, "attribute", detail, docs.get(name, ""), f"{name} => ", snippet, start,
                                   sort_text=("0" if name == "ensure" else "1") + name))
-    for name, a in METAPARAMETERS.items():
+    for name, a in metaparameters().items():
         if name not in params:
             out.append(CompletionItem(name, "attribute", "metaparameter", a.doc, f"{name} => ",
                                       f"{name} => ${{1}},", start, sort_text="3" + name))
@@ -347,7 +347,7 @@ def _attribute_values(an: Analysis, type_name: str, attr: str, start: int, class
     values = lookup.attribute_values(an, type_name, attr)
     # Values Puppet names for its own types are bare words; a defined type's Enum values are
     # strings and are inserted quoted.
-    bare = type_name.lstrip(":").lower() in RESOURCE_TYPES or attr in METAPARAMETERS
+    bare = resource_type(type_name) is not None or attr in metaparameters()
     out = []
     for v in values:
         text = v if bare or v in ("true", "false") else "'" + v.replace("'", "\\'") + "'"
@@ -408,13 +408,13 @@ def _general(an: Analysis, start: int, word: str, statements: bool = True) -> li
                                   _KEYWORD_SNIPPETS.get(kw, "") if statements else "", start, sort_text="4" + kw))
     out += _functions(an, start)
     if statements:
-        names = set(RESOURCE_TYPES) | (set(BUILTIN_RESOURCE_TYPES) - {"component", "whit"})
+        names = set(resource_types()) | (set(BUILTIN_RESOURCE_TYPES) - {"component", "whit"})
         names |= set(an.env.names("define")) | set(an.env.names("resource_type"))
         names |= {n.name.lstrip(":").lower() for n in an.model.named if n.kind == "define"}
         names.discard("component")
         names.discard("whit")
         for name in sorted(names):
-            t = RESOURCE_TYPES.get(name)
+            t = resource_type(name)
             out.append(CompletionItem(name, "resource_type", "resource type", t.doc if t else "", name,
                                       f"{name} {{ ${{1:'title'}}:\n\t$0\n}}", start, sort_text="5" + name))
     return out

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from ..check.analysis import NOT_CONST, Analysis
 from ..check.builtins import BUILTIN_VARIABLES, is_core_fact
-from ..check.resource_types import METAPARAMETERS
+from ..knowledge.resource_types import metaparameters
 from ..syntax import ast as A
 from ..syntax import kinds as K
 from ..syntax.tree import SyntaxNode, SyntaxToken
@@ -287,7 +287,7 @@ def _attribute(an: Analysis, tok: SyntaxToken, op: SyntaxNode) -> HoverResult | 
             type_name = te.name
         elif te is None:
             type_name = "class"
-    meta = METAPARAMETERS.get(name)
+    meta = metaparameters().get(name)
     if type_name == "class" and body is not None and body.kind == K.RESOURCE_BODY:
         title = an.const_value(A.ResourceBody(body).title())
         targets = lookup.find(an, "class", title) if isinstance(title, str) else []
@@ -312,7 +312,7 @@ def _attribute(an: Analysis, tok: SyntaxToken, op: SyntaxNode) -> HoverResult | 
     if meta is not None:
         md = f"**{name}** — metaparameter (every resource has it)\n\n{meta.doc}"
         if meta.values:
-            md += "\n\nValues: " + ", ".join(f"`{v}`" for v in meta.values)
+            md += "\n\nValues: " + ", ".join(f"`{v}`" for v in meta.value_names)
         return HoverResult(md, tok.offset, tok.end)
     return None
 

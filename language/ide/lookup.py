@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 
 from ..check.analysis import Analysis
 from ..check.builtins import EXTRA_FUNCTION_DOCS
-from ..check.resource_types import METAPARAMETERS, RESOURCE_TYPES
 from ..check.signatures import builtin_doc, builtin_signatures, puppet_function_signature
+from ..knowledge.resource_types import metaparameters, resource_type
 from ..syntax import ast as A
 from ..types.build import BUILTIN_RESOURCE_TYPES
 from ..types.catalogue import describe
@@ -144,8 +144,8 @@ def function_signatures(an: Analysis, name: str) -> list:
 def resource_type_target(an: Analysis, name: str) -> Target | None:
     """A resource type: built in, a defined type, or a Ruby type from the index."""
     low = name.lstrip(":").lower()
-    if low in RESOURCE_TYPES:
-        info = RESOURCE_TYPES[low]
+    info = resource_type(low)
+    if info is not None:
         params = {a.name: ("", "", a.doc) for a in info.attributes.values()}
         return Target("resource_type", low, "", signature=f"{low} {{ 'title': … }}", doc=info.doc,
                       params=params, extra={"builtin": True})
@@ -166,11 +166,11 @@ def attribute_values(an: Analysis, type_name: str, attr: str) -> list:
     """The literal values Puppet names for an attribute (``ensure => present`` ...), or the
     Enum values a defined type declares for a parameter."""
     low = type_name.lstrip(":").lower()
-    if low in RESOURCE_TYPES:
-        a = RESOURCE_TYPES[low].attributes.get(attr) or METAPARAMETERS.get(attr)
-        return list(a.values) if a is not None else []
-    if attr in METAPARAMETERS:
-        return list(METAPARAMETERS[attr].values)
+    info = resource_type(low)
+    a = info.attribute(attr) if info is not None else metaparameters().get(attr)
+    if a is not None or info is not None:
+        # Aliases are accepted as well (``installed`` for ``present``), so they are offered too.
+        return list(dict.fromkeys(n for v in (a.values if a else ()) for n in (v.name, *v.aliases)))
     for e in an.env.lookup("resource_type", low):
         for name, _, _, values in e.attributes:
             if name == attr:
