@@ -36,8 +36,10 @@ class ReadProblem:
 
 def display_path(path: str | os.PathLike) -> str:
     """A path as printable text: bytes that are not UTF-8 in a name are shown as ``\\xNN``
-    (printing the raw surrogates Python decodes them to would fail)."""
-    return os.fsencode(path).decode("utf-8", errors="backslashreplace")
+    (printing the raw surrogates Python decodes them to would fail), and so are control
+    characters (a newline in a name would split a ``path:line:col: ...`` line in two)."""
+    text = os.fsencode(path).decode("utf-8", errors="backslashreplace")
+    return "".join(f"\\x{ord(c):02x}" if c < " " or c == "\x7f" else c for c in text)
 
 
 def format_size(n: int) -> str:
