@@ -120,7 +120,7 @@ def install_faults() -> None:
     """Make the engine fail on files carrying one of the markers (in this process only)."""
     import puppet_ls.language.check as checks
     import puppet_ls.language.ide.diagnostics as engine
-    import puppet_ls.server.cli as cli
+    from puppet_ls.server import cli
 
     real_static, real_validate = checks.static_diagnostics, engine.validate
     real_parse, real_symbols = engine.parse_for_path, cli.document_symbols
@@ -161,7 +161,7 @@ def run_cli(*args: str, patched: bool = True, limit: float = LIMIT_S) -> tuple[i
     mode = "run" if not patched else "each" if args[0] == "each" else "run-patched"
     cmd = [sys.executable, "-m", "tests.hostile.test_check_hostile", mode, *args[mode == "each":]]
     start = time.monotonic()
-    proc = subprocess.run(cmd, cwd=REPO, capture_output=True, timeout=limit,
+    proc = subprocess.run(cmd, cwd=REPO, capture_output=True, timeout=limit, check=False,
                           env={**os.environ, "PYTHONPATH": str(REPO)})
     elapsed = time.monotonic() - start
     out, err = proc.stdout.decode("utf-8", "replace"), proc.stderr.decode("utf-8", "replace")
@@ -249,7 +249,7 @@ def test_file_deleted_between_listing_and_reading(tmp_path: Path) -> None:
 def test_permission_denied_injected(tmp_path: Path, monkeypatch) -> None:
     """What a non-root user meets on a file mode 000 and a directory it may not list, made to
     happen whoever runs the test."""
-    import puppet_ls.server.files as files
+    from puppet_ls.server import files
     from puppet_ls.server.cli import check_file, collect_files
     (tmp_path / "locked").mkdir()
     (tmp_path / "locked" / "a.pp").write_text("notice(1)\n")
@@ -340,7 +340,6 @@ EACH_COMMANDS = (("check", "--file-timeout", "3"), ("parse",), ("symbols", "--fi
 def _each(paths: list[str]) -> None:
     """Run EACH_COMMANDS on every path in this process, printing exit status and output."""
     from click.testing import CliRunner
-
     from puppet_ls.server.cli import main
     from puppet_ls.server.files import display_path
     for path in paths:
