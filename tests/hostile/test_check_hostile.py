@@ -216,6 +216,51 @@ def test_timeout_is_bounded(hostile: Path) -> None:
     assert elapsed < 30
 
 
+def test_catastrophic_regexp_in_a_static_check_is_bounded(hostile: Path) -> None:
+    """The static checks match literal defaults against Pattern types with Python's ``re``
+    (language/types, no budget of their own today): ``(a+)+$`` against 'aaa…b' backtracks for
+    hours.  The file's time limit stops it and the next file is still checked.  (What the
+    file itself gets depends on whether the type system bounds its regexps, so only the
+    bound and the other file are asserted.)"""
+    redos = hostile / "redos.pp"
+    redos.write_text("class redos(Pattern[/^(a+)+$/] $x = '" + "a" * 40 + "b') {}\n")
+    code, out, _, elapsed = run_cli("check", "--file-timeout", "2", str(redos), str(hostile / "errors.pp"),
+                                    patched=False)
+    assert code == 1 and elapsed < 30
+    assert "errors.pp:2:7: error SYNTAX_ERROR" in out
+
+
+def test_index_survives_odd_module_files(tmp_path: Path, monkeypatch) -> None:
+    """Indexing (what `check` does first) leaves out a FIFO, a FIFO metadata.json and a file
+    that makes the indexer raise, and still knows the rest of the module."""
+    import threading
+
+    from puppet_ls.server import workspace
+    make_hostile_folder(tmp_path, [
+        ("mod/metadata.json", "fifo", None),
+        ("mod/manifests/init.pp", "file", b"class mod { }\n"),
+        ("mod/manifests/fifo.pp", "fifo", None),
+        ("mod/manifests/zero.pp", "link", "/dev/zero"),
+        ("mod/manifests/bad.pp", "file", (RAISE_CHECKS + "\nclass mod::bad { }\n").encode()),
+        ("mod/manifests/good.pp", "file", b"class mod::good { }\n"),
+    ])
+    real = workspace.index_source
+
+    def index_source(path, text, module, role):
+        if RAISE_CHECKS in text:
+            raise RuntimeError("injected failure in the indexer")
+        return real(path, text, module, role)
+
+    monkeypatch.setattr(workspace, "index_source", index_source)
+    done: list = []
+    worker = threading.Thread(target=lambda: done.append(workspace.build_index([str(tmp_path / "mod")], [])),
+                              daemon=True)
+    worker.start()
+    worker.join(LIMIT_S)
+    assert done, "indexing blocked"
+    assert sorted(done[0].files) == [str(tmp_path / "mod/manifests/good.pp"), str(tmp_path / "mod/manifests/init.pp")]
+
+
 def test_max_file_size_option(tmp_path: Path) -> None:
     f = tmp_path / "two_k.pp"
     f.write_text("# padding\n" * 205)
