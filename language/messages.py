@@ -71,7 +71,7 @@ _def("NOT_UTF8", ERROR, "The file is not valid UTF-8: byte {value} at byte offse
 _def("FILE_NOT_REGULAR", ERROR, "{path} is {kind}, not a regular file; it was not read")
 _def("FILE_TOO_LARGE", ERROR, "{path} is larger than the {limit} limit ({size}); it was not read (--max-file-size raises the limit)")
 _def("CHECK_INTERNAL_ERROR", ERROR, "Internal error in puppet-ls while {stage} this file: {summary}. This is a bug in puppet-ls, not in your code; please report it with the file")
-_def("CHECK_TIMEOUT", ERROR, "Checking this file was stopped after {seconds} s (--file-timeout). This is a bug in puppet-ls; please report it with the file")
+_def("CHECK_TIMEOUT", ERROR, "Checking this file was stopped after {seconds} s (--file-timeout raises the limit). Unless the file is huge, this is a bug in puppet-ls; please report it with the file")
 
 # ---- syntax -------------------------------------------------------------------------------------
 _def("SYNTAX_ERROR", ERROR, "Syntax error at {at}")

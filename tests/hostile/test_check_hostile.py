@@ -15,6 +15,7 @@ Run by hand: ``python -m tests.hostile.test_check_hostile make DIR`` builds the 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import socket
@@ -187,6 +188,12 @@ def test_check_hostile_folder(hostile: Path) -> None:
     code, out, err, _ = run_cli("check", "--file-timeout", "3", str(hostile))
     assert code == 1
     assert_expected(HERE / "check_hostile.expect", normalise(f"exit {code}\n{out}{err}", hostile))
+    # the JSON format reports the same findings, with the same printable paths
+    jcode, jout, _, _ = run_cli("check", "--format", "json", "--file-timeout", "3", str(hostile))
+    records = json.loads(jout)
+    assert jcode == code
+    assert [f"{r['path']}:{r['line']}:{r['column']}: {r['severity']} {r['code']} {r['message']}" for r in records] \
+        == out.splitlines()
 
 
 def test_each_path_alone(hostile: Path) -> None:
