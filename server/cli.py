@@ -27,25 +27,15 @@ from pathlib import Path
 from typing import NoReturn
 
 import click
+
 from puppet_ls.language.diagnostics import Diagnostic
-from puppet_ls.language.ide.diagnostics import (
-    internal_error,
-    parse_for_path,
-    source_diagnostics,
-)
+from puppet_ls.language.ide.diagnostics import internal_error, parse_for_path, source_diagnostics
 from puppet_ls.language.ide.symbols import document_symbols
 from puppet_ls.language.syntax.lexer import detect_bom
 from puppet_ls.language.syntax.lines import LineIndex
 
 from . import __version__
-from .files import (
-    DEFAULT_MAX_FILE_BYTES,
-    ReadProblem,
-    display_path,
-    parse_size,
-    read_bounded,
-    walk_sources,
-)
+from .files import DEFAULT_MAX_FILE_BYTES, ReadProblem, display_path, parse_size, read_bounded, walk_sources
 
 SOURCE_SUFFIXES = (".pp", ".epp")
 DEFAULT_FILE_TIMEOUT = 60.0

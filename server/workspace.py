@@ -3,29 +3,24 @@ IO half of ``puppet_ls.language.ide.index`` (which only ever sees texts).
 
 Used by the language server (in a background thread) and by ``puppet-ls check --modulepath``.
 Directories are walked following symbolic links (Debian installs modules as links) with loop
-protection; files are read through ``server/files.py`` (only regular files, at most
-``MAX_FILE_BYTES``: a FIFO or device among module files never blocks indexing), and each file
-is indexed in isolation (one that cannot be read or makes the indexer fail is left out); hidden directories, ``spec``, ``vendor``, ``pkg`` and ``node_modules`` are skipped
+protection; hidden directories, ``spec``, ``vendor``, ``pkg`` and ``node_modules`` are skipped
 because they hold fixtures and copies of other modules, not the code being edited.
+
+Files are read through ``server/files.py`` (only regular files, at most ``MAX_FILE_BYTES``: a
+FIFO or device among module files never blocks indexing), and each file is indexed in isolation
+(one that cannot be read or makes the indexer fail is left out).
 """
 from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable, Iterable
 
-from puppet_ls.language.ide.index import (
-    FileEntry,
-    WorkspaceIndex,
-    environment_modulepath,
-    file_role,
-    index_source,
-    module_name,
-    parse_metadata,
-)
+from puppet_ls.language.ide.index import (FileEntry, WorkspaceIndex, environment_modulepath,
+                                          file_role, index_source, module_name, parse_metadata)
 
 from .files import ReadProblem, read_bounded
 
