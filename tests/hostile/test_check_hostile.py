@@ -121,10 +121,11 @@ def install_faults() -> None:
     """Make the engine fail on files carrying one of the markers (in this process only)."""
     import puppet_ls.language.check as checks
     import puppet_ls.language.ide.diagnostics as engine
-    from puppet_ls.server import cli
+    from puppet_ls.server import cli, workspace
 
     real_static, real_validate = checks.static_diagnostics, engine.validate
     real_parse, real_symbols = engine.parse_for_path, cli.document_symbols
+    real_index = workspace.index_source
 
     def static_diagnostics(result, env=None, analysis=None):
         if RAISE_CHECKS in result.text:
@@ -149,7 +150,13 @@ def install_faults() -> None:
             raise AttributeError("injected failure in the outline")
         return real_symbols(result)
 
+    def index_source(path, text, module, role):
+        while NEVER_ENDS in text:
+            pass
+        return real_index(path, text, module, role)
+
     checks.static_diagnostics = static_diagnostics
+    workspace.index_source = index_source
     engine.validate = validate
     engine.parse_for_path = cli.parse_for_path = parse_for_path
     cli.document_symbols = document_symbols
@@ -266,6 +273,20 @@ def test_index_survives_odd_module_files(tmp_path: Path, monkeypatch) -> None:
     worker.join(LIMIT_S)
     assert done, "indexing blocked"
     assert sorted(done[0].files) == [str(tmp_path / "mod/manifests/good.pp"), str(tmp_path / "mod/manifests/init.pp")]
+
+
+def test_indexing_a_file_is_bounded_too(tmp_path: Path) -> None:
+    """The index `check` builds first puts each module file under the same time limit: one
+    that never ends is left out, with a word on stderr, and the run goes on."""
+    make_hostile_folder(tmp_path, [
+        ("mod/manifests/init.pp", "file", b"class mod {\n  include mod::slow\n}\n"),
+        ("mod/manifests/slow.pp", "file", (NEVER_ENDS + "\nclass mod::slow { }\n").encode()),
+    ])
+    code, out, err, elapsed = run_cli("check", "--file-timeout", "1", str(tmp_path / "mod/manifests/init.pp"))
+    assert code == 0 and elapsed < 30
+    assert f"indexing {tmp_path}/mod/manifests/slow.pp was stopped after 1 s" in err
+    # what the left-out file defines is unknown, which is what the user is told
+    assert out == f"{tmp_path}/mod/manifests/init.pp:2:11: warning UNDEFINED_CLASS Unknown class: 'mod::slow'\n"
 
 
 def test_max_file_size_option(tmp_path: Path) -> None:
