@@ -64,6 +64,15 @@ _def("FILE_UNREADABLE", ERROR, "Cannot read {path}: {reason}")
 _def("FILE_IS_DIRECTORY", ERROR, "{path} is a directory, not a file")
 _def("NOT_UTF8", ERROR, "The file is not valid UTF-8: byte {value} at byte offset {byte} (Puppet source must be UTF-8)")
 
+# ---- command line: file handling and per-file isolation (checkcli) ------------------------------
+# What `puppet-ls check|parse|symbols` reports instead of aborting: a path that is not a regular
+# file or is too large to be source code (never opened or read past the limit), and a failure of
+# puppet-ls itself while checking one file (the run goes on with the other files).
+_def("FILE_NOT_REGULAR", ERROR, "{path} is {kind}, not a regular file; it was not read")
+_def("FILE_TOO_LARGE", ERROR, "{path} is larger than the {limit} limit ({size}); it was not read (--max-file-size raises the limit)")
+_def("CHECK_INTERNAL_ERROR", ERROR, "Internal error in puppet-ls while {stage} this file: {summary}. This is a bug in puppet-ls, not in your code; please report it with the file")
+_def("CHECK_TIMEOUT", ERROR, "Checking this file was stopped after {seconds} s (--file-timeout raises the limit). Unless the file is huge, this is a bug in puppet-ls; please report it with the file")
+
 # ---- syntax -------------------------------------------------------------------------------------
 _def("SYNTAX_ERROR", ERROR, "Syntax error at {at}")
 _def("UNMATCHED_BRACE", ERROR, "Syntax error at '}}': no '{{' to close")

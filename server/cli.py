@@ -7,46 +7,54 @@
     puppet-ls eval 'EXPR'                     evaluate Puppet code in the sandbox
 
 Exit status: 0 when no errors were found, 1 when some were, 2 on bad usage.  Nothing here
-ever prints a Python traceback for bad input: unreadable files, directories given as files,
-non-UTF-8 bytes and byte order marks become diagnostics.
+ever prints a Python traceback, blocks or reads without bound for bad input: unreadable files,
+directories given as files, FIFOs and devices, link loops, files over --max-file-size,
+non-UTF-8 bytes and byte order marks become diagnostics (file access is ``server/files.py``),
+and a failure of puppet-ls on one file or a file taking over --file-timeout becomes a
+diagnostic on that file while the others are still checked.
 """
 from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NoReturn
 
 import click
 
 from puppet_ls.language.diagnostics import Diagnostic
-from puppet_ls.language.ide.diagnostics import file_diagnostics, parse_for_path
+from puppet_ls.language.ide.diagnostics import internal_error, parse_for_path, source_diagnostics
 from puppet_ls.language.ide.symbols import document_symbols
 from puppet_ls.language.syntax.lexer import detect_bom
 from puppet_ls.language.syntax.lines import LineIndex
 
 from . import __version__
+from .files import DEFAULT_MAX_FILE_BYTES, ReadProblem, display_path, parse_size, read_bounded, walk_sources
 
 SOURCE_SUFFIXES = (".pp", ".epp")
+DEFAULT_FILE_TIMEOUT = 60.0
 
 
 @dataclass
 class FileReport:
-    path: str
+    path: str                 # as printed (bytes that are not UTF-8 shown as \xNN)
     text: str | None          # what positions refer to (None when nothing could be read)
     diagnostics: list
 
 
-def read_source(path: Path) -> tuple[str | None, list[Diagnostic], str | None]:
+def read_source(path: str | os.PathLike, limit: int = DEFAULT_MAX_FILE_BYTES
+                ) -> tuple[str | None, list[Diagnostic], str | None]:
     """The text of a source file, or diagnostics saying why there is none, and the text that
     the diagnostics' positions refer to."""
-    try:
-        data = path.read_bytes()
-    except IsADirectoryError:
-        return None, [Diagnostic.of("FILE_IS_DIRECTORY", 0, 0, path=str(path))], None
-    except OSError as exc:
-        return None, [Diagnostic.of("FILE_UNREADABLE", 0, 0, path=str(path), reason=exc.strerror or str(exc))], None
+    data = read_bounded(path, limit)
+    if isinstance(data, ReadProblem):
+        return None, [Diagnostic.of(data.code, 0, 0, **data.args)], None
     bom = detect_bom(data)
     if bom is not None:
         name, mark = bom
@@ -67,40 +75,88 @@ def read_source(path: Path) -> tuple[str | None, list[Diagnostic], str | None]:
     return text, prefix_diags, text
 
 
-def collect_files(paths: tuple[str, ...]) -> tuple[list[Path], list[str]]:
-    """Files to check (directories are searched for .pp/.epp files) and paths that do not
-    exist."""
+def collect_files(paths: tuple[str, ...]) -> tuple[list[Path], list[str], list[FileReport]]:
+    """Files to check (directories are searched for .pp/.epp files, following symbolic links
+    to directories once per real directory), paths that do not exist, and reports for
+    directories met on the way that could not be listed."""
     files: list[Path] = []
     missing: list[str] = []
+    unlisted: list[FileReport] = []
     seen: set = set()
+    walked: set = set()
 
-    def add(f: Path) -> None:
+    def add(f: str) -> None:
         key = os.path.realpath(f)
         if key not in seen:
             seen.add(key)
-            files.append(f)
+            files.append(Path(f))
 
     for p in paths:
-        path = Path(p)
-        if path.is_dir():
-            for root, dirs, names in os.walk(path):
-                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-                for n in sorted(names):
-                    if n.endswith(SOURCE_SUFFIXES):
-                        add(Path(root) / n)
-        elif path.exists() or path.is_symlink():
-            add(path)
-        else:
+        try:
+            os.lstat(p)
+        except FileNotFoundError:
             missing.append(p)
-    return files, missing
+            continue
+        except NotADirectoryError:
+            missing.append(p)
+            continue
+        except OSError:
+            pass     # e.g. a parent we may not search: reading it reports why
+        if os.path.isdir(p):
+            for found in walk_sources(p, SOURCE_SUFFIXES, visited=walked):
+                if found.problem is not None:
+                    unlisted.append(FileReport(display_path(found.path), None,
+                                               [Diagnostic.of(found.problem.code, 0, 0, **found.problem.args)]))
+                else:
+                    add(found.path)
+        else:
+            add(p)
+    return files, missing, unlisted
 
 
-def check_file(path: Path) -> FileReport:
-    text, diags, located = read_source(path)
-    if text is None:
-        return FileReport(str(path), located, diags)
-    result = parse_for_path(text, str(path))
-    return FileReport(str(path), text, diags + file_diagnostics(result))
+class FileTimeout(BaseException):
+    """Raised by the alarm of ``time_limit``.  A BaseException so that the per-stage
+    ``except Exception`` isolation inside the engine lets it through to the command."""
+
+
+@contextmanager
+def time_limit(seconds: float | None) -> Iterator[None]:
+    """Raise FileTimeout in the body after ``seconds`` of wall-clock time (SIGALRM; a no-op off
+    the main thread or where there is no SIGALRM).  Python's regular-expression engine checks
+    for signals, so even a catastrophically backtracking match is stopped."""
+    if not seconds or not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def on_alarm(signum, frame):
+        raise FileTimeout()
+
+    previous = signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def check_file(path: str | os.PathLike, env=None, max_bytes: int = DEFAULT_MAX_FILE_BYTES,
+               timeout: float | None = DEFAULT_FILE_TIMEOUT) -> FileReport:
+    """Every diagnostic of one file.  Never raises for anything the file holds: reading
+    problems, a failure of puppet-ls and running out of time all become diagnostics."""
+    shown = display_path(path)
+    try:
+        text, diags, located = read_source(path, max_bytes)
+        if text is None:
+            return FileReport(shown, located, diags)
+        try:
+            with time_limit(timeout):
+                _, found = source_diagnostics(text, str(path), env)
+        except FileTimeout:
+            found = [Diagnostic.of("CHECK_TIMEOUT", 0, 0, seconds=f"{timeout:g}")]
+        return FileReport(shown, text, diags + found)
+    except Exception as exc:  # noqa: BLE001 - last line of defence: a bug outside the engine stages
+        return FileReport(shown, None, [internal_error("checking", exc)])
 
 
 def diagnostic_record(report: FileReport, d: Diagnostic, index: LineIndex | None) -> dict:
@@ -136,6 +192,35 @@ def main(ctx: click.Context, stdio: bool, tcp: str | None, log_file: str | None)
     sys.exit(run_server(host=host, port=port, log_file=log_file))
 
 
+class SizeParam(click.ParamType):
+    name = "SIZE"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int):
+            return value
+        try:
+            return parse_size(value)
+        except ValueError as exc:
+            self.fail(str(exc), param, ctx)
+
+
+def _file_options(f):
+    """--max-file-size and --file-timeout, shared by check, parse and symbols."""
+    f = click.option("--file-timeout", "file_timeout", type=click.FloatRange(min=0), default=DEFAULT_FILE_TIMEOUT,
+                     show_default=True, metavar="SECONDS",
+                     help="Stop working on one file after this many seconds and report CHECK_TIMEOUT "
+                          "for it (0: no limit).")(f)
+    f = click.option("--max-file-size", "max_bytes", type=SizeParam(), default="10MB", show_default=True,
+                     help="Files larger than this are reported (FILE_TOO_LARGE), not read.")(f)
+    return f
+
+
+def _echo_diagnostic(report: FileReport, d: Diagnostic, index: LineIndex | None, err: bool = False) -> dict:
+    rec = diagnostic_record(report, d, index)
+    click.echo(f"{rec['path']}:{rec['line']}:{rec['column']}: {rec['severity']} {rec['code']} {rec['message']}", err=err)
+    return rec
+
+
 @main.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
@@ -145,54 +230,70 @@ def main(ctx: click.Context, stdio: bool, tcp: str | None, log_file: str | None)
               help="Directories of modules the code may use (':'-separated, repeatable).  Their "
                    "classes, defined types, functions and types are known, and names found "
                    "nowhere are reported as unknown.")
-def check(paths: tuple[str, ...], fmt: str, quiet: bool, modulepath: tuple[str, ...]) -> None:
+@_file_options
+def check(paths: tuple[str, ...], fmt: str, quiet: bool, modulepath: tuple[str, ...], max_bytes: int,
+          file_timeout: float) -> None:
     """Check Puppet manifests and EPP templates: syntax, validation and static checks.
 
-    PATHS are files or directories; directories are searched for *.pp and *.epp files.
-    Lines and columns are 1-based; columns count characters.  Exit status is 0 when no
-    errors were found (warnings allowed), 1 when there were errors, 2 on bad usage.
+    PATHS are files or directories; directories are searched for *.pp and *.epp files
+    (symbolic links to directories are followed, each real directory once; hidden
+    directories are skipped).  Anything that is not a regular file (FIFO, device, socket),
+    a dangling or looping link, an unreadable or too large file, and a failure of puppet-ls
+    itself on one file are reported as an error diagnostic on that path; the other files are
+    still checked.  Lines and columns are 1-based; columns count characters.  Exit status is
+    0 when no errors were found (warnings allowed), 1 when there were errors, 2 on bad usage
+    (e.g. a path that does not exist).
     """
     from .workspace import build_index, module_roots_of
-    files, missing = collect_files(paths)
+    files, missing, unlisted = collect_files(paths)
     for m in missing:
-        click.echo(f"puppet-ls check: no such file or directory: {m}", err=True)
+        click.echo(f"puppet-ls check: no such file or directory: {display_path(m)}", err=True)
     if missing:
         sys.exit(2)
     dirs = [d for entry in modulepath for d in entry.split(os.pathsep) if d]
     for d in dirs:
         if not os.path.isdir(d):
-            click.echo(f"puppet-ls check: --modulepath: not a directory: {d}", err=True)
+            click.echo(f"puppet-ls check: --modulepath: not a directory: {display_path(d)}", err=True)
             sys.exit(2)
+
+    @contextmanager
+    def index_guard(path: str) -> Iterator[None]:
+        # One module file that takes too long to index is left out, with a word, not waited for.
+        try:
+            with time_limit(file_timeout):
+                yield
+        except FileTimeout:
+            click.echo(f"puppet-ls check: indexing {display_path(path)} was stopped after "
+                       f"{file_timeout:g} s; what it defines is unknown", err=True)
+
     # The modules being checked and the modulepath are indexed so that what they define is
     # known; the same engine (file_diagnostics with this environment) serves the server.
-    env = build_index(module_roots_of(str(f) for f in files), dirs)
+    env = build_index(module_roots_of(str(f) for f in files), dirs, guard=index_guard, max_file_bytes=max_bytes)
 
     def check_one(path: Path) -> FileReport:
-        text, diags, located = read_source(path)
-        if text is None:
-            return FileReport(str(path), located, diags)
-        return FileReport(str(path), text, diags + file_diagnostics(parse_for_path(text, str(path)), env))
+        return check_file(path, env, max_bytes, file_timeout)
 
     show_progress = sys.stderr.isatty() and len(files) > 50 and fmt == "text"
     records: list[dict] = []
     errors = warnings = 0
-    reports = []
+    reports = list(unlisted)
     if show_progress:
         with click.progressbar(files, label="Checking", file=sys.stderr) as bar:
-            reports = [check_one(f) for f in bar]
+            reports += [check_one(f) for f in bar]
     else:
-        reports = [check_one(f) for f in files]
+        reports += [check_one(f) for f in files]
     for report in reports:
         index = LineIndex(report.text) if report.text is not None else None
         for d in report.diagnostics:
-            rec = diagnostic_record(report, d, index)
+            if fmt == "text":
+                rec = _echo_diagnostic(report, d, index)
+            else:
+                rec = diagnostic_record(report, d, index)
             records.append(rec)
             if d.severity == "error":
                 errors += 1
             elif d.severity == "warning":
                 warnings += 1
-            if fmt == "text":
-                click.echo(f"{rec['path']}:{rec['line']}:{rec['column']}: {rec['severity']} {rec['code']} {rec['message']}")
     if fmt == "json":
         click.echo(json.dumps(records, indent=1, ensure_ascii=False))
     if not quiet and fmt == "text":
@@ -201,16 +302,28 @@ def check(paths: tuple[str, ...], fmt: str, quiet: bool, modulepath: tuple[str, 
     sys.exit(1 if errors else 0)
 
 
-def _read_single(file: str) -> tuple[str, str]:
-    path = Path(file)
-    if not path.exists():
-        raise click.UsageError(f"no such file: {file}")
-    if path.is_dir():
-        raise click.UsageError(f"{file} is a directory; give a .pp or .epp file")
-    text, diags, _ = read_source(path)
+def _read_single(file: str, max_bytes: int) -> tuple[str, str]:
+    """The text of the one FILE of ``parse``/``symbols``; a path that does not exist or is a
+    directory is a usage error (exit 2), a file that cannot be read is reported like
+    ``check`` reports it and ends the command with exit status 1."""
+    if not os.path.lexists(file):
+        raise click.UsageError(f"no such file: {display_path(file)}")
+    if os.path.isdir(file):
+        raise click.UsageError(f"{display_path(file)} is a directory; give a .pp or .epp file")
+    text, diags, located = read_source(file, max_bytes)
     if text is None:
-        raise click.ClickException(diags[0].message)
-    return text, str(path)
+        report = FileReport(display_path(file), located, diags)
+        index = LineIndex(located) if located is not None else None
+        for d in diags:
+            _echo_diagnostic(report, d, index, err=True)
+        sys.exit(1)
+    return text, file
+
+
+def _fail_single(file: str, text: str | None, diag: Diagnostic) -> NoReturn:
+    _echo_diagnostic(FileReport(display_path(file), text, [diag]), diag,
+                     LineIndex(text) if text is not None else None, err=True)
+    sys.exit(1)
 
 
 @main.command()
@@ -219,29 +332,48 @@ def _read_single(file: str) -> tuple[str, str]:
 @click.option("--format", "fmt", type=click.Choice(["tree", "puppet"]), default="tree", show_default=True,
               help="tree: our lossless tree with kinds and offsets; puppet: Puppet's S-expression dump.")
 @click.option("--trivia", is_flag=True, help="Include whitespace and comment tokens in the tree dump.")
-def parse(file: str, dump: bool, fmt: str, trivia: bool) -> None:
-    """Parse FILE and print its syntax errors (and its tree with --dump)."""
+@_file_options
+def parse(file: str, dump: bool, fmt: str, trivia: bool, max_bytes: int, file_timeout: float) -> None:
+    """Parse FILE and print its syntax errors (and its tree with --dump).  Exit status: 0 when
+    it has no syntax error, 1 when it has or cannot be read, 2 on bad usage."""
     from puppet_ls.language.syntax.puppet_format import puppet_dump
     from puppet_ls.language.syntax.tree import dump_tree
-    text, path = _read_single(file)
-    result = parse_for_path(text, path)
-    if dump:
-        click.echo(puppet_dump(result.root) if fmt == "puppet" else dump_tree(result.root, include_trivia=trivia), nl=fmt == "puppet")
+    text, path = _read_single(file, max_bytes)
+    try:
+        with time_limit(file_timeout):
+            result = parse_for_path(text, path)
+            out = None
+            if dump:
+                out = puppet_dump(result.root) if fmt == "puppet" else dump_tree(result.root, include_trivia=trivia)
+    except FileTimeout:
+        _fail_single(file, text, Diagnostic.of("CHECK_TIMEOUT", 0, 0, seconds=f"{file_timeout:g}"))
+    except Exception as exc:  # noqa: BLE001
+        _fail_single(file, text, internal_error("parsing", exc))
+    if out is not None:
+        click.echo(out, nl=fmt == "puppet")
     index = LineIndex(text)
     for e in result.errors:
         line, col = index.position(e.offset)
-        click.echo(f"{path}:{line + 1}:{col + 1}: error {e.code} {e.full_message}", err=True)
+        click.echo(f"{display_path(path)}:{line + 1}:{col + 1}: error {e.code} {e.full_message}", err=True)
     sys.exit(1 if result.errors else 0)
 
 
 @main.command()
 @click.argument("file", type=click.Path())
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def symbols(file: str, fmt: str) -> None:
+@_file_options
+def symbols(file: str, fmt: str, max_bytes: int, file_timeout: float) -> None:
     """Print the outline of FILE: classes, defined types, nodes, functions, type aliases,
-    resources and variables, with their ranges (1-based lines and columns)."""
-    text, path = _read_single(file)
-    result = parse_for_path(text, path)
+    resources and variables, with their ranges (1-based lines and columns).  A file that
+    cannot be read or outlined is reported on stderr with exit status 1."""
+    text, path = _read_single(file, max_bytes)
+    try:
+        with time_limit(file_timeout):
+            syms = document_symbols(parse_for_path(text, path))
+    except FileTimeout:
+        _fail_single(file, text, Diagnostic.of("CHECK_TIMEOUT", 0, 0, seconds=f"{file_timeout:g}"))
+    except Exception as exc:  # noqa: BLE001
+        _fail_single(file, text, internal_error("outlining", exc))
     index = LineIndex(text)
 
     def rng(r):
@@ -252,7 +384,6 @@ def symbols(file: str, fmt: str) -> None:
         return {"name": s.name, "kind": s.kind, "detail": s.detail, "range": rng(s.range),
                 "selection_range": rng(s.selection_range), "children": [to_json(c) for c in s.children]}
 
-    syms = document_symbols(result)
     if fmt == "json":
         click.echo(json.dumps([to_json(s) for s in syms], indent=1, ensure_ascii=False))
         return

@@ -5,17 +5,24 @@ Used by the language server (in a background thread) and by ``puppet-ls check --
 Directories are walked following symbolic links (Debian installs modules as links) with loop
 protection; hidden directories, ``spec``, ``vendor``, ``pkg`` and ``node_modules`` are skipped
 because they hold fixtures and copies of other modules, not the code being edited.
+
+Files are read through ``server/files.py`` (only regular files, at most ``MAX_FILE_BYTES``: a
+FIFO or device among module files never blocks indexing), and each file is indexed in isolation
+(one that cannot be read or makes the indexer fail is left out).
 """
 from __future__ import annotations
 
 import logging
 import os
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
 
 from puppet_ls.language.ide.index import (FileEntry, WorkspaceIndex, environment_modulepath,
                                           file_role, index_source, module_name, parse_metadata)
+
+from .files import ReadProblem, read_bounded
 
 log = logging.getLogger("puppet-ls")
 
@@ -32,15 +39,11 @@ class SourceFile:
     role: str
 
 
-def read_text(path: str) -> str | None:
-    """A file's text (UTF-8, undecodable bytes replaced), or None when it cannot be read or is
-    too large to be source code."""
-    try:
-        if os.path.getsize(path) > MAX_FILE_BYTES:
-            return None
-        with open(path, "rb") as fh:
-            data = fh.read()
-    except OSError:
+def read_text(path: str, limit: int = MAX_FILE_BYTES) -> str | None:
+    """A file's text (UTF-8, undecodable bytes replaced), or None when it cannot be read, is
+    not a regular file or is too large to be source code."""
+    data = read_bounded(path, limit)
+    if isinstance(data, ReadProblem):
         return None
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
@@ -118,11 +121,15 @@ def build_index(roots: list, modulepath: list, complete: bool | None = None,
                 progress: Callable[[int, int, str], None] | None = None,
                 cancelled: Callable[[], bool] | None = None,
                 skip_paths: Callable[[str], bool] | None = None,
-                max_files: int = MAX_FILES) -> WorkspaceIndex:
+                max_files: int = MAX_FILES,
+                guard: Callable[[str], AbstractContextManager] | None = None,
+                max_file_bytes: int = MAX_FILE_BYTES) -> WorkspaceIndex:
     """Index every module file under the workspace ``roots`` and the ``modulepath``
     directories.  ``progress(done, total, path)`` is called now and then; ``cancelled()`` stops
     the work early (the partial index is returned).  ``complete`` says whether the result
-    covers every module the code may use (by default: when a modulepath was given)."""
+    covers every module the code may use (by default: when a modulepath was given).
+    ``guard(path)`` is a context manager entered around the indexing of each file (the
+    command line puts a time limit there; it may swallow what it raises to skip the file)."""
     index = WorkspaceIndex(complete=bool(modulepath) if complete is None else complete)
     files: list = []
     module_names: dict = {}
@@ -135,16 +142,20 @@ def build_index(roots: list, modulepath: list, complete: bool | None = None,
                 continue
             seen_files.add(real)
             base = os.path.basename(path)
-            if base == "metadata.json":
-                mroot = os.path.dirname(path)
-                text = read_text(path) or ""
-                name = module_name(os.path.basename(mroot), text)
-                module_names[mroot] = name
-                index.add_module(name, mroot, parse_metadata(text))
+            try:
+                if base == "metadata.json":
+                    mroot = os.path.dirname(path)
+                    text = read_text(path) or ""
+                    name = module_name(os.path.basename(mroot), text)
+                    module_names[mroot] = name
+                    index.add_module(name, mroot, parse_metadata(text))
+                    continue
+                if base == "environment.conf":
+                    continue
+                sf = classify(path, root, module_names)
+            except Exception:   # one odd file must not stop indexing
+                log.exception("indexing %s failed", path)
                 continue
-            if base == "environment.conf":
-                continue
-            sf = classify(path, root, module_names)
             if sf is not None:
                 files.append(sf)
             if len(files) >= max_files:
@@ -162,11 +173,12 @@ def build_index(roots: list, modulepath: list, complete: bool | None = None,
                     break
         if skip_paths is not None and skip_paths(sf.path):
             continue
-        text = read_text(sf.path)
+        text = read_text(sf.path, max_file_bytes)
         if text is None:
             continue
         try:
-            index.add(index_source(sf.path, text, sf.module, sf.role))
+            with guard(sf.path) if guard is not None else nullcontext():
+                index.add(index_source(sf.path, text, sf.module, sf.role))
         except Exception:   # one odd file must not stop indexing
             log.exception("indexing %s failed", sf.path)
         if progress is not None and (i % 50 == 0 or i == total - 1):
@@ -197,7 +209,8 @@ def module_roots_of(paths: Iterable[str]) -> list:
     ``puppet-ls check`` was pointed at."""
     out: list = []
     for p in paths:
-        path = Path(p).resolve()
+        # realpath, not Path.resolve(): it does not raise on a symbolic link loop.
+        path = Path(os.path.realpath(p))
         if path.is_dir():
             if path not in out:
                 out.append(path)
@@ -206,7 +219,8 @@ def module_roots_of(paths: Iterable[str]) -> list:
             if c.name in _ROLE_SEGMENTS and c.parent not in out:
                 out.append(c.parent)
                 break
-            if (c / "metadata.json").exists() or (c / "environment.conf").exists():
+            # os.path.exists: a directory we may not search is "no", not an exception.
+            if os.path.exists(c / "metadata.json") or os.path.exists(c / "environment.conf"):
                 if c not in out:
                     out.append(c)
                 break

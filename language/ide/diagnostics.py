@@ -1,5 +1,12 @@
-"""All diagnostics of one file: the single engine behind ``puppet-ls check`` and the server."""
+"""All diagnostics of one file: the single engine behind ``puppet-ls check`` and the server.
+
+Each stage (parse, validation, static checks) is isolated: a bug that makes one raise on some
+file becomes a ``CHECK_INTERNAL_ERROR`` diagnostic on that file and the findings of the other
+stages are still reported, so one odd file never costs the results of a whole run.
+"""
 from __future__ import annotations
+
+import traceback
 
 from ..diagnostics import Diagnostic, from_syntax_errors
 from ..syntax.parser import ParseResult, parse
@@ -14,10 +21,52 @@ def parse_for_path(text: str, path: str = "") -> ParseResult:
     return parse(text, epp=epp, tasks=tasks)
 
 
+def exception_summary(exc: BaseException) -> str:
+    """One line saying what failed and where: the exception and the innermost frame of
+    puppet-ls's own code (what a bug report needs first)."""
+    text = " ".join(str(exc).split())
+    if len(text) > 200:
+        text = text[:197] + "..."
+    where = ""
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        parts = frame.filename.replace("\\", "/").split("/")
+        if "language" in parts or "server" in parts:
+            i = max(i for i, part in enumerate(parts) if part in ("language", "server"))
+            where = f" at {'/'.join(parts[i:])}:{frame.lineno} in {frame.name}"
+            break
+    return f"{type(exc).__name__}{': ' + text if text else ''}{where}"
+
+
+def internal_error(stage: str, exc: BaseException) -> Diagnostic:
+    """The diagnostic for a failure of puppet-ls itself while ``stage`` (e.g. "checking") one
+    file, placed at the start of the file."""
+    return Diagnostic.of("CHECK_INTERNAL_ERROR", 0, 0, stage=stage, summary=exception_summary(exc))
+
+
 def file_diagnostics(result: ParseResult, env=None, analysis=None) -> list[Diagnostic]:
     """Syntax errors, validation findings and static checks (``env``: what the workspace
     defines, see puppet_ls.language.check), in source order."""
     from ..check import static_diagnostics
-    diags = from_syntax_errors(result.errors) + validate(result) + static_diagnostics(result, env, analysis)
+    diags: list[Diagnostic] = []
+    # Exception, not BaseException: an interrupt or a caller's time limit must still stop us.
+    for stage, run in (("reading the syntax errors of", lambda: from_syntax_errors(result.errors)),
+                       ("validating", lambda: validate(result)),
+                       ("statically checking", lambda: static_diagnostics(result, env, analysis))):
+        try:
+            diags.extend(run())
+        except Exception as exc:  # noqa: BLE001
+            diags.append(internal_error(stage, exc))
     diags.sort(key=lambda d: (d.offset, d.end))
     return diags
+
+
+def source_diagnostics(text: str, path: str = "", env=None) -> tuple[ParseResult | None, list[Diagnostic]]:
+    """Parse ``text`` (as ``parse_for_path``) and return the result with all its diagnostics;
+    if parsing itself fails (it should never raise), the result is None and the one diagnostic
+    says so."""
+    try:
+        result = parse_for_path(text, path)
+    except Exception as exc:  # noqa: BLE001
+        return None, [internal_error("parsing", exc)]
+    return result, file_diagnostics(result, env)
+
