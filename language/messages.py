@@ -221,3 +221,8 @@ _def("UNKNOWN_PARAMETER", WARNING, "{resource} has no parameter named '{param}' 
 _def("PARAMETER_VALUE_MISMATCH", WARNING, "{resource}: parameter '{param}' expects a value of type {expected}, got {actual} (per the indexed definition)")
 _def("ARGUMENT_COUNT_MISMATCH", WARNING, "'{name}' expects {expected}, got {actual} (per the indexed definition)")
 _def("ARGUMENT_TYPE_MISMATCH", WARNING, "'{name}' parameter '{param}' expects a value of type {expected}, got {actual} (per the indexed definition)")
+
+# ==== server (puppet_ls.server): limits of the language server ==================================
+_def("DOCUMENT_TOO_LARGE", WARNING,
+     "This file has {size} characters, more than puppet.documents.maxSize ({limit}): it is not "
+     "analysed (no diagnostics, hovers, completion, outline or previews). Raise the setting to analyse it.")
