@@ -190,9 +190,10 @@ class EvalWorker:
         return self._ready.wait(timeout)
 
     # ---- jobs ---------------------------------------------------------------------------------
-    def cancel(self, token: object) -> None:
-        """Stop the running job when it belongs to ``token`` (a cancelled request); safe from any
-        thread."""
+    def cancel(self, token: threading.Event) -> None:
+        """Cancel every job of ``token`` (a request): the running one is stopped, later ones
+        are refused; safe from any thread."""
+        token.set()
         with self._state:
             running = token is not None and self._job_token is token and self._pending is not None \
                 and not self._pending.done()
@@ -200,21 +201,26 @@ class EvalWorker:
             self._kill("the request was cancelled")
 
     def evaluate(self, program: str, steps: int, seconds: float, deadline: float,
-                 token: object = None) -> tuple:
+                 token: threading.Event | None = None) -> tuple:
         """(ok, value, type, error) of ``program`` within ``steps``/``seconds``; stopped at
-        ``deadline`` (time.monotonic()) at the latest.  Never raises."""
+        ``deadline`` (time.monotonic()) at the latest, or when ``token`` is set (the request
+        was cancelled).  Never raises."""
         key = (program, steps, seconds)
         with self._state:
             hit = self._cache.get(key)
             if hit is not None:
                 self._cache.move_to_end(key)
                 return hit
-        if not self._lock.acquire(timeout=max(0.0, deadline - time.monotonic())):
-            return False, "", "", "not evaluated: the evaluator is busy"
+        cancelled = (False, "", "", "not evaluated: the request was cancelled")
+        token = token or threading.Event()
+        if not _wait(lambda t: self._lock.acquire(timeout=t), deadline, token):
+            return cancelled if token.is_set() else (False, "", "", "not evaluated: the evaluator is busy")
         try:
-            if not self._ready.wait(max(0.0, deadline - time.monotonic())):
-                return False, "", "", "not evaluated: the evaluator is starting"
+            if not _wait(self._ready.wait, deadline, token):
+                return cancelled if token.is_set() else (False, "", "", "not evaluated: the evaluator is starting")
             with self._state:
+                if token.is_set():
+                    return cancelled
                 proc = self._proc
                 if proc is None or proc.stdin is None:
                     return False, "", "", "not evaluated: the evaluator is starting"
@@ -261,6 +267,18 @@ class EvalWorker:
             self._cache[key] = res
             while len(self._cache) > _CACHE_SIZE:
                 self._cache.popitem(last=False)
+
+
+def _wait(wait, deadline: float, token: threading.Event) -> bool:
+    """``wait(seconds)`` in short slices until it succeeds, ``deadline`` passes or ``token``
+    is set."""
+    while not token.is_set():
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return bool(wait(0))
+        if wait(min(left, 0.02)):
+            return True
+    return False
 
 
 class WorkerDied(Exception):

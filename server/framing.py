@@ -301,7 +301,12 @@ def dispatch(protocol, raw) -> None:
         send_error(protocol, None, INVALID_REQUEST, "Invalid request: the id must be a number or a string")
         return
     try:
-        message = protocol.structure_message(raw)
+        try:
+            message = protocol.structure_message(raw)
+        except Exception:
+            if raw.get("method") != "initialize":
+                raise
+            message = protocol.structure_message(_salvage_initialize(protocol, raw))
     except Exception as exc:
         text = _why(exc.__cause__ or exc)
         if is_request:
@@ -317,6 +322,29 @@ def dispatch(protocol, raw) -> None:
             send_error(protocol, raw["id"], -32603, "Internal error")
 
 
+def _salvage_initialize(protocol, raw: dict) -> dict:
+    """A newer client may list enum values this protocol version does not know (a symbol
+    kind, a markup kind) in its capabilities: rather than refusing to start, drop the
+    capability groups that cannot be read (each tried alone) and keep the rest."""
+    from lsprotocol import types as lsp
+    params = raw.get("params")
+    caps = params.get("capabilities") if isinstance(params, dict) else None
+    if not isinstance(caps, dict):
+        return raw
+    kept: dict = {}
+    for section, value in caps.items():
+        if not isinstance(value, dict):
+            continue
+        kept[section] = {}
+        for key, sub in value.items():
+            try:
+                protocol._converter.structure({section: {key: sub}}, lsp.ClientCapabilities)
+                kept[section][key] = sub
+            except Exception:
+                log.warning("initialize: ignoring the client capability %s.%s, which cannot be read", section, key)
+    return {**raw, "params": {**params, "capabilities": kept}}
+
+
 def _why(exc: BaseException) -> str:
     """A short reason from a structuring error (cattrs says where in the message it failed)."""
     try:
@@ -327,3 +355,32 @@ def _why(exc: BaseException) -> str:
     except Exception:
         pass
     return (str(exc).splitlines() or [type(exc).__name__])[0][:300]
+
+
+
+def strict_converter():
+    """pygls's converter, minus cattrs's coercions: it turns ``5`` into ``"5"`` and ``"3"`` or
+    ``0.5`` into integers, answering a wrong request as if it were another; here a string
+    must be a string and a whole number a whole number, or the request gets InvalidParams."""
+    from pygls.protocol import default_converter
+    converter = default_converter()
+
+    def strict_str(value, type_):
+        if not isinstance(value, str):
+            raise TypeError(f"expected a string, got {type(value).__name__}")
+        return value if type_ is str else type_(value)      # a str enum checks its values
+
+    def strict_int(value, type_):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise TypeError(f"expected a whole number, got {type(value).__name__}")
+        return value if type_ is int else type_(value)      # an int enum checks its values
+
+    def strict_bool(value, _type):
+        if not isinstance(value, bool):
+            raise TypeError(f"expected true or false, got {type(value).__name__}")
+        return value
+
+    converter.register_structure_hook(str, strict_str)
+    converter.register_structure_hook(bool, strict_bool)     # bool derives from int
+    converter.register_structure_hook(int, strict_int)
+    return converter

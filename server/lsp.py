@@ -146,7 +146,8 @@ class PuppetServer(LanguageServer):
     """The server and its state (touched only from the event loop thread)."""
 
     def __init__(self):
-        super().__init__("puppet-ls", __version__, protocol_cls=PuppetProtocol, max_workers=4)
+        super().__init__("puppet-ls", __version__, protocol_cls=PuppetProtocol, max_workers=4,
+                         converter_factory=framing.strict_converter)
         self.docs: dict = {}                   # uri -> Document
         self.settings: Settings = DEFAULTS
         self.init_options = None
@@ -288,7 +289,7 @@ def _isolated(empty, evaluates: bool = False):
 async def _offload(ls: PuppetServer, fn, params, doc):
     """Run ``fn(ls, params, doc, make_budget)`` in the evaluation pool; on cancellation the
     worker is stopped if it is evaluating for this request."""
-    token = object()
+    token = threading.Event()       # set when the request is cancelled
     msg_id = ls.protocol.msg_id
     if doc is not None:
         ls.analysis(doc)          # computed (and cached) here: the event loop owns documents
@@ -589,11 +590,14 @@ def build_server() -> PuppetServer:
 # ---- helpers ------------------------------------------------------------------------------------
 
 def _budget(ls: PuppetServer, total_ms: int | None = None) -> ide_preview.PreviewBudget:
+    """The settings' budget; ``total_ms`` caps a request's total (and so each expression)."""
     s = ls.settings
-    total = max(0.2, s.previews_timeout_ms * 6 / 1000.0) if total_ms is None else \
-        max(total_ms / 1000.0, s.previews_timeout_ms * 1.5 / 1000.0)
-    return ide_preview.PreviewBudget(steps=s.previews_max_steps, seconds=s.previews_timeout_ms / 1000.0,
-                                     total_seconds=total)
+    seconds = s.previews_timeout_ms / 1000.0
+    total = max(0.2, seconds * 6)
+    if total_ms is not None:
+        total = total_ms / 1000.0
+        seconds = min(seconds, total)
+    return ide_preview.PreviewBudget(steps=s.previews_max_steps, seconds=seconds, total_seconds=total)
 
 
 def _command_location(args) -> tuple:
