@@ -342,7 +342,7 @@ def _salvage_initialize(protocol, raw: dict) -> dict:
                 kept[section][key] = sub
             except Exception:
                 log.warning("initialize: ignoring the client capability %s.%s, which cannot be read", section, key)
-    return {**raw, "params": {**params, "capabilities": kept}}
+    return {**raw, "params": {**dict(params), "capabilities": kept}}
 
 
 def _why(exc: BaseException) -> str:

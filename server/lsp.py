@@ -15,6 +15,8 @@ Robustness rules implemented here:
   ``$/cancelRequest`` and when the server ends;
 * over stdio, ``framing`` reads the input (robust framing, error responses to requests whose
   params cannot be read) and ends the process on ``exit``, stdin EOF or the editor's death;
+* every other analysis (diagnostics, tokens, folding, completion, …) runs in a second thread
+  pool, so that a document near the size limit (seconds of work) never freezes the event loop;
 * documents above ``puppet.documents.maxSize`` are not analysed (one diagnostic says so);
 * nothing is written to stdout but the protocol.
 """
@@ -164,6 +166,10 @@ class PuppetServer(LanguageServer):
         # supervised worker.  Handlers that evaluate run in this pool, never on the event loop.
         self.worker: EvalWorker | None = None
         self.eval_pool = concurrent.futures.ThreadPoolExecutor(max_workers=4, thread_name_prefix="puppet-ls-eval")
+        # Every other analysis (diagnostics, tokens, folding, completion, …) runs here: on a
+        # document near the size limit it takes seconds, and the event loop must stay free to
+        # read input, apply edits and answer the other requests meanwhile.
+        self.work_pool = concurrent.futures.ThreadPoolExecutor(max_workers=3, thread_name_prefix="puppet-ls-work")
         self.running: dict = {}                # request id -> token of its evaluations
         self.previews_skipped = False          # the worker was not ready: ask for a refresh later
 
@@ -272,7 +278,7 @@ def _isolated(empty, evaluates: bool = False):
             try:
                 if evaluates:
                     return await _offload(ls, fn, params, doc)
-                return fn(ls, params, doc)
+                return await asyncio.get_running_loop().run_in_executor(ls.work_pool, fn, ls, params, doc)
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -291,8 +297,6 @@ async def _offload(ls: PuppetServer, fn, params, doc):
     worker is stopped if it is evaluating for this request."""
     token = threading.Event()       # set when the request is cancelled
     msg_id = ls.protocol.msg_id
-    if doc is not None:
-        ls.analysis(doc)          # computed (and cached) here: the event loop owns documents
 
     def make_budget(budget: ide_preview.PreviewBudget) -> ide_preview.PreviewBudget:
         deadline = time.monotonic() + budget.total_seconds
@@ -685,10 +689,35 @@ def _schedule_diagnostics(ls: PuppetServer, uri: str, delay_ms: int) -> None:
 
 
 def _publish(ls: PuppetServer, uri: str) -> None:
+    """Publish the diagnostics of ``uri``'s current revision, computed in the work pool
+    (seconds for a document near the size limit) unless known already."""
     ls.timers.pop(uri, None)
     doc = ls.docs.get(uri)
     if doc is None:
         return
+    if doc.too_large or not ls.settings.diagnostics_enable or ("diagnostics", ls.index_key) in doc.cache:
+        _send_diagnostics(ls, uri, doc)
+        return
+    loop = ls.loop or asyncio.get_event_loop()
+
+    def compute():
+        try:
+            _send_diagnostics(ls, uri, doc, compute_only=True)
+        finally:
+            if not loop.is_closed():
+                loop.call_soon_threadsafe(done)
+
+    def done():
+        # a newer revision (or a close) has its own publication scheduled
+        if ls.docs.get(uri) is doc:
+            _send_diagnostics(ls, uri, doc)
+    try:
+        ls.work_pool.submit(compute)
+    except RuntimeError:            # the pool is shut down: the server is ending
+        pass
+
+
+def _send_diagnostics(ls: PuppetServer, uri: str, doc: Document, compute_only: bool = False) -> None:
     diags: list = []
     if doc.too_large:
         # One diagnostic, whatever diagnostics_enable says: the user must learn why this
@@ -702,10 +731,15 @@ def _publish(ls: PuppetServer, uri: str) -> None:
             if found is None:
                 found = file_diagnostics(doc.result, ls.index, ls.analysis(doc))
                 doc.cache[key] = found
+            if compute_only:
+                return
             related = bool(ls.cap("text_document.publish_diagnostics.related_information", False))
             diags = convert.diagnostics(doc.codec, uri, found, related)
         except Exception:
             log.exception("diagnostics failed for %s", uri)
+            doc.cache.setdefault(("diagnostics", ls.index_key), [])    # not again, on the event loop
+    if compute_only:
+        return
     ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, version=doc.version, diagnostics=diags))
 
 
