@@ -44,6 +44,9 @@ ORDINARY = """class profile::bench (Integer $port = 80, String $name = 'web') {
 }
 """
 
+# Just under puppet.documents.maxSize: analysed, seconds of work per feature (--near-limit).
+NEAR_LIMIT = "".join(f"$v{i} = [{i}, 2, 3].map |$x| {{ $x * 2 }}\n" for i in range(12_000))
+
 # Each hostile file, and why it is hostile.
 HOSTILE = {
     # Python's re backtracks inside C: only killing the process stops it
@@ -88,7 +91,7 @@ class Client:
             n = int(head.split(b":")[1])
             while out.readline() not in (b"\r\n", b""):
                 pass
-            msg = json.loads(out.read(n))
+            msg = json.loads(_read_exactly(out, n))
             t = time.perf_counter()
             if "method" in msg:
                 self.notes.put((t, msg))
@@ -125,6 +128,17 @@ class Client:
     def open(self, uri: str, text: str) -> None:
         self.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "puppet",
                                                               "version": 1, "text": text}})
+
+
+def _read_exactly(out, n: int) -> bytes:
+    """An unbuffered pipe returns what it has: read until ``n`` bytes."""
+    data = b""
+    while len(data) < n:
+        chunk = out.read(n - len(data))
+        if not chunk:
+            break
+        data += chunk
+    return data
 
 
 def rss_mb(pid: int) -> float:
@@ -169,13 +183,17 @@ def storm(args, tmp: Path) -> dict:
     ordinary = f"{base}/ordinary.pp"
     c.open(ordinary, ORDINARY)
     uris = {}
-    for name, text in HOSTILE.items():
+    files = dict(HOSTILE)
+    if args.near_limit:
+        files["near_limit.pp"] = NEAR_LIMIT
+    for name, text in files.items():
         uris[name] = f"{base}/{name}"
         c.open(uris[name], text)
 
     lat: dict = {"hover": [], "completion": [], "documentSymbol": [], "foldingRange": []}
-    previews: dict = {name: [] for name in HOSTILE}
+    previews: dict = {name: [] for name in list(HOSTILE) + ["near_limit.pp"]}
     unanswered: list = []
+    heavy: list = []
     end = time.monotonic() + args.seconds
 
     def previewer():
@@ -194,6 +212,12 @@ def storm(args, tmp: Path) -> dict:
                                                            "position": {"line": 0, "character": 1}}, timeout=30)
                 if msg is None:
                     unanswered.append(f"hover {name}")
+                if name == "near_limit.pp":
+                    ms, msg = c.request("textDocument/semanticTokens/full", {"textDocument": {"uri": uri}}, timeout=60)
+                    if msg is None:
+                        unanswered.append(f"semanticTokens {name}")
+                    else:
+                        heavy.append(ms)
     t = threading.Thread(target=previewer)
     t.start()
 
@@ -237,6 +261,7 @@ def storm(args, tmp: Path) -> dict:
     kill_ms = [float(x) for x in re.findall(r"\((\d+) ms to kill\)", text)]
     ordinary_all = [v for k, vs in lat.items() if not k.startswith("huge") for v in vs]
     return {"ordinary": lat, "ordinary_all": ordinary_all, "previews": previews, "unanswered": unanswered,
+            "near_limit_tokens_ms": heavy,
             "stops_after_deadline_ms": stops, "kill_ms": kill_ms, "peak_rss_mb": peak[0]}
 
 
@@ -317,6 +342,8 @@ def main() -> int:
     ap.add_argument("--seconds", type=float, default=20.0, help="length of the storm (default 20)")
     ap.add_argument("--timeout-ms", type=int, default=50, help="puppet.previews.timeoutMs (default 50)")
     ap.add_argument("--json", action="store_true", help="also print the raw figures as JSON")
+    ap.add_argument("--near-limit", action="store_true",
+                    help="also open a 12,000-line (506 KB) file, just under puppet.documents.maxSize")
     args = ap.parse_args()
     rt = roundtrip()
     with tempfile.TemporaryDirectory(prefix="hostile-") as d:
@@ -333,7 +360,7 @@ def main() -> int:
     load = os.getloadavg()[0]
     print(f"hostile_server: {args.seconds:.0f} s storm, previews.timeoutMs={args.timeout_ms}, "
           f"{os.cpu_count()} cores, load {load:.1f}")
-    print("  hostile files: " + ", ".join(HOSTILE))
+    print("  hostile files: " + ", ".join(HOSTILE) + (", near_limit.pp" if args.near_limit else ""))
     print(f"  preview cost: in-process median {rt['in-process'][0]:.2f} ms (p90 {rt['in-process'][1]:.2f}), "
           f"through the worker median {rt['worker'][0]:.2f} ms (p90 {rt['worker'][1]:.2f})")
     n = len(r["ordinary_all"])
@@ -346,6 +373,9 @@ def main() -> int:
     for name, v in r["previews"].items():
         if v:
             print(f"    inlayHint {name:<28} n={len(v):<4} median {statistics.median(v):7.1f} ms  max {max(v):7.1f} ms")
+    if r["near_limit_tokens_ms"]:
+        v = r["near_limit_tokens_ms"]
+        print(f"    semanticTokens near_limit.pp            n={len(v):<4} median {statistics.median(v):7.1f} ms  max {max(v):7.1f} ms")
     stops = r["stops_after_deadline_ms"]
     worst = max(stops) if stops else float("nan")
     line("runaway previews stopped", f"{len(stops)} (kill {statistics.median(r['kill_ms']) if r['kill_ms'] else 0:.0f} ms median)",

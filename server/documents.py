@@ -14,6 +14,7 @@ server answers it with one diagnostic and empty results.
 """
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 
 from puppet_ls.language.ide.diagnostics import parse_for_path
@@ -43,6 +44,7 @@ class Document:
     _analysis_key: object = field(default=None, repr=False)
     cache: dict = field(default_factory=dict, repr=False)   # per-revision results (e.g. diagnostics)
     too_large: bool = False                                  # above the size limit: not parsed
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @property
     def codec(self) -> PositionCodec:
@@ -57,12 +59,16 @@ class Document:
         return "/plans/" in self.path.replace("\\", "/")
 
     def analysis(self, env, key):
-        """The analysis of this revision in ``env`` (cached while ``key`` stays the same)."""
-        if self._analysis is None or self._analysis_key != key:
-            from puppet_ls.language.check import analyze
-            self._analysis = analyze(self.result, env)
-            self._analysis_key = key
-        return self._analysis
+        """The analysis of this revision in ``env`` (cached while ``key`` stays the same).
+        Requests run in several threads: the first computes, the others wait for it (on a
+        large document, four threads computing the same analysis would take four times as
+        long)."""
+        with self._lock:
+            if self._analysis is None or self._analysis_key != key:
+                from puppet_ls.language.check import analyze
+                self._analysis = analyze(self.result, env)
+                self._analysis_key = key
+            return self._analysis
 
 
 def _parse(text: str, path: str, max_size: int) -> tuple:

@@ -39,6 +39,8 @@ log = logging.getLogger("puppet-ls")
 GRACE_SECONDS = 0.03
 # Longest value text sent back (previews show 60 characters; "evaluate selection" a message).
 MAX_VALUE_CHARS = 20_000
+# The server kills the worker itself this long after the worker's own alarm should have.
+BACKSTOP_SECONDS = 0.02
 _CACHE_SIZE = 512
 
 
@@ -140,7 +142,7 @@ class EvalWorker:
                 self._proc = None
                 self._ready.clear()
         if fut is not None and not fut.done():
-            fut.set_exception(WorkerDied(_death_reason(code)))
+            fut.set_exception(WorkerDied(_death_reason(code), timed_out=code == -signal.SIGALRM))
         if mine and not self._closed:
             self._spawn_wanted.set()
 
@@ -228,16 +230,17 @@ class EvalWorker:
                 fut: Future = Future()
                 self._pending = fut
                 self._job_token = token
-                line = json.dumps({"seq": self._seq, "program": program, "steps": steps,
-                                   "seconds": seconds}).encode() + b"\n"
-            stop_at = min(deadline, time.monotonic() + seconds + GRACE_SECONDS)
+                stop_at = min(deadline, time.monotonic() + seconds + GRACE_SECONDS)
+                line = json.dumps({"seq": self._seq, "program": program, "steps": steps, "seconds": seconds,
+                                   "wall": max(0.001, stop_at - time.monotonic())}).encode() + b"\n"
             try:
                 proc.stdin.write(line)
             except OSError:
                 self._kill("its input pipe broke")
                 return False, "", "", "not evaluated: the evaluator stopped"
             try:
-                msg = fut.result(timeout=max(0.0, stop_at - time.monotonic()))
+                # the worker's alarm stops it at stop_at; killing it from here is the backstop
+                msg = fut.result(timeout=max(0.0, stop_at - time.monotonic()) + BACKSTOP_SECONDS)
             except FutureTimeout:
                 t0 = time.monotonic()
                 self._kill("an evaluation overran its deadline")
@@ -249,6 +252,15 @@ class EvalWorker:
                     self._remember(key, res)    # its own budget, not the request's, ran out
                 return res
             except WorkerDied as exc:
+                if exc.timed_out:
+                    # the worker's own alarm fired at the deadline (inside C code too)
+                    self.last_stop_ms = (time.monotonic() - stop_at) * 1000
+                    log.info("evaluation stopped %.0f ms after its deadline (its alarm; 0 ms to kill)",
+                             self.last_stop_ms)
+                    res = (False, "", "", "stopped: the evaluation did not finish in time")
+                    if stop_at < deadline:
+                        self._remember(key, res)
+                    return res
                 res = (False, "", "", f"stopped: {exc}")
                 if "cancelled" not in str(exc):
                     self._remember(key, res)
@@ -282,12 +294,16 @@ def _wait(wait, deadline: float, token: threading.Event) -> bool:
 
 
 class WorkerDied(Exception):
-    pass
+    def __init__(self, reason: str, timed_out: bool = False):
+        super().__init__(reason)
+        self.timed_out = timed_out
 
 
 def _death_reason(code: int | None) -> str:
     if code == -signal.SIGKILL:
         return "the evaluation was stopped"
+    if code == -signal.SIGALRM:
+        return "the evaluation did not finish in time"
     if code == -signal.SIGXCPU:
         return "the evaluation exceeded its CPU time limit"
     if code == 3:
@@ -332,6 +348,7 @@ def worker_main(argv: list) -> int:
     args = ap.parse_args(argv)
     _die_with_parent(args.parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)     # the editor's Ctrl-C is not for us
+    signal.signal(signal.SIGALRM, signal.SIG_DFL)    # the job deadline: ends the process
     limit = args.memory_mb * 1024 * 1024
     try:
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
@@ -354,6 +371,12 @@ def worker_main(argv: list) -> int:
             resource.setrlimit(resource.RLIMIT_CPU, (soft if hard == resource.RLIM_INFINITY else min(soft, hard), hard))
         except (ValueError, OSError):
             pass
+        # The wall-clock deadline, enforced by the kernel: SIGALRM's default action ends the
+        # process even while C code holds the interpreter (a server starved of CPU by a large
+        # analysis might otherwise kill it late).
+        wall = float(job.get("wall", 0) or 0)
+        if wall > 0:
+            signal.setitimer(signal.ITIMER_REAL, wall)
         try:
             ok, value, type_text, error = evaluate_in_process(
                 job.get("program", ""), PreviewBudget(steps=int(job.get("steps", 20_000)), seconds=seconds))
@@ -365,6 +388,8 @@ def worker_main(argv: list) -> int:
             os._exit(3)
         except Exception as exc:
             ok, value, type_text, error = False, "", "", f"evaluation failed: {exc}"
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
         if len(value) > MAX_VALUE_CHARS:
             value = value[:MAX_VALUE_CHARS - 1] + "…"
         out.write(json.dumps({"seq": job.get("seq"), "ok": ok, "value": value, "type": type_text[:MAX_VALUE_CHARS],

@@ -169,7 +169,8 @@ class PuppetServer(LanguageServer):
         # Every other analysis (diagnostics, tokens, folding, completion, …) runs here: on a
         # document near the size limit it takes seconds, and the event loop must stay free to
         # read input, apply edits and answer the other requests meanwhile.
-        self.work_pool = concurrent.futures.ThreadPoolExecutor(max_workers=3, thread_name_prefix="puppet-ls-work")
+        self.work_pool = concurrent.futures.ThreadPoolExecutor(max_workers=2, thread_name_prefix="puppet-ls-work")
+        self.interactive_pool = concurrent.futures.ThreadPoolExecutor(max_workers=3, thread_name_prefix="puppet-ls-ask")
         self.running: dict = {}                # request id -> token of its evaluations
         self.previews_skipped = False          # the worker was not ready: ask for a refresh later
 
@@ -256,11 +257,13 @@ class PuppetServer(LanguageServer):
         return doc.analysis(self.index, self.index_key)
 
 
-def _isolated(empty, evaluates: bool = False):
+def _isolated(empty, evaluates: bool = False, heavy: bool = False):
     """Request handler wrapper: drop the request if its document changed while it waited,
     and turn any exception into a logged empty answer.  A handler that ``evaluates`` runs in
     the evaluation thread pool (the event loop stays free) with ``ls.request_budget`` bound
-    to this request (its deadline, its cancellation)."""
+    to this request (its deadline, its cancellation); a ``heavy`` one (whole-document work:
+    tokens, folding, symbols) runs in the work pool, the others in the interactive pool, so
+    that completion never queues behind the tokens of a large document."""
     def deco(fn):
         @functools.wraps(fn)
         async def handler(ls: PuppetServer, params):
@@ -278,7 +281,8 @@ def _isolated(empty, evaluates: bool = False):
             try:
                 if evaluates:
                     return await _offload(ls, fn, params, doc)
-                return await asyncio.get_running_loop().run_in_executor(ls.work_pool, fn, ls, params, doc)
+                pool = ls.work_pool if heavy else ls.interactive_pool
+                return await asyncio.get_running_loop().run_in_executor(pool, fn, ls, params, doc)
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -493,13 +497,13 @@ def build_server() -> PuppetServer:
                 for h in ide_nav.highlights(ls.analysis(doc), offset) if h.path is None]
 
     @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
-    @_isolated(list)
+    @_isolated(list, heavy=True)
     def symbols(ls: PuppetServer, params: lsp.DocumentSymbolParams, doc: Document):
         hier = bool(ls.cap("text_document.document_symbol.hierarchical_document_symbol_support", False))
         return convert.document_symbols(doc.codec, document_symbols(doc.result), hier, doc.uri)
 
     @server.feature(lsp.WORKSPACE_SYMBOL)
-    @_isolated(list)
+    @_isolated(list, heavy=True)
     def workspace_symbol(ls: PuppetServer, params: lsp.WorkspaceSymbolParams, doc):
         out = []
         for e in workspace_symbols(ls.index, params.query, limit=200):
@@ -513,12 +517,12 @@ def build_server() -> PuppetServer:
         return out
 
     @server.feature(lsp.TEXT_DOCUMENT_FOLDING_RANGE)
-    @_isolated(list)
+    @_isolated(list, heavy=True)
     def folding(ls: PuppetServer, params: lsp.FoldingRangeParams, doc: Document):
         return convert.folding_ranges(doc.codec, ide_folding.folding_ranges(doc.result))
 
     @server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, convert.LEGEND)
-    @_isolated(lambda: lsp.SemanticTokens(data=[]))
+    @_isolated(lambda: lsp.SemanticTokens(data=[]), heavy=True)
     def semantic_tokens(ls: PuppetServer, params: lsp.SemanticTokensParams, doc: Document):
         toks = ide_tokens.semantic_tokens(ls.analysis(doc))
         return lsp.SemanticTokens(data=convert.semantic_tokens(doc.codec, doc.text, toks, False))
@@ -845,6 +849,10 @@ def run_server(host: str | None = None, port: int | None = None, log_file: str |
     logging.getLogger("puppet-ls").setLevel(logging.INFO)
     # pygls logs every message it sends at INFO: far too much, and slow for big documents.
     logging.getLogger("pygls").setLevel(logging.WARNING)
+    # Analyses run in worker threads; a shorter switch interval than Python's 5 ms hands the
+    # interpreter back to the reader and the event loop sooner, so ordinary requests are not
+    # queued behind seconds of analysis of a large document.
+    sys.setswitchinterval(0.001)
     server = build_server()
     # The worker starts in the background now: its ~0.5 s of start-up overlaps initialize.
     server.start_worker()

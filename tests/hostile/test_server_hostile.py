@@ -47,7 +47,7 @@ class Client:
             n = int(head.split(b":")[1])
             while out.readline() not in (b"\r\n", b""):
                 pass
-            self.inbox.put(json.loads(out.read(n)))
+            self.inbox.put(json.loads(_read_exactly(out, n)))
 
     def raw(self, data: bytes) -> None:
         self.proc.stdin.write(data)
@@ -114,6 +114,17 @@ class Client:
         if self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait()
+
+
+def _read_exactly(out, n: int) -> bytes:
+    """An unbuffered pipe returns what it has: read until ``n`` bytes."""
+    data = b""
+    while len(data) < n:
+        chunk = out.read(n - len(data))
+        if not chunk:
+            break
+        data += chunk
+    return data
 
 
 def _children(pid: int) -> set:
