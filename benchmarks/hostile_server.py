@@ -258,11 +258,12 @@ def storm(args, tmp: Path) -> dict:
     stop.set()
     text = Path(log_file).read_text(errors="replace")
     stops = [float(x) for x in re.findall(r"evaluation stopped (-?\d+) ms after its deadline", text)]
+    by_alarm = len(re.findall(r"after its deadline \(its alarm", text))
     kill_ms = [float(x) for x in re.findall(r"\((\d+) ms to kill\)", text)]
     ordinary_all = [v for k, vs in lat.items() if not k.startswith("huge") for v in vs]
     return {"ordinary": lat, "ordinary_all": ordinary_all, "previews": previews, "unanswered": unanswered,
             "near_limit_tokens_ms": heavy,
-            "stops_after_deadline_ms": stops, "kill_ms": kill_ms, "peak_rss_mb": peak[0]}
+            "stops_after_deadline_ms": stops, "stops_by_alarm": by_alarm, "kill_ms": kill_ms, "peak_rss_mb": peak[0]}
 
 
 def lifetime(how: str, tmp: Path) -> float | None:
@@ -380,6 +381,10 @@ def main() -> int:
     worst = max(stops) if stops else float("nan")
     line("runaway previews stopped", f"{len(stops)} (kill {statistics.median(r['kill_ms']) if r['kill_ms'] else 0:.0f} ms median)",
          bool(stops))
+    if stops:
+        print(f"    noticed by the server after the deadline: median {statistics.median(stops):.0f} ms, "
+              f"p90 {pct(stops, 0.9):.0f} ms, max {worst:.0f} ms; {r['stops_by_alarm']} ended by the worker's "
+              f"own alarm at the deadline, {len(stops) - r['stops_by_alarm']} killed by the server")
     line("stopped after its deadline, worst (target <= 100 ms)", f"{worst:.0f} ms", bool(stops) and worst <= 100)
     line("peak RSS server + worker (target <= 500 MB)", f"{r['peak_rss_mb']:.0f} MB", r["peak_rss_mb"] <= 500)
     for how, s in life.items():
