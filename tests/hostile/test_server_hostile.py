@@ -327,8 +327,8 @@ def test_runaway_preview_is_stopped_and_other_requests_are_answered():
         assert "result" in done
         got = c.answer(hints, timeout=5)
         assert time.monotonic() - t0 < 5
-        labels = [h["label"] for h in got["result"]]
-        assert labels == ["⟶ [2, 4, 6]", "⟶ ['a', 'b']"] or labels[:1] != ["⟶ true"], labels
+        # the runaway (line 0) has no hint; the others may be missing while the worker restarts
+        assert all(h["position"]["line"] >= 1 for h in got["result"]), got["result"]
         # asked again (as editors do after an edit): answered, the known runaway not rerun
         again = c.answer(_hints(c), timeout=5)
         assert [h["label"] for h in again["result"]] == ["⟶ [2, 4, 6]", "⟶ ['a', 'b']"]
