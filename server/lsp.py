@@ -861,7 +861,8 @@ def run_server(host: str | None = None, port: int | None = None, log_file: str |
             server.start_tcp(host, port)
         else:
             lifetime = framing.Lifetime()
-            lifetime.cleanups.append(server.worker.close)
+            if server.worker is not None:
+                lifetime.cleanups.append(server.worker.close)
             framing.serve_stdio(server.protocol, lifetime, on_cancel=server.cancel_running)
     finally:
         if server.worker is not None:
