@@ -237,3 +237,8 @@ _def("ARGUMENT_TYPE_MISMATCH", WARNING, "'{name}' parameter '{param}' expects a 
 # bad value is a warning.
 _def("RESOURCE_NO_SUCH_PARAMETER", ERROR, "no parameter named '{param}' on {resource}")
 _def("INVALID_ATTRIBUTE_VALUE", WARNING, "Parameter {param} failed on {resource}: Invalid value {value}. {valid} (Puppet refuses it when the catalog is applied)")
+
+# ==== server (puppet_ls.server): limits of the language server ==================================
+_def("DOCUMENT_TOO_LARGE", WARNING,
+     "This file has {size} characters, more than puppet.documents.maxSize ({limit}): it is not "
+     "analysed (no diagnostics, hovers, completion, outline or previews). Raise the setting to analyse it.")

@@ -6,15 +6,24 @@ tree with ``reparse`` (about a millisecond for a typical keystroke).  A whole-te
 reduced to the span that really differs (common prefix and suffix) so that clients sending full
 text still get incremental reparsing.  EPP templates are parsed whole (the incremental
 reparser handles manifests only).
+
+A text longer than the size limit (``puppet.documents.maxSize``) is kept, with its line index,
+but not parsed: parsing and analysing megabytes would hold the server for many seconds and
+hundreds of megabytes, so such a revision has an empty parse and ``too_large`` set, and the
+server answers it with one diagnostic and empty results.
 """
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 
 from puppet_ls.language.ide.diagnostics import parse_for_path
 from puppet_ls.language.syntax import reparse
 from puppet_ls.language.syntax.lines import LineIndex
 from puppet_ls.language.syntax.parser import ParseResult
+
+# Used when no limit is given (the setting's default).
+DEFAULT_MAX_SIZE = 524_288
 
 from .positions import UTF16, PositionCodec
 
@@ -34,6 +43,8 @@ class Document:
     _analysis: object = field(default=None, repr=False)
     _analysis_key: object = field(default=None, repr=False)
     cache: dict = field(default_factory=dict, repr=False)   # per-revision results (e.g. diagnostics)
+    too_large: bool = False                                  # above the size limit: not parsed
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @property
     def codec(self) -> PositionCodec:
@@ -48,17 +59,29 @@ class Document:
         return "/plans/" in self.path.replace("\\", "/")
 
     def analysis(self, env, key):
-        """The analysis of this revision in ``env`` (cached while ``key`` stays the same)."""
-        if self._analysis is None or self._analysis_key != key:
-            from puppet_ls.language.check import analyze
-            self._analysis = analyze(self.result, env)
-            self._analysis_key = key
-        return self._analysis
+        """The analysis of this revision in ``env`` (cached while ``key`` stays the same).
+        Requests run in several threads: the first computes, the others wait for it (on a
+        large document, four threads computing the same analysis would take four times as
+        long)."""
+        with self._lock:
+            if self._analysis is None or self._analysis_key != key:
+                from puppet_ls.language.check import analyze
+                self._analysis = analyze(self.result, env)
+                self._analysis_key = key
+            return self._analysis
 
 
-def open_document(uri: str, path: str, version: int | None, text: str, encoding: str) -> Document:
-    result = parse_for_path(text, path)
-    return Document(uri, path, version, text, result, LineIndex(text), encoding)
+def _parse(text: str, path: str, max_size: int) -> tuple:
+    """(parse, too_large) of a whole text."""
+    if len(text) > max_size:
+        return parse_for_path("", path), True
+    return parse_for_path(text, path), False
+
+
+def open_document(uri: str, path: str, version: int | None, text: str, encoding: str,
+                  max_size: int = DEFAULT_MAX_SIZE) -> Document:
+    result, too_large = _parse(text, path, max_size)
+    return Document(uri, path, version, text, result, LineIndex(text), encoding, too_large=too_large)
 
 
 def _diff_span(old: str, new: str) -> tuple:
@@ -78,14 +101,15 @@ def _diff_span(old: str, new: str) -> tuple:
     return start, o_end, n_end
 
 
-def apply_changes(doc: Document, changes: list, version: int | None) -> Document:
+def apply_changes(doc: Document, changes: list, version: int | None,
+                  max_size: int = DEFAULT_MAX_SIZE) -> Document:
     """The next revision of ``doc`` after LSP ``changes`` (each with a ``range`` in the
     document's position encoding, or without one for the whole text)."""
     text = doc.text
     result = doc.result
     lines = doc.lines
     codec = doc.codec
-    incremental = not doc.is_epp and len(changes) <= _MAX_INCREMENTAL_CHANGES
+    incremental = not doc.is_epp and not doc.too_large and len(changes) <= _MAX_INCREMENTAL_CHANGES
     for ch in changes:
         rng = getattr(ch, "range", None)
         if rng is None:
@@ -99,11 +123,14 @@ def apply_changes(doc: Document, changes: list, version: int | None) -> Document
                 start, old_end = old_end, start
             piece = ch.text
             new_full = text[:start] + piece + text[old_end:]
+        if incremental and len(new_full) > max_size:
+            incremental = False          # too large from now on: stop maintaining the tree
         if incremental:
             result = reparse(result, start, old_end, piece, tasks=doc.tasks)
         text = new_full
         lines = LineIndex(text)
         codec = PositionCodec(lines, doc.encoding)
+    too_large = False
     if not incremental:
-        result = parse_for_path(text, doc.path)
-    return Document(doc.uri, doc.path, version, text, result, lines, doc.encoding)
+        result, too_large = _parse(text, doc.path, max_size)
+    return Document(doc.uri, doc.path, version, text, result, lines, doc.encoding, too_large=too_large)

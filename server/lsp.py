@@ -9,11 +9,21 @@ Robustness rules implemented here:
 * diagnostics are debounced per document; indexing runs in a background thread that reports
   ``$/progress`` and never writes to the client itself (everything it sends goes through the
   event loop);
-* nothing is written to stdout but the protocol; no child process is ever started.
+* evaluation (inlay hints, code lenses, hover values, "evaluate selection") never runs on the
+  event loop thread: those handlers run in a small thread pool, and the evaluator itself in a
+  supervised worker process (``evalworker``) that is killed at the request's deadline, on
+  ``$/cancelRequest`` and when the server ends;
+* over stdio, ``framing`` reads the input (robust framing, error responses to requests whose
+  params cannot be read) and ends the process on ``exit``, stdin EOF or the editor's death;
+* every other analysis (diagnostics, tokens, folding, completion, …) runs in a second thread
+  pool, so that a document near the size limit (seconds of work) never freezes the event loop;
+* documents above ``puppet.documents.maxSize`` are not analysed (one diagnostic says so);
+* nothing is written to stdout but the protocol.
 """
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import functools
 import logging
 import os
@@ -23,11 +33,7 @@ import time
 from urllib.parse import unquote, urlparse
 
 from lsprotocol import types as lsp
-from pygls.lsp.server import LanguageServer
-from pygls.protocol import LanguageServerProtocol
-from pygls.protocol.language_server import lsp_method
-from pygls.uris import from_fs_path, to_fs_path
-
+from puppet_ls.language.diagnostics import Diagnostic
 from puppet_ls.language.ide import completion as ide_completion
 from puppet_ls.language.ide import folding as ide_folding
 from puppet_ls.language.ide import hover as ide_hover
@@ -39,18 +45,30 @@ from puppet_ls.language.ide.diagnostics import file_diagnostics
 from puppet_ls.language.ide.index import WorkspaceIndex
 from puppet_ls.language.ide.symbols import document_symbols, workspace_symbols
 from puppet_ls.language.syntax.lines import LineIndex
+from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.language_server import lsp_method
+from pygls.uris import from_fs_path, to_fs_path
 
-from . import __version__, convert
+from . import __version__, convert, framing
 from .documents import Document, apply_changes, open_document
+from .evalworker import EvalWorker
 from .positions import UTF8, UTF16, UTF32, PositionCodec
 from .settings import DEFAULTS, Settings, parse_settings
-from .workspace import build_index, index_entry_for, modulepath_from_environment, read_text
+from .workspace import (
+    build_index,
+    index_entry_for,
+    modulepath_from_environment,
+    read_text,
+)
 
 log = logging.getLogger("puppet-ls")
 
 EVALUATE_COMMAND = "puppet-ls.evaluateSelection"
 SHOW_VALUE_COMMAND = "puppet-ls.showValue"
 REINDEX_COMMAND = "puppet-ls.reindex"
+# How long a preview may wait for the first evaluation worker to start.
+STARTUP_WAIT_SECONDS = 5.0
 
 
 class PuppetProtocol(LanguageServerProtocol):
@@ -71,6 +89,16 @@ class PuppetProtocol(LanguageServerProtocol):
         result = yield from super().lsp_initialize(params)
         return result
 
+    def handle_message(self, message):
+        # The protocol: after shutdown, every request but exit is an InvalidRequest error
+        # (pygls drops them silently, leaving the client waiting).
+        if self._shutdown and getattr(message, "method", None) not in (None, lsp.EXIT):
+            if getattr(message, "id", None) is not None:
+                framing.send_error(self, message.id, framing.INVALID_REQUEST,
+                                   f"Invalid request: {message.method} after shutdown")
+            return None
+        return super().handle_message(message)
+
     @lsp_method(lsp.EXIT)
     def lsp_exit(self, *args):
         # Over TCP, pygls calls sys.exit() inside asyncio's connection callback, which asyncio
@@ -80,6 +108,9 @@ class PuppetProtocol(LanguageServerProtocol):
             if (handler := self.fm.features.get(lsp.EXIT)) is not None:
                 yield handler, args, None
             try:
+                worker = getattr(self._server, "worker", None)
+                if worker is not None:
+                    worker.close()
                 self.writer.close()
             finally:
                 logging.shutdown()
@@ -117,7 +148,8 @@ class PuppetServer(LanguageServer):
     """The server and its state (touched only from the event loop thread)."""
 
     def __init__(self):
-        super().__init__("puppet-ls", __version__, protocol_cls=PuppetProtocol, max_workers=4)
+        super().__init__("puppet-ls", __version__, protocol_cls=PuppetProtocol, max_workers=4,
+                         converter_factory=framing.strict_converter)
         self.docs: dict = {}                   # uri -> Document
         self.settings: Settings = DEFAULTS
         self.init_options = None
@@ -130,6 +162,64 @@ class PuppetServer(LanguageServer):
         self.last_change: dict = {}            # uri -> time of the last edit (for debouncing)
         self.loop: asyncio.AbstractEventLoop | None = None
         self.encoding = UTF16
+        # Evaluation: None evaluates in this process (in-process tests); run_server starts the
+        # supervised worker.  Handlers that evaluate run in this pool, never on the event loop.
+        self.worker: EvalWorker | None = None
+        self.eval_pool = concurrent.futures.ThreadPoolExecutor(max_workers=4, thread_name_prefix="puppet-ls-eval")
+        # Every other analysis (diagnostics, tokens, folding, completion, …) runs here: on a
+        # document near the size limit it takes seconds, and the event loop must stay free to
+        # read input, apply edits and answer the other requests meanwhile.
+        self.work_pool = concurrent.futures.ThreadPoolExecutor(max_workers=2, thread_name_prefix="puppet-ls-work")
+        self.interactive_pool = concurrent.futures.ThreadPoolExecutor(max_workers=3, thread_name_prefix="puppet-ls-ask")
+        self.running: dict = {}                # request id -> token of its evaluations
+        self.previews_skipped = False          # the worker was not ready: ask for a refresh later
+
+    def start_worker(self) -> None:
+        self.worker = EvalWorker(memory_mb=self.settings.previews_memory_mb)
+        self.worker.on_ready = self._worker_ready
+
+    def _worker_ready(self) -> None:
+        # Inlay hints asked for before the worker was up came back without previews: ask the
+        # client for them again (from the event loop, which owns the writer).
+        loop = self.loop
+        if loop is None or not self.previews_skipped or loop.is_closed():
+            return
+        self.previews_skipped = False
+        if self.cap("workspace.inlay_hint.refresh_support", False):
+            loop.call_soon_threadsafe(self._refresh_hints)
+
+    def _refresh_hints(self) -> None:
+        try:
+            self.workspace_inlay_hint_refresh(None)
+        except Exception:
+            log.debug("inlay hint refresh failed", exc_info=True)
+
+    def cancel_running(self, msg_id) -> None:
+        """$/cancelRequest: stop the worker if it is evaluating for that request (any thread)."""
+        token = self.running.get(msg_id)
+        if token is not None and self.worker is not None:
+            self.worker.cancel(token)
+
+    def evaluator(self, deadline: float, token: object):
+        """The evaluator for one request: the worker's, bounded by the request's deadline."""
+        worker = self.worker
+        if worker is None:
+            return None
+
+        limit = [deadline]
+
+        def evaluate(program: str, budget: ide_preview.PreviewBudget) -> tuple:
+            if not worker.ever_ready.is_set():
+                # Only the very first worker is waited for (it starts with the server, ~0.5 s):
+                # the request's deadline counts from when it is ready.  A worker restarting
+                # after a kill is not waited for beyond the deadline.
+                t0 = time.monotonic()
+                worker.ever_ready.wait(STARTUP_WAIT_SECONDS)
+                limit[0] += time.monotonic() - t0
+            if not worker.wait_ready(0):
+                self.previews_skipped = True
+            return worker.evaluate(program, budget.steps, budget.seconds, limit[0], token)
+        return evaluate
 
     # ---- client capabilities -------------------------------------------------------------------
     def cap(self, path: str, default=None):
@@ -167,9 +257,13 @@ class PuppetServer(LanguageServer):
         return doc.analysis(self.index, self.index_key)
 
 
-def _isolated(empty):
+def _isolated(empty, evaluates: bool = False, heavy: bool = False):
     """Request handler wrapper: drop the request if its document changed while it waited,
-    and turn any exception into a logged empty answer."""
+    and turn any exception into a logged empty answer.  A handler that ``evaluates`` runs in
+    the evaluation thread pool (the event loop stays free) with ``ls.request_budget`` bound
+    to this request (its deadline, its cancellation); a ``heavy`` one (whole-document work:
+    tokens, folding, symbols) runs in the work pool, the others in the interactive pool, so
+    that completion never queues behind the tokens of a large document."""
     def deco(fn):
         @functools.wraps(fn)
         async def handler(ls: PuppetServer, params):
@@ -181,11 +275,16 @@ def _isolated(empty):
                 # the answer would be for a text the client no longer has: drop it
                 log.debug("dropping %s: %s changed while it waited", fn.__name__, uri)
                 return empty() if callable(empty) else empty
-            if uri is not None and doc is None:
+            if uri is not None and (doc is None or doc.too_large):
                 return empty() if callable(empty) else empty
             t0 = time.perf_counter()
             try:
-                return fn(ls, params, doc)
+                if evaluates:
+                    return await _offload(ls, fn, params, doc)
+                pool = ls.work_pool if heavy else ls.interactive_pool
+                return await asyncio.get_running_loop().run_in_executor(pool, fn, ls, params, doc)
+            except asyncio.CancelledError:
+                raise
             except Exception:
                 log.exception("%s failed", fn.__name__)
                 return empty() if callable(empty) else empty
@@ -195,6 +294,31 @@ def _isolated(empty):
                     log.info("%s took %.0f ms", fn.__name__, dt)
         return handler
     return deco
+
+
+async def _offload(ls: PuppetServer, fn, params, doc):
+    """Run ``fn(ls, params, doc, make_budget)`` in the evaluation pool; on cancellation the
+    worker is stopped if it is evaluating for this request."""
+    token = threading.Event()       # set when the request is cancelled
+    msg_id = ls.protocol.msg_id
+
+    def make_budget(budget: ide_preview.PreviewBudget) -> ide_preview.PreviewBudget:
+        deadline = time.monotonic() + budget.total_seconds
+        budget.evaluator = ls.evaluator(deadline, token)
+        return budget
+
+    if msg_id is not None:
+        ls.running[msg_id] = token
+    try:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(ls.eval_pool, fn, ls, params, doc, make_budget)
+    except asyncio.CancelledError:
+        if ls.worker is not None:
+            ls.worker.cancel(token)
+        raise
+    finally:
+        if msg_id is not None:
+            ls.running.pop(msg_id, None)
 
 
 def build_server() -> PuppetServer:
@@ -234,6 +358,7 @@ def build_server() -> PuppetServer:
             await _pull_configuration(ls)       # "something changed": ask for our section
         if (ls.settings.modulepath, ls.settings.index_enable) != before:
             _start_indexing(ls)
+        _apply_size_limit(ls)
         for uri in list(ls.docs):
             _schedule_diagnostics(ls, uri, 0)
 
@@ -245,7 +370,8 @@ def build_server() -> PuppetServer:
     @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: PuppetServer, params: lsp.DidOpenTextDocumentParams) -> None:
         td = params.text_document
-        ls.docs[td.uri] = open_document(td.uri, uri_to_path(td.uri), td.version, td.text, ls.encoding)
+        ls.docs[td.uri] = open_document(td.uri, uri_to_path(td.uri), td.version, td.text, ls.encoding,
+                                        ls.settings.documents_max_size)
         _publish(ls, td.uri)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
@@ -255,7 +381,8 @@ def build_server() -> PuppetServer:
         if doc is None:
             return
         try:
-            ls.docs[uri] = apply_changes(doc, params.content_changes, params.text_document.version)
+            ls.docs[uri] = apply_changes(doc, params.content_changes, params.text_document.version,
+                                         ls.settings.documents_max_size)
         except Exception:
             log.exception("applying an edit to %s failed; reparsing the whole text", uri)
             return
@@ -276,7 +403,7 @@ def build_server() -> PuppetServer:
             return
         try:
             entry = index_entry_for(doc.path, doc.text, ls.roots() + ls.modulepath())
-            if entry is not None:
+            if entry is not None and not doc.too_large:
                 ls.index.add(entry)
                 ls.index_key += 1
         except Exception:
@@ -298,11 +425,13 @@ def build_server() -> PuppetServer:
 
     # ---- features --------------------------------------------------------------------------------
     @server.feature(lsp.TEXT_DOCUMENT_HOVER)
-    @_isolated(None)
-    def hover(ls: PuppetServer, params: lsp.HoverParams, doc: Document):
+    @_isolated(None, evaluates=True)
+    def hover(ls: PuppetServer, params: lsp.HoverParams, doc: Document, make_budget):
         codec = doc.codec
         offset = codec.offset(params.position.line, params.position.character)
-        res = ide_hover.hover(ls.analysis(doc), offset, _budget(ls), values=ls.settings.hover_values)
+        # A hover's value is worth less than a prompt hover: a shorter total deadline.
+        budget = make_budget(_budget(ls, total_ms=150))
+        res = ide_hover.hover(ls.analysis(doc), offset, budget, values=ls.settings.hover_values)
         if res is None:
             return None
         fmts = ls.cap("text_document.hover.content_format", None) or [lsp.MarkupKind.PlainText]
@@ -368,13 +497,13 @@ def build_server() -> PuppetServer:
                 for h in ide_nav.highlights(ls.analysis(doc), offset) if h.path is None]
 
     @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
-    @_isolated(list)
+    @_isolated(list, heavy=True)
     def symbols(ls: PuppetServer, params: lsp.DocumentSymbolParams, doc: Document):
         hier = bool(ls.cap("text_document.document_symbol.hierarchical_document_symbol_support", False))
         return convert.document_symbols(doc.codec, document_symbols(doc.result), hier, doc.uri)
 
     @server.feature(lsp.WORKSPACE_SYMBOL)
-    @_isolated(list)
+    @_isolated(list, heavy=True)
     def workspace_symbol(ls: PuppetServer, params: lsp.WorkspaceSymbolParams, doc):
         out = []
         for e in workspace_symbols(ls.index, params.query, limit=200):
@@ -388,19 +517,19 @@ def build_server() -> PuppetServer:
         return out
 
     @server.feature(lsp.TEXT_DOCUMENT_FOLDING_RANGE)
-    @_isolated(list)
+    @_isolated(list, heavy=True)
     def folding(ls: PuppetServer, params: lsp.FoldingRangeParams, doc: Document):
         return convert.folding_ranges(doc.codec, ide_folding.folding_ranges(doc.result))
 
     @server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, convert.LEGEND)
-    @_isolated(lambda: lsp.SemanticTokens(data=[]))
+    @_isolated(lambda: lsp.SemanticTokens(data=[]), heavy=True)
     def semantic_tokens(ls: PuppetServer, params: lsp.SemanticTokensParams, doc: Document):
         toks = ide_tokens.semantic_tokens(ls.analysis(doc))
         return lsp.SemanticTokens(data=convert.semantic_tokens(doc.codec, doc.text, toks, False))
 
     @server.feature(lsp.TEXT_DOCUMENT_INLAY_HINT)
-    @_isolated(list)
-    def inlay_hints(ls: PuppetServer, params: lsp.InlayHintParams, doc: Document):
+    @_isolated(list, evaluates=True)
+    def inlay_hints(ls: PuppetServer, params: lsp.InlayHintParams, doc: Document, make_budget):
         if not ls.settings.previews_enable:
             return []
         codec = doc.codec
@@ -408,17 +537,17 @@ def build_server() -> PuppetServer:
         end = codec.offset(params.range.end.line, params.range.end.character)
         return [lsp.InlayHint(position=lsp.Position(*codec.position(p.offset)), label=p.label,
                               padding_left=True, tooltip=f"{p.value} : {p.type}")
-                for p in ide_preview.previews(ls.analysis(doc), start, end, _budget(ls))]
+                for p in ide_preview.previews(ls.analysis(doc), start, end, make_budget(_budget(ls)))]
 
     @server.feature(lsp.TEXT_DOCUMENT_CODE_LENS)
-    @_isolated(list)
-    def code_lens(ls: PuppetServer, params: lsp.CodeLensParams, doc: Document):
+    @_isolated(list, evaluates=True)
+    def code_lens(ls: PuppetServer, params: lsp.CodeLensParams, doc: Document, make_budget):
         # Evaluated previews as code lenses, for clients that cannot show inlay hints.
         if not ls.settings.previews_enable or ls.cap("text_document.inlay_hint", None) is not None:
             return []
         codec = doc.codec
         out = []
-        for p in ide_preview.previews(ls.analysis(doc), 0, len(doc.text), _budget(ls)):
+        for p in ide_preview.previews(ls.analysis(doc), 0, len(doc.text), make_budget(_budget(ls))):
             pos = lsp.Position(*codec.position(p.offset))
             out.append(lsp.CodeLens(range=lsp.Range(pos, pos),
                                     command=lsp.Command(title=p.label, command=SHOW_VALUE_COMMAND,
@@ -426,17 +555,23 @@ def build_server() -> PuppetServer:
         return out
 
     @server.command(EVALUATE_COMMAND)
-    def evaluate_selection(ls: PuppetServer, *args):
+    async def evaluate_selection(ls: PuppetServer, *args):
         """Arguments: a Location-like {uri, range}, or (uri, range)."""
         try:
             uri, rng_ = _command_location(args)
             doc = ls.docs.get(uri)
             if doc is None:
                 return {"ok": False, "error": f"{uri} is not open"}
+            if doc.too_large:
+                return {"ok": False, "error": f"{uri} is larger than puppet.documents.maxSize"}
             codec = doc.codec
             start = codec.offset(rng_["start"]["line"], rng_["start"]["character"])
             end = codec.offset(rng_["end"]["line"], rng_["end"]["character"])
-            p = ide_preview.evaluate_range(ls.analysis(doc), start, end)
+
+            def run(ls, params, doc, make_budget):
+                budget = make_budget(ide_preview.PreviewBudget(steps=200_000, seconds=1.0, total_seconds=1.5))
+                return ide_preview.evaluate_range(ls.analysis(doc), start, end, budget)
+            p = await _offload(ls, run, None, doc)
             text = f"{p.value} : {p.type}" if p.ok else p.error
             ls.window_show_message(lsp.ShowMessageParams(type=lsp.MessageType.Info if p.ok else lsp.MessageType.Warning,
                                                          message=text))
@@ -462,10 +597,15 @@ def build_server() -> PuppetServer:
 
 # ---- helpers ------------------------------------------------------------------------------------
 
-def _budget(ls: PuppetServer) -> ide_preview.PreviewBudget:
+def _budget(ls: PuppetServer, total_ms: int | None = None) -> ide_preview.PreviewBudget:
+    """The settings' budget; ``total_ms`` caps a request's total (and so each expression)."""
     s = ls.settings
-    return ide_preview.PreviewBudget(steps=s.previews_max_steps, seconds=s.previews_timeout_ms / 1000.0,
-                                     total_seconds=max(0.2, s.previews_timeout_ms * 6 / 1000.0))
+    seconds = s.previews_timeout_ms / 1000.0
+    total = max(0.2, seconds * 6)
+    if total_ms is not None:
+        total = total_ms / 1000.0
+        seconds = min(seconds, total)
+    return ide_preview.PreviewBudget(steps=s.previews_max_steps, seconds=seconds, total_seconds=total)
 
 
 def _command_location(args) -> tuple:
@@ -510,6 +650,8 @@ def _locations(ls: PuppetServer, doc: Document, locs: list) -> list:
 def _apply_settings(ls: PuppetServer, raw) -> None:
     settings, problems = parse_settings(raw)
     ls.settings = settings
+    if ls.worker is not None:
+        ls.worker.set_memory_limit(settings.previews_memory_mb)
     logging.getLogger("puppet-ls").setLevel(settings.log_level.upper())
     if problems:
         msg = "puppet-ls settings: " + "; ".join(problems)
@@ -531,6 +673,14 @@ async def _pull_configuration(ls: PuppetServer) -> None:
         _apply_settings(ls, res[0])
 
 
+def _apply_size_limit(ls: PuppetServer) -> None:
+    """Re-open the documents whose side of ``puppet.documents.maxSize`` changed."""
+    limit = ls.settings.documents_max_size
+    for uri, doc in list(ls.docs.items()):
+        if doc.too_large != (len(doc.text) > limit):
+            ls.docs[uri] = open_document(uri, doc.path, doc.version, doc.text, doc.encoding, limit)
+
+
 def _schedule_diagnostics(ls: PuppetServer, uri: str, delay_ms: int) -> None:
     old = ls.timers.pop(uri, None)
     if old is not None:
@@ -543,22 +693,57 @@ def _schedule_diagnostics(ls: PuppetServer, uri: str, delay_ms: int) -> None:
 
 
 def _publish(ls: PuppetServer, uri: str) -> None:
+    """Publish the diagnostics of ``uri``'s current revision, computed in the work pool
+    (seconds for a document near the size limit) unless known already."""
     ls.timers.pop(uri, None)
     doc = ls.docs.get(uri)
     if doc is None:
         return
+    if doc.too_large or not ls.settings.diagnostics_enable or ("diagnostics", ls.index_key) in doc.cache:
+        _send_diagnostics(ls, uri, doc)
+        return
+    loop = ls.loop or asyncio.get_event_loop()
+
+    def compute():
+        try:
+            _send_diagnostics(ls, uri, doc, compute_only=True)
+        finally:
+            if not loop.is_closed():
+                loop.call_soon_threadsafe(done)
+
+    def done():
+        # a newer revision (or a close) has its own publication scheduled
+        if ls.docs.get(uri) is doc:
+            _send_diagnostics(ls, uri, doc)
+    try:
+        ls.work_pool.submit(compute)
+    except RuntimeError:            # the pool is shut down: the server is ending
+        pass
+
+
+def _send_diagnostics(ls: PuppetServer, uri: str, doc: Document, compute_only: bool = False) -> None:
     diags: list = []
-    if ls.settings.diagnostics_enable:
+    if doc.too_large:
+        # One diagnostic, whatever diagnostics_enable says: the user must learn why this
+        # file gets no hovers, completion nor outline.
+        big = Diagnostic.of("DOCUMENT_TOO_LARGE", 0, 0, size=len(doc.text), limit=ls.settings.documents_max_size)
+        diags = convert.diagnostics(doc.codec, uri, [big], False)
+    elif ls.settings.diagnostics_enable:
         try:
             key = ("diagnostics", ls.index_key)
             found = doc.cache.get(key)
             if found is None:
                 found = file_diagnostics(doc.result, ls.index, ls.analysis(doc))
                 doc.cache[key] = found
+            if compute_only:
+                return
             related = bool(ls.cap("text_document.publish_diagnostics.related_information", False))
             diags = convert.diagnostics(doc.codec, uri, found, related)
         except Exception:
             log.exception("diagnostics failed for %s", uri)
+            doc.cache.setdefault(("diagnostics", ls.index_key), [])    # not again, on the event loop
+    if compute_only:
+        return
     ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, version=doc.version, diagnostics=diags))
 
 
@@ -613,6 +798,8 @@ def _start_indexing(ls: PuppetServer) -> None:
             return
         # open documents are newer than the files on disk
         for doc in ls.docs.values():
+            if doc.too_large:
+                continue
             entry = index_entry_for(doc.path, doc.text, roots + modulepath)
             if entry is not None:
                 index.add(entry)
@@ -662,9 +849,22 @@ def run_server(host: str | None = None, port: int | None = None, log_file: str |
     logging.getLogger("puppet-ls").setLevel(logging.INFO)
     # pygls logs every message it sends at INFO: far too much, and slow for big documents.
     logging.getLogger("pygls").setLevel(logging.WARNING)
+    # Analyses run in worker threads; a shorter switch interval than Python's 5 ms hands the
+    # interpreter back to the reader and the event loop sooner, so ordinary requests are not
+    # queued behind seconds of analysis of a large document.
+    sys.setswitchinterval(0.001)
     server = build_server()
-    if host is not None and port is not None:
-        server.start_tcp(host, port)
-    else:
-        server.start_io()
+    # The worker starts in the background now: its ~0.5 s of start-up overlaps initialize.
+    server.start_worker()
+    try:
+        if host is not None and port is not None:
+            server.start_tcp(host, port)
+        else:
+            lifetime = framing.Lifetime()
+            if server.worker is not None:
+                lifetime.cleanups.append(server.worker.close)
+            framing.serve_stdio(server.protocol, lifetime, on_cancel=server.cancel_running)
+    finally:
+        if server.worker is not None:
+            server.worker.close()
     return 0

@@ -26,6 +26,10 @@ class Settings:
     previews_enable: bool = True
     previews_max_steps: int = 20_000
     previews_timeout_ms: int = 50
+    # address-space ceiling of the process that evaluates previews (MiB)
+    previews_memory_mb: int = 256
+    # documents longer than this (characters) are kept but not analysed: one diagnostic says so
+    documents_max_size: int = 524_288
     # hover: show values computed by the evaluator
     hover_values: bool = True
     # completion: offer snippets (when the client supports them)
@@ -44,12 +48,15 @@ _KEYS = {
     ("previews", "enable"): "previews_enable",
     ("previews", "maxSteps"): "previews_max_steps",
     ("previews", "timeoutMs"): "previews_timeout_ms",
+    ("previews", "memoryMb"): "previews_memory_mb",
+    ("documents", "maxSize"): "documents_max_size",
     ("hover", "values"): "hover_values",
     ("completion", "snippets"): "completion_snippets",
     ("log", "level"): "log_level",
 }
 _RANGES = {"index_max_files": (1, 1_000_000), "diagnostics_debounce_ms": (0, 10_000),
-           "previews_max_steps": (100, 10_000_000), "previews_timeout_ms": (1, 10_000)}
+           "previews_max_steps": (100, 10_000_000), "previews_timeout_ms": (1, 10_000),
+           "previews_memory_mb": (64, 16_384), "documents_max_size": (1_024, 64 * 1024 * 1024)}
 _CHOICES = {"log_level": ("error", "warning", "info", "debug")}
 DEFAULTS = Settings()
 

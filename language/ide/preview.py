@@ -13,6 +13,7 @@ the network or processes, nor run away.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..check.analysis import Analysis
@@ -47,14 +48,23 @@ class Preview:
         return f"⟶ {text}"
 
 
+# How a program is evaluated: ``(program, budget) -> (ok, value text, type text, error)``.
+# The default runs the sandboxed evaluator in this process (the CLI, the tests); the language
+# server supplies one that runs it in a supervised worker process it can kill, because a
+# budget checked between evaluator steps cannot stop a regexp backtracking inside C code.
+Evaluator = Callable[[str, "PreviewBudget"], tuple]
+
+
 @dataclass
 class PreviewBudget:
     """Limits for one request: evaluator steps and seconds per expression, and the wall time
-    all previews of one request may take together."""
+    all previews of one request may take together; ``evaluator`` (None: in this process) is
+    carried with the budget so that every ide function that previews uses the caller's."""
 
     steps: int = 20_000
     seconds: float = 0.05
     total_seconds: float = 0.3
+    evaluator: Evaluator | None = None
 
 
 class _Deps:
@@ -128,7 +138,15 @@ def _strip_comments(node: SyntaxNode) -> str:
 
 
 def evaluate_source(program: str, budget: PreviewBudget) -> tuple:
-    """(ok, value text, type text, error) of evaluating ``program`` in the sandbox."""
+    """(ok, value text, type text, error) of evaluating ``program`` in the sandbox, with the
+    budget's evaluator when it has one."""
+    if budget.evaluator is not None:
+        return budget.evaluator(program, budget)
+    return evaluate_in_process(program, budget)
+
+
+def evaluate_in_process(program: str, budget: PreviewBudget) -> tuple:
+    """The default evaluator: the sandbox in this process, bounded only by its own budget."""
     try:
         from ..eval.api import evaluate_text, render_value
         from ..eval.budget import Budget

@@ -12,6 +12,8 @@ export const SERVER_SETTING_KEYS = [
   'previews.enable',
   'previews.maxSteps',
   'previews.timeoutMs',
+  'previews.memoryMb',
+  'documents.maxSize',
   'hover.values',
   'completion.snippets',
   'log.level',
