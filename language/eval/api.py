@@ -16,6 +16,7 @@ from ..diagnostics import Diagnostic
 from ..syntax import kinds as K
 from ..syntax.parser import ParseResult, parse
 from ..syntax.validate import validate
+from ..types import guard
 from .budget import Budget
 from .context import Context, LogEntry, Settings
 from .errors import BreakSignal, BudgetExceeded, EvalError, NextSignal, ReturnSignal, Signal
@@ -192,7 +193,10 @@ def _guarded(fn, ctx: Context) -> tuple:
     if old < _MIN_RECURSION:
         sys.setrecursionlimit(_MIN_RECURSION)
     try:
-        return fn(), None
+        with guard.active(ctx.budget.limits()):
+            return fn(), None
+    except guard.LimitExceeded as exc:
+        return None, limit_error(exc)
     except EvalError as exc:
         return None, exc
     except BreakSignal as sig:
@@ -212,6 +216,14 @@ def _guarded(fn, ctx: Context) -> tuple:
     finally:
         if old < _MIN_RECURSION:
             sys.setrecursionlimit(old)
+
+
+def limit_error(exc: guard.LimitExceeded) -> EvalError:
+    """The Puppet error for a guard limit, located where the evaluator saw it."""
+    err = BudgetExceeded(exc.message, exc.code)
+    if exc.where is not None:
+        err.offset, err.end = exc.where
+    return err
 
 
 def _control_error(word: str, sig: Signal, ctx: Context) -> EvalError:

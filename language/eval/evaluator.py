@@ -19,6 +19,7 @@ from ..types import model as m
 from ..types.build import (BUILTIN_RESOURCE_TYPES, TypeCall, build, object_type_problem,
                            resolve_alias)
 from ..types.errors import TypeSystemError
+from ..types.guard import LimitExceeded
 from .typecheck import instance_of as is_instance
 from ..types.values import DEFAULT, DefaultValue, Regexp, SemVer, SemVerRange
 from . import operators as ops
@@ -157,6 +158,11 @@ class Evaluator:
         except TypeSystemError as exc:
             # e.g. an alias that never resolves to a real type, found while matching
             raise self.fail(exc.code or "ILLEGAL_TYPE", str(exc), node) from None
+        except LimitExceeded as exc:
+            # blamed on the innermost expression, the one whose regexp or value was too costly
+            if exc.where is None:
+                exc.where = self.range_of(node)
+            raise
         finally:
             budget.depth -= 1
 

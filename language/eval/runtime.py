@@ -198,9 +198,17 @@ _ONIGMO_ERRORS = (
 
 def regexp_error(pattern: str) -> str:
     """Ruby's message for an invalid regular expression (``premature end of char-class: /.[/``)."""
-    from ..types.values import RubyRegexpError, translate_ruby_regexp
+    from ..types.values import RubyRegexpError, compile_python_regexp, translate_ruby_regexp
     try:
-        re.compile(translate_ruby_regexp(pattern))
+        translated = translate_ruby_regexp(pattern)
+        try:
+            compile_python_regexp(translated)
+        except (RecursionError, OverflowError, ValueError):
+            raise
+        except Exception:
+            # the engine refuses it: the stdlib's wording is the one mapped to Onigmo's below
+            re.compile(translated)
+            raise
     except RubyRegexpError as exc:
         return f"{exc}: /{pattern}/"
     except re.error as exc:
