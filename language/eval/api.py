@@ -456,8 +456,23 @@ def _error_logs(err: EvalError, ctx: Context | None, node_name: str) -> list:
     return [d]
 
 
-def render_value(value: Any) -> dict:
-    """``str``, ``repr`` and ``type`` of a value, as the oracle reports them."""
+def render_value(value: Any, limits: guard.Limits | None = None) -> dict:
+    """``str``, ``repr`` and ``type`` of a value, as the oracle reports them.
+
+    Without ``limits`` a value over the default size limit renders as ``<error: ...>``; with
+    them (the evaluation's own) :class:`guard.LimitExceeded` is raised for the caller to report.
+    """
+    if limits is None:
+        try:
+            with guard.active(guard.Limits()):
+                return render_value(value, guard.current())
+        except guard.LimitExceeded as exc:
+            return {k: f"<error: {exc.message}>" for k in ("str", "repr", "type")}
+    with guard.active(limits):
+        return _render(value)
+
+
+def _render(value: Any) -> dict:
     from ..types.format import type_to_string
     from .stringconv import StringFormatError, string_convert
     from .typecheck import infer_set_of
@@ -515,11 +530,16 @@ def _run_request(req: dict) -> dict:
         out: dict = {}
         if "id" in req:
             out["id"] = req["id"]
+        err = res.error
         if res.ok:
-            out["ok"] = True
-            out.update(render_value(res.value))
-        else:
-            err = res.error
+            try:
+                out.update(ok=True, **render_value(res.value, budget.limits()))
+            except guard.LimitExceeded as exc:
+                # the result itself is too large to show: an error like any other
+                err = limit_error(exc)
+                res.ok = False
+                res.error = err
+        if not res.ok:
             line, pos = _position(ctx, err.offset)
             if err.code == "CONTROL_FLOW":
                 line = pos = None

@@ -33,17 +33,22 @@ class Budget:
     used: int = 0
     depth: int = 0
     started: float = field(default_factory=time.monotonic)
+    _limits: Limits | None = field(default=None, repr=False, compare=False)
 
     def restart(self) -> None:
         self.used = 0
         self.depth = 0
         self.started = time.monotonic()
+        self._limits = None
 
     def limits(self) -> Limits:
-        """The guard limits of this budget: its deadline and value size (see types.guard)."""
-        deadline = None if self.seconds is None else self.started + self.seconds
-        return Limits(deadline=deadline, max_value_size=self.max_value_size,
-                      seconds=self.seconds)
+        """The guard limits of this budget: its deadline and value size (see types.guard).
+        One object per run, so the sizes it remembers serve rendering the result too."""
+        if self._limits is None:
+            deadline = None if self.seconds is None else self.started + self.seconds
+            self._limits = Limits(deadline=deadline, max_value_size=self.max_value_size,
+                                  seconds=self.seconds)
+        return self._limits
 
     def charge(self, n: int = 1) -> None:
         """Use ``n`` steps; raises :class:`BudgetExceeded` when a limit is passed."""

@@ -17,6 +17,7 @@ import re
 from typing import Any
 
 from ..types import model as m
+from ..types.guard import measure
 from ..types.algebra import infer_set
 from ..types.format import double_quote, regexp_literal, ruby_float, type_to_string
 from ..types.relations import is_assignable
@@ -43,6 +44,8 @@ def to_s(v: Any, depth: int = 0) -> str:
         return ruby_float(v)
     if depth > 200:
         return "..."
+    if depth == 0:
+        measure(v)
     if t is list or t is tuple:
         return "[" + ", ".join(to_s(x, depth + 1) for x in v) + "]"
     if isinstance(v, dict):
@@ -272,6 +275,7 @@ def string_convert(value: Any, formats: Any = None) -> str:
     ``formats`` is None (the defaults), a format string, or a Hash of type => format (a format
     being a string or a Hash with 'format', 'separator', 'separator2', 'string_formats').
     """
+    measure(value)
     if formats is None or isinstance(formats, DefaultValue):
         return _convert(value, DEFAULT_FORMATS, _Indent(0, True, False), None)
     vt = None

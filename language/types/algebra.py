@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import model as m
+from .guard import measure
 from .values import (URI, Binary, Deferred, DefaultValue, ObjectValue, Regexp, SemVer,
                      SemVerRange, Sensitive, Timespan, Timestamp)
 
@@ -41,6 +42,7 @@ def infer(v: Any) -> m.PType:
 
     ``[1, 2]`` gives ``Array[Integer[1, 2], 2, 2]``.
     """
+    measure(v)
     return _infer(v, False, 0, set())
 
 
@@ -49,6 +51,7 @@ def infer_set(v: Any) -> m.PType:
 
     ``[1, 2]`` gives ``Tuple[Integer[1, 1], Integer[2, 2]]``, a hash with String keys a Struct.
     """
+    measure(v)
     return _infer(v, True, 0, set())
 
 

@@ -7,9 +7,10 @@ the evaluator.  So the evaluator installs its limits for the duration of an eval
 :func:`active`, and this module reads them through a context variable (one per thread or task,
 so concurrent evaluations in a server never see each other's limits).
 
-Outside an evaluation (the static checker, hover) no limits are installed: walks are not
-metered and a regexp match gets :data:`DEFAULT_REGEXP_SECONDS`, after which it counts as "no
-match" (the conservative answer for an instance check) instead of raising.
+Outside an evaluation (the static checker, hover, rendering a preview) no limits are installed:
+values are still measured against :data:`DEFAULT_MAX_VALUE_SIZE` (raising as inside), and a
+regexp match gets :data:`DEFAULT_REGEXP_SECONDS`, after which it counts as "no match" (the
+conservative answer for an instance check) instead of raising.
 
 Exceeding a limit raises :class:`LimitExceeded`.  It derives from ``BaseException`` on purpose:
 several value helpers have defensive ``except Exception`` fallbacks that turn a failure into
@@ -29,8 +30,9 @@ DEFAULT_REGEXP_SECONDS = 1.0
 # Elements plus characters one value may reach (shared sub-values counted as often as they are
 # reachable): far above any real manifest's data, far below what exhausts memory or time.
 DEFAULT_MAX_VALUE_SIZE = 5_000_000
-# The clock is read every this many metered units, as the step budget does.
-_CLOCK_EVERY = 4096
+# The memo of sizes keeps the collections it knows alive: past this many remembered members
+# in all (about 8 bytes each) it starts afresh, so it never holds on to much memory.
+_MEMO_MEMBERS = 1_000_000
 
 
 class LimitExceeded(BaseException):
@@ -52,10 +54,8 @@ class Limits:
     deadline: float | None = None
     max_value_size: int | None = DEFAULT_MAX_VALUE_SIZE
     seconds: float | None = None   # the budget's setting, for the message only
-    # The walk in progress: units used, nesting of walkers (only the outermost one resets).
-    used: int = 0
-    nesting: int = 0
-    _ticks: int = field(default=0, repr=False)
+    # id -> (collection, size): sizes already measured in this evaluation.
+    sizes: dict = field(default_factory=dict, repr=False)
 
 
 _CURRENT: contextvars.ContextVar[Limits | None] = contextvars.ContextVar(
@@ -76,32 +76,29 @@ def current() -> Limits | None:
     return _CURRENT.get()
 
 
+def _budget_text(limits: Limits | None) -> str:
+    return f" of {limits.seconds:g} seconds" if limits and limits.seconds is not None else ""
+
+
+def _text(code: str, **args: Any) -> str:
+    # the registered text, without the registry's "(puppet-ls)" origin note
+    from ..messages import issue
+    return issue(code).format(**args).removesuffix(" (puppet-ls)")
+
+
 def timeout_error(limits: Limits | None) -> LimitExceeded:
-    secs = f" of {limits.seconds:g} seconds" if limits and limits.seconds is not None else ""
-    return LimitExceeded(f"Evaluation stopped: the time budget{secs} is exhausted while "
-                         "matching a regular expression (it backtracks catastrophically)",
+    return LimitExceeded(_text("EVAL_REGEXP_TIMEOUT", budget=_budget_text(limits)),
                          "EVAL_REGEXP_TIMEOUT")
 
 
-def check_deadline(limits: Limits | None = None) -> None:
-    """Raise EVAL_TIMEOUT when the running evaluation is past its deadline."""
-    limits = limits if limits is not None else _CURRENT.get()
-    if limits is not None and limits.deadline is not None and time.monotonic() > limits.deadline:
-        secs = f" of {limits.seconds:g} seconds" if limits.seconds is not None else ""
-        raise LimitExceeded(f"Evaluation stopped: the time budget{secs} is exhausted",
-                            "EVAL_TIMEOUT")
-
-
 def too_large(what: str, size: int | None = None, limit: int | None = None) -> LimitExceeded:
-    lim = limit if limit is not None else (getattr(_CURRENT.get(), "max_value_size", None)
-                                           or DEFAULT_MAX_VALUE_SIZE)
-    return LimitExceeded(f"Evaluation stopped: {what} would exceed the value size limit of "
-                         f"{lim} elements and characters", "EVAL_VALUE_TOO_LARGE")
+    lim = limit if limit is not None else max_value_size()
+    return LimitExceeded(_text("EVAL_VALUE_TOO_LARGE", what=what, limit=lim),
+                         "EVAL_VALUE_TOO_LARGE")
 
 
 def max_value_size() -> int | None:
-    """The size limit in force (the default outside an evaluation: sizes of values that are
-    *built* are always checked, only walks go unmetered there)."""
+    """The size limit in force (the default outside an evaluation)."""
     limits = _CURRENT.get()
     return limits.max_value_size if limits is not None else DEFAULT_MAX_VALUE_SIZE
 
@@ -113,37 +110,83 @@ def check_size(size: int, what: str = "the value") -> None:
         raise too_large(what, size, lim)
 
 
-@contextmanager
-def walk() -> Iterator[None]:
-    """Scope one walk over a value: the outermost walk starts counting from zero, nested
-    walkers (formatting calls inference, equality calls itself) share its count."""
+def measure(value: Any) -> int:
+    """The size of ``value`` in elements and characters, shared sub-values counted each time
+    they are reachable; raises EVAL_VALUE_TOO_LARGE as soon as it passes the limit.
+
+    Called where a collection is built and at the entry of every walker over values, so a
+    value with 2**40 leaves made from a few shared arrays is refused before anything walks it.
+    The cost is bounded by the limit, and inside an evaluation the size of each collection is
+    remembered (by identity, keeping the object alive so the identity stays its own), so
+    measuring ``[$a, $a]`` costs two look-ups, not a walk of ``$a``.
+    """
+    t = type(value)
+    if t is str:
+        n = len(value)
+        lim = max_value_size()
+        if lim is not None and n > lim:
+            raise too_large("a string", n, lim)
+        return n
+    if t is not list and t is not dict and t is not tuple:
+        return 1
     limits = _CURRENT.get()
-    if limits is None:
-        yield
-        return
-    if limits.nesting == 0:
-        limits.used = 0
-    limits.nesting += 1
-    try:
-        yield
-    finally:
-        limits.nesting -= 1
+    lim = limits.max_value_size if limits is not None else DEFAULT_MAX_VALUE_SIZE
+    if lim is None:
+        return 1
+    memo = limits.sizes if limits is not None else {}
+    return _measure(value, lim, memo)
 
 
-def tick(n: int = 1) -> None:
-    """Charge ``n`` units (elements, characters) to the walk in progress."""
-    limits = _CURRENT.get()
-    if limits is None:
-        return
-    limits.used += n
-    if limits.max_value_size is not None and limits.used > limits.max_value_size:
-        limits.used = 0
-        raise too_large("walking a value (its elements and characters, shared ones counted "
-                        "each time they are reachable)", limits.used, limits.max_value_size)
-    limits._ticks += n
-    if limits._ticks >= _CLOCK_EVERY:
-        limits._ticks = 0
-        check_deadline(limits)
+_HELD = "members held"   # the memo's own bookkeeping entry (no id() is a str)
+_SHARED = "the value (its parts counted each time they are reachable)"
+
+
+def _members(coll: Any) -> Any:
+    return iter(coll.values()) if type(coll) is dict else iter(coll)
+
+
+def _measure(root: Any, lim: int, memo: dict) -> int:
+    hit = memo.get(id(root))
+    if hit is not None and hit[0] is root:
+        return hit[1]
+    total = 0
+    # An explicit stack (values may nest deeper than Python recursion allows) of
+    # [collection, iterator over its members, total when it was entered].
+    stack: list = [[root, _members(root), 0]]
+    while stack:
+        top = stack[-1]
+        child = None
+        for x in top[1]:
+            total += 1
+            tx = type(x)
+            if tx is str:
+                total += len(x)
+            elif tx is list or tx is tuple or tx is dict:
+                h = memo.get(id(x))
+                if h is not None and h[0] is x:
+                    total += h[1]
+                else:
+                    child = x
+            if total > lim:
+                raise too_large(_SHARED, total, lim)
+            if child is not None:
+                break
+        if child is not None:
+            stack.append([child, _members(child), total])
+            continue
+        coll, _, begun = stack.pop()
+        if type(coll) is dict:
+            # keys count too (flat in practice: strings, numbers)
+            total += sum(len(k) if type(k) is str else 1 for k in coll)
+            if total > lim:
+                raise too_large(_SHARED, total, lim)
+        held = memo.get(_HELD, 0) + len(coll)
+        if held > _MEMO_MEMBERS:
+            memo.clear()
+            held = len(coll)
+        memo[_HELD] = held
+        memo[id(coll)] = (coll, total - begun)
+    return total
 
 
 def regexp_timeout() -> float | None:

@@ -12,6 +12,7 @@ from functools import lru_cache
 from typing import Any
 
 from . import model as m
+from .guard import measure
 from .errors import TypeSystemError
 from .values import (URI, Binary, Deferred, DefaultValue, ObjectValue, Regexp, SemVer,
                      SemVerRange, Sensitive, Timespan, Timestamp, merge_intervals)
@@ -553,6 +554,7 @@ def iterable_element_type(t: m.PType) -> m.PType | None:
 
 def is_instance(t: m.PType, v: Any) -> bool:
     """True when value ``v`` is of type ``t`` (Puppet ``t.instance?(v)``)."""
+    measure(v)
     try:
         return _instance(t, v, _Ctx())
     except (RecursionError, TypeSystemError):

@@ -41,7 +41,7 @@ from urllib.parse import urlsplit
 
 import regex as _ENGINE
 
-from .guard import run_match, tick, walk
+from .guard import check_size, measure, run_match
 
 # VERSION0 is the engine's ``re``-compatible dialect: the translated patterns keep the meaning
 # they had under ``re`` (see docs/decisions.md, "The regexp engine").
@@ -328,13 +328,15 @@ class RubyPattern:
         return run_match(self._rx.fullmatch, text, pos)
 
     def sub(self, repl: Any, text: str, count: int = 0) -> str:
+        built = [len(text)]
+
         def metered(mt: Any) -> str:
             out = repl(mt) if callable(repl) else mt.expand(repl)
-            # a global substitution can multiply the text: meter what it builds
-            tick(len(out) + 1)
+            # a global substitution can multiply the text: refuse before it is joined
+            built[0] += len(out)
+            check_size(built[0], "the substituted string")
             return out
-        with walk():
-            return run_match(self._rx.sub, metered, text, count)
+        return run_match(self._rx.sub, metered, text, count)
 
     def with_flags(self, extra: int) -> "RubyPattern":
         """The same pattern with more engine flags (``regsubst``'s E, I, M)."""
@@ -909,6 +911,9 @@ def puppet_equal(a: Any, b: Any) -> bool:
     """Puppet's ``==`` on values: strings compare case-insensitively, numbers by value,
     Timespans/Timestamps against numbers by seconds, collections element-wise.
     """
+    if type(a) in (list, tuple, dict):
+        measure(a)
+        measure(b)
     if isinstance(a, bool) or isinstance(b, bool):
         return type(a) is type(b) and a == b
     if isinstance(a, str) and isinstance(b, str):

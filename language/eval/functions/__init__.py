@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ...types import model as m
+from ...types.guard import measure
 from ...types.relations import is_assignable
 from ..typecheck import instance_of as is_instance
 from ..errors import ArgumentsError, EvalError
@@ -163,9 +164,15 @@ class Function:
         return [f"{self.name}({d.info().string()})" for d in self.dispatches]
 
     def call(self, ev, args: list, block, scope, node) -> Any:
+        # Every value a function walks or returns is within the size limit (sizes are
+        # remembered, so values measured when they were built cost a look-up here).
+        for a in args:
+            measure(a)
         for d in self.dispatches:
             if d.matches(args, block):
-                return d.impl(Call(ev, scope, block, node, self.name), *args)
+                result = d.impl(Call(ev, scope, block, node, self.name), *args)
+                measure(result)
+                return result
         for d in self.mismatches:
             if d.matches(args, block):
                 msg = d.impl(Call(ev, scope, block, node, self.name), *args)
