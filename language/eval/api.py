@@ -7,6 +7,8 @@ and location), never as a Python exception or traceback.
 """
 from __future__ import annotations
 
+import json
+import math
 import re
 import sys
 from dataclasses import dataclass, field
@@ -101,6 +103,32 @@ def _syntax_error(pr: ParseResult) -> EvalError | None:
         if isinstance(e, EvalError):
             return e
         return EvalError(e.message, e.code, e.offset, e.end, phase="parse")
+    return _encoding_error(pr)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _encoding_error(pr: ParseResult) -> EvalError | None:
+    """A ``\\u`` escape naming a surrogate (``"\\u{D800}"``) makes a string that is not
+    UTF-8: Puppet refuses the whole source before running any of it, as here."""
+    if "\\u" not in pr.text:
+        return None
+    from ..syntax import ast
+    for node in pr.root.descendants():
+        if node.kind == K.DQ_STRING:
+            texts = [ast.dq_text_value(t.text) for t in node.children_with_tokens()
+                     if t.kind == K.STRING_TEXT and "\\u" in t.text]
+        elif node.kind == K.HEREDOC_EXPR:
+            texts = [p for p in ast.HeredocExpr(node).parts() if isinstance(p, str)]
+        else:
+            continue
+        if any(_SURROGATE.search(t) for t in texts):
+            # Puppet's message has neither an issue code nor a location
+            err = EvalError("invalid byte sequence in UTF-8", None, phase="parse")  # type: ignore[arg-type]
+            err.diag_code = "EVAL_INVALID_UTF8"  # type: ignore[attr-defined]
+            err.diag_range = (node.offset, node.end)  # type: ignore[attr-defined]
+            return err
     return None
 
 
@@ -504,17 +532,58 @@ def run_request(req: dict) -> dict:
             sys.setrecursionlimit(old)
 
 
+def bad_request(message: str, req: Any = None) -> dict:
+    """The protocol's answer to a request it cannot run (the batch goes on after it)."""
+    out: dict = {}
+    if isinstance(req, dict) and "id" in req:
+        out["id"] = req["id"]
+    out.update(ok=False, error={"message": f"bad request: {message}", "issue_code": "BAD_REQUEST",
+                                "line": None, "pos": None}, logs=[])
+    return out
+
+
+# Field -> (accepted Python types, what the message says it must be).
+_FIELDS = {
+    "src": ((str,), "a string"),
+    "strict": ((str,), "one of 'off', 'warning', 'error'"),
+    "strict_variables": ((bool,), "a boolean"),
+    "tasks": ((bool,), "a boolean"),
+    "node_name": ((str,), "a string"),
+    "environment": ((str,), "a string"),
+    "facts": ((dict,), "an object"),
+    "max_steps": ((int,), "a positive integer"),
+    "timeout": ((int, float), "a positive number of seconds"),
+}
+
+
+def request_problem(req: dict) -> str | None:
+    """What is wrong with the fields of a protocol request, or None."""
+    for name, (types, what) in _FIELDS.items():
+        if name not in req or (req[name] is None and name not in ("src", "strict")):
+            continue
+        v = req[name]
+        ok = isinstance(v, types) and not (bool not in types and isinstance(v, bool))
+        if ok and name == "strict":
+            ok = v in ("off", "warning", "error")
+        if ok and name in ("max_steps", "timeout"):
+            ok = v > 0 and (name == "max_steps" or math.isfinite(v))
+        if not ok:
+            return f"'{name}' must be {what}, got {json.dumps(v)[:60]}"
+    return None
+
+
 def _run_request(req: dict) -> dict:
     try:
         if isinstance(req, str):
             req = {"src": req}
         if not isinstance(req, dict):
-            return {"ok": False, "error": {"message": "request must be an object or a string",
-                                           "issue_code": "BAD_REQUEST", "line": None,
-                                           "pos": None}, "logs": []}
+            return bad_request("a request must be an object or a string")
+        problem = request_problem(req)
+        if problem is not None:
+            return bad_request(problem, req)
         src = req.get("src")
         if not isinstance(src, str):
-            src = "" if src is None else str(src)
+            src = ""
         settings = Settings.from_dict(req)
         if "node_name" not in req:
             settings.node_name = "oracle"
@@ -555,7 +624,7 @@ def _run_request(req: dict) -> dict:
         if not res.ok:
             out["logs"].extend(_error_logs(res.error, ctx, settings.node_name))
         return out
-    except Exception as exc:  # pragma: no cover - last line of defence for the protocol
+    except (Exception, guard.LimitExceeded) as exc:  # last line of defence for the protocol
         return {"ok": False, "error": {"message": f"Internal error: {type(exc).__name__}: {exc}",
                                        "issue_code": "INTERNAL_ERROR", "line": None, "pos": None},
                 "logs": []}
