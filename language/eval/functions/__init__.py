@@ -16,6 +16,7 @@ package register their functions on import; :func:`lookup_function` imports them
 """
 from __future__ import annotations
 
+import threading
 from typing import Any, Callable
 
 from ...types import model as m
@@ -189,15 +190,23 @@ def define(name: str, doc: str = "") -> Function:
 
 
 _LOADED = False
+# Guards the first import of the library: a server looks functions up from several threads,
+# and a lookup during the first import must wait for it, not see a half-filled registry.
+# Re-entrant because the library's modules may look functions up while being imported.
+_LOAD_LOCK = threading.RLock()
 
 
 def _load() -> None:
     global _LOADED
     if _LOADED:
         return
-    _LOADED = True
-    from . import (catalog_fns, collections, core, iteration, logging, numbers,  # noqa: F401
-                   sandboxed, strings, time_fns, typing_fns)
+    with _LOAD_LOCK:
+        if _LOADED:
+            return
+        from . import (catalog_fns, collections, core, iteration, logging,  # noqa: F401
+                       numbers, sandboxed, strings, time_fns, typing_fns)
+        # only now: the flag is what lets other threads skip the lock
+        _LOADED = True
 
 
 def lookup_function(name: str) -> Function | None:
