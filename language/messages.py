@@ -202,6 +202,7 @@ _def("INTERNAL_ERROR", ERROR, "Internal error in the evaluator: {detail} (puppet
 # bounded by the evaluation budget too; the limits are described in docs/eval.md.
 _def("EVAL_REGEXP_TIMEOUT", ERROR, "Evaluation stopped: the time budget{budget} ran out while matching a regular expression (puppet-ls)")
 _def("EVAL_INVALID_UTF8", ERROR, "invalid byte sequence in UTF-8 (a \\u escape names a surrogate, which is not a character)")
+_def("EVAL_INTEGER_TOO_LARGE", ERROR, "Evaluation stopped: {what} would have more than {limit} decimal digits (puppet-ls)")
 _def("EVAL_VALUE_TOO_LARGE", ERROR, "Evaluation stopped: {what} would exceed the value size limit of {limit} elements and characters (puppet-ls)")
 
 # ==== server / static checks (puppet_ls.language.check) =========================================

@@ -30,6 +30,9 @@ DEFAULT_REGEXP_SECONDS = 1.0
 # Elements plus characters one value may reach (shared sub-values counted as often as they are
 # reachable): far above any real manifest's data, far below what exhausts memory or time.
 DEFAULT_MAX_VALUE_SIZE = 5_000_000
+# Decimal digits of the largest Integer made from text (Python's own default limit for
+# converting integers to text is 4300).
+MAX_INTEGER_DIGITS = 4000
 # The memo of sizes keeps the collections it knows alive: past this many remembered members
 # in all (about 8 bytes each) it starts afresh, so it never holds on to much memory.
 _MEMO_MEMBERS = 1_000_000
@@ -97,6 +100,16 @@ def too_large(what: str, size: int | None = None, limit: int | None = None) -> L
                          "EVAL_VALUE_TOO_LARGE")
 
 
+def check_integer_digits(text: str, base: int, what: str = "the Integer") -> None:
+    """Refuse to make an Integer from ``text`` (digits in ``base``) with more decimal digits
+    than :data:`MAX_INTEGER_DIGITS`: Python refuses to turn such an integer into text (the
+    conversion takes quadratic time), so it could be made but never shown."""
+    import math
+    if len(text) * math.log10(base) > MAX_INTEGER_DIGITS:
+        raise LimitExceeded(_text("EVAL_INTEGER_TOO_LARGE", what=what, limit=MAX_INTEGER_DIGITS),
+                            "EVAL_INTEGER_TOO_LARGE")
+
+
 def max_value_size() -> int | None:
     """The size limit in force (the default outside an evaluation)."""
     limits = _CURRENT.get()
@@ -153,6 +166,9 @@ def _measure(root: Any, lim: int, memo: dict) -> int:
     # An explicit stack (values may nest deeper than Python recursion allows) of
     # [collection, iterator over its members, total when it was entered].
     stack: list = [[root, _members(root), 0]]
+    # collections being measured: one containing itself (only Python code can make one)
+    # counts as a leaf there instead of looping
+    open_ids = {id(root)}
     while stack:
         top = stack[-1]
         child = None
@@ -165,7 +181,7 @@ def _measure(root: Any, lim: int, memo: dict) -> int:
                 h = memo.get(id(x))
                 if h is not None and h[0] is x:
                     total += h[1]
-                else:
+                elif id(x) not in open_ids:
                     child = x
             if total > lim:
                 raise too_large(_SHARED, total, lim)
@@ -173,8 +189,10 @@ def _measure(root: Any, lim: int, memo: dict) -> int:
                 break
         if child is not None:
             stack.append([child, _members(child), total])
+            open_ids.add(id(child))
             continue
         coll, _, begun = stack.pop()
+        open_ids.discard(id(coll))
         if type(coll) is dict:
             # keys count too (flat in practice: strings, numbers)
             total += sum(len(k) if type(k) is str else 1 for k in coll)
