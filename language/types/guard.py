@@ -20,11 +20,14 @@ wrong answer.  The evaluator turns it into an ordinary Puppet error at its bound
 from __future__ import annotations
 
 import contextvars
+import threading
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
+# What a match may take inline before it moves to a helper thread (see run_match).
+_INLINE_SECONDS = 0.05
 # What a match outside any evaluation may take (hover over a Pattern type, the checker).
 DEFAULT_REGEXP_SECONDS = 1.0
 # Elements plus characters one value may reach (shared sub-values counted as often as they are
@@ -208,9 +211,9 @@ def _measure(root: Any, lim: int, memo: dict) -> int:
 
 
 def regexp_timeout() -> float | None:
-    """Seconds the next match may take: what is left of the evaluation's time (at least a
-    sliver, so a match at the deadline still fails with the regexp's own error), or the
-    default outside an evaluation; None when the evaluation has no time limit."""
+    """Seconds the next match may take: what is left of the evaluation's (wall) time, at least
+    a sliver so a match at the deadline still stops with the regexp's own error; the default
+    outside an evaluation; None when the evaluation has no time limit."""
     limits = _CURRENT.get()
     if limits is None:
         return DEFAULT_REGEXP_SECONDS
@@ -220,14 +223,51 @@ def regexp_timeout() -> float | None:
 
 
 def run_match(fn: Any, *args: Any, **kw: Any) -> Any:
-    """Call a ``regex`` matching method with the hard timeout derived from the limits.
+    """Call a ``regex`` matching method so that it ends by the evaluation's deadline.
+
+    The engine's ``timeout`` stops the matcher from inside, but it counts CPU time of the
+    process, and on a busy machine the process gets only part of a core: a match given the
+    wall time left would end several times past the deadline.  So a match first runs inline
+    for at most :data:`_INLINE_SECONDS` (every ordinary match is done by then); one that is
+    still running is restarted on a helper thread with the GIL released and waited for in
+    wall time.  If the deadline passes first the evaluation stops, and the abandoned match
+    stops itself within the same budget of CPU time.
 
     Inside an evaluation a timeout raises EVAL_REGEXP_TIMEOUT; outside one the match is
-    abandoned and None returned ("no match")."""
+    abandoned and None returned ("no match").
+    """
     limits = _CURRENT.get()
+    timeout = regexp_timeout()
+    if timeout is None:
+        return fn(*args, **kw)
+    first = min(timeout, _INLINE_SECONDS)
     try:
-        return fn(*args, timeout=regexp_timeout(), **kw)
+        return fn(*args, timeout=first, **kw)
     except TimeoutError:
-        if limits is None:
-            return None
-        raise timeout_error(limits) from None
+        if first >= timeout:
+            return _timed_out(limits)
+    left = regexp_timeout() or 0.001
+    box: dict = {}
+
+    def work() -> None:
+        try:
+            box["value"] = fn(*args, timeout=left, concurrent=True, **kw)
+        except BaseException as exc:  # noqa: BLE001 - handed to the waiting thread
+            box["error"] = exc
+
+    # the helper sees the same limits (a substitution's callback checks sizes)
+    helper = threading.Thread(target=contextvars.copy_context().run, args=(work,),
+                              name="puppet-ls-regexp", daemon=True)
+    helper.start()
+    helper.join(left)
+    if helper.is_alive() or isinstance(box.get("error"), TimeoutError):
+        return _timed_out(limits)
+    if "error" in box:
+        raise box["error"]
+    return box.get("value")
+
+
+def _timed_out(limits: Limits | None) -> Any:
+    if limits is None:
+        return None
+    raise timeout_error(limits) from None
