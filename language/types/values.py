@@ -343,6 +343,7 @@ class RubyPattern:
         return RubyPattern(_ENGINE.compile(self._rx.pattern, self._rx.flags | extra))
 
 
+@lru_cache(maxsize=1024)
 def compile_python_regexp(pattern: str, flags: int = 0) -> RubyPattern:
     """Compile an already translated pattern with the evaluator's engine (raises the engine's
     error, or ValueError/RecursionError/OverflowError, for what it cannot compile)."""
