@@ -11,6 +11,7 @@ import json
 import math
 import re
 import sys
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -601,8 +602,12 @@ def _run_request(req: dict) -> dict:
             out["id"] = req["id"]
         err = res.error
         if res.ok:
+            limits = budget.limits()
+            if budget.seconds is not None:
+                # rendering gets the budget's time again (the evaluation may have used it up)
+                limits.deadline = time.monotonic() + budget.seconds
             try:
-                out.update(ok=True, **render_value(res.value, budget.limits()))
+                out.update(ok=True, **render_value(res.value, limits))
             except guard.LimitExceeded as exc:
                 # the result itself is too large to show: an error like any other
                 err = limit_error(exc)

@@ -62,6 +62,8 @@ class Limits:
     seconds: float | None = None   # the budget's setting, for the message only
     # id -> (collection, size): sizes already measured in this evaluation.
     sizes: dict = field(default_factory=dict, repr=False)
+    # Calls of tick() so far: the clock is read on every 1024th.
+    ticks: int = 0
 
 
 _CURRENT: contextvars.ContextVar[Limits | None] = contextvars.ContextVar(
@@ -111,6 +113,18 @@ def check_integer_digits(text: str, base: int, what: str = "the Integer") -> Non
     if len(text) * math.log10(base) > MAX_INTEGER_DIGITS:
         raise LimitExceeded(_text("EVAL_INTEGER_TOO_LARGE", what=what, limit=MAX_INTEGER_DIGITS),
                             "EVAL_INTEGER_TOO_LARGE")
+
+
+def tick() -> None:
+    """One unit of work of a walker over values (formatting, inference): walks happen inside
+    one evaluation step, so they read the deadline themselves, every 1024 units."""
+    limits = _CURRENT.get()
+    if limits is None or limits.deadline is None:
+        return
+    limits.ticks += 1
+    if limits.ticks & 1023 == 0 and time.monotonic() > limits.deadline:
+        raise LimitExceeded(_text("EVAL_TIMEOUT", seconds=f"{limits.seconds:g}"),
+                            "EVAL_TIMEOUT")
 
 
 def max_value_size() -> int | None:
