@@ -11,7 +11,7 @@ import math
 from typing import Any, Callable
 
 from ..types import model as m
-from ..types.guard import check_size, measure
+from ..types.guard import check_size, measure, measure_joined
 from ..types.algebra import infer
 from ..types.relations import is_assignable, types_equal
 from .typecheck import instance_of as is_instance
@@ -70,7 +70,11 @@ def coerce_numeric(v: Any, blame: str, on_coerce: Callable[[str, Any, Any, str],
 
 def concatenate(x: Any, y: Any) -> Any:
     out = _concatenate(x, y)
-    measure(out)
+    tx, ty = type(x), type(y)
+    if (tx is list or tx is tuple) and (ty is list or ty is tuple):
+        measure_joined(out, [x, y])
+    else:
+        measure(out)
     return out
 
 

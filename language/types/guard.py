@@ -171,6 +171,19 @@ _HELD = "members held"   # the memo's own bookkeeping entry (no id() is a str)
 _SHARED = "the value (its parts counted each time they are reachable)"
 
 
+def measure_joined(out: list, parts: list) -> int:
+    """The size of ``out``, a new list made by joining the lists ``parts``: the sum of their
+    (usually remembered) sizes, so doubling an array does not walk it every time."""
+    total = sum(measure(p) for p in parts)
+    limits = _CURRENT.get()
+    lim = limits.max_value_size if limits is not None else DEFAULT_MAX_VALUE_SIZE
+    if lim is not None and total > lim:
+        raise too_large(_SHARED, total, lim)
+    if limits is not None:
+        limits.sizes[id(out)] = (out, total)
+    return total
+
+
 def _members(coll: Any) -> Any:
     return iter(coll.values()) if type(coll) is dict else iter(coll)
 
