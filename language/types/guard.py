@@ -7,10 +7,11 @@ the evaluator.  So the evaluator installs its limits for the duration of an eval
 :func:`active`, and this module reads them through a context variable (one per thread or task,
 so concurrent evaluations in a server never see each other's limits).
 
-Outside an evaluation (the static checker, hover, rendering a preview) no limits are installed:
-values are still measured against :data:`DEFAULT_MAX_VALUE_SIZE` (raising as inside), and a
-regexp match gets :data:`DEFAULT_REGEXP_SECONDS`, after which it counts as "no match" (the
-conservative answer for an instance check) instead of raising.
+Outside an evaluation (the static checker, hover) no limits are installed: values there come
+from source text, so sizes are not checked, and a regexp match gets
+:data:`DEFAULT_REGEXP_SECONDS`, after which it counts as "no match" (the conservative answer
+for an instance check) instead of raising.  Rendering an evaluation's value for a preview
+installs default :class:`Limits` (``render_value``).
 
 Exceeding a limit raises :class:`LimitExceeded`.  It derives from ``BaseException`` on purpose:
 several value helpers have defensive ``except Exception`` fallbacks that turn a failure into
@@ -100,7 +101,7 @@ def timeout_error(limits: Limits | None) -> LimitExceeded:
 
 
 def too_large(what: str, size: int | None = None, limit: int | None = None) -> LimitExceeded:
-    lim = limit if limit is not None else max_value_size()
+    lim = limit if limit is not None else (max_value_size() or DEFAULT_MAX_VALUE_SIZE)
     return LimitExceeded(_text("EVAL_VALUE_TOO_LARGE", what=what, limit=lim),
                          "EVAL_VALUE_TOO_LARGE")
 
@@ -128,9 +129,10 @@ def tick() -> None:
 
 
 def max_value_size() -> int | None:
-    """The size limit in force (the default outside an evaluation)."""
+    """The size limit in force; None outside an evaluation, where values come from source
+    text (the checker, hover) and a limit would only turn a large literal into a crash."""
     limits = _CURRENT.get()
-    return limits.max_value_size if limits is not None else DEFAULT_MAX_VALUE_SIZE
+    return limits.max_value_size if limits is not None else None
 
 
 def check_size(size: int, what: str = "the value") -> None:
@@ -160,11 +162,10 @@ def measure(value: Any) -> int:
     if t is not list and t is not dict and t is not tuple:
         return 1
     limits = _CURRENT.get()
-    lim = limits.max_value_size if limits is not None else DEFAULT_MAX_VALUE_SIZE
+    lim = limits.max_value_size if limits is not None else None
     if lim is None:
         return 1
-    memo = limits.sizes if limits is not None else {}
-    return _measure(value, lim, memo)
+    return _measure(value, lim, limits.sizes)
 
 
 _HELD = "members held"   # the memo's own bookkeeping entry (no id() is a str)
@@ -174,13 +175,13 @@ _SHARED = "the value (its parts counted each time they are reachable)"
 def measure_joined(out: list, parts: list) -> int:
     """The size of ``out``, a new list made by joining the lists ``parts``: the sum of their
     (usually remembered) sizes, so doubling an array does not walk it every time."""
-    total = sum(measure(p) for p in parts)
     limits = _CURRENT.get()
-    lim = limits.max_value_size if limits is not None else DEFAULT_MAX_VALUE_SIZE
-    if lim is not None and total > lim:
-        raise too_large(_SHARED, total, lim)
-    if limits is not None:
-        limits.sizes[id(out)] = (out, total)
+    if limits is None or limits.max_value_size is None:
+        return 1
+    total = sum(measure(p) for p in parts)
+    if total > limits.max_value_size:
+        raise too_large(_SHARED, total, limits.max_value_size)
+    limits.sizes[id(out)] = (out, total)
     return total
 
 
