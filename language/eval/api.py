@@ -614,6 +614,7 @@ def _run_request(req: dict) -> dict:
                 res.ok = False
                 res.error = err
         if not res.ok:
+            assert err is not None   # a failed result always carries its error
             line, pos = _position(ctx, err.offset)
             if err.code == "CONTROL_FLOW":
                 line = pos = None

@@ -162,10 +162,9 @@ def measure(value: Any) -> int:
     if t is not list and t is not dict and t is not tuple:
         return 1
     limits = _CURRENT.get()
-    lim = limits.max_value_size if limits is not None else None
-    if lim is None:
+    if limits is None or limits.max_value_size is None:
         return 1
-    return _measure(value, lim, limits.sizes)
+    return _measure(value, limits.max_value_size, limits.sizes)
 
 
 _HELD = "members held"   # the memo's own bookkeeping entry (no id() is a str)

@@ -39,7 +39,7 @@ from functools import lru_cache
 from typing import Any
 from urllib.parse import urlsplit
 
-import regex as _ENGINE
+import regex as _ENGINE  # type: ignore[import-untyped]
 
 from .guard import check_size, measure, run_match
 

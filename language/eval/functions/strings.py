@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import regex as rx_engine
+import regex as rx_engine  # type: ignore[import-untyped]
 
 from ...types import model as m
 from ...types.values import Regexp, Sensitive, ruby_regexp_to_python
