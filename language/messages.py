@@ -206,6 +206,14 @@ _def("UNSUPPORTED_EXPRESSION", ERROR, "Evaluation of {what} is not supported (pu
 _def("NESTING_TOO_DEEP_EVAL", ERROR, "The source is nested too deeply to be evaluated (puppet-ls)")
 _def("INTERNAL_ERROR", ERROR, "Internal error in the evaluator: {detail} (puppet-ls)")
 
+# ---- evaluation limits against hostile input (evalbounds: language/types/guard.py) --------------
+# Work a single step can trigger (a regexp match in C, walking a value with shared parts) is
+# bounded by the evaluation budget too; the limits are described in docs/eval.md.
+_def("EVAL_REGEXP_TIMEOUT", ERROR, "Evaluation stopped: the time budget{budget} ran out while matching a regular expression (puppet-ls)")
+_def("EVAL_INVALID_UTF8", ERROR, "invalid byte sequence in UTF-8 (a \\u escape names a surrogate, which is not a character)")
+_def("EVAL_INTEGER_TOO_LARGE", ERROR, "Evaluation stopped: {what} would have more than {limit} decimal digits (puppet-ls)")
+_def("EVAL_VALUE_TOO_LARGE", ERROR, "Evaluation stopped: {what} would exceed the value size limit of {limit} elements and characters (puppet-ls)")
+
 # ==== server / static checks (puppet_ls.language.check) =========================================
 # Findings of the evaluation-free checker.  Things that may be defined outside what was indexed
 # are warnings, and are only reported when the index covers where they would be defined.

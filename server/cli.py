@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import sys
 import threading
@@ -410,33 +411,76 @@ def eval_(source: str | None, jsonl: bool, strict: str, strict_variables: bool) 
     except ImportError:
         raise click.ClickException("the evaluator is not available in this build")
     if jsonl:
-        for line in sys.stdin:
-            line = line.strip()
-            if not line:
-                continue
-            try:
-                req = json.loads(line)
-                if not isinstance(req, dict):
-                    raise ValueError("a request must be a JSON object")
-            except ValueError as exc:
-                click.echo(json.dumps({"ok": False, "error": {"message": f"bad request: {exc}", "issue_code": "BAD_REQUEST", "line": None, "pos": None}, "logs": []}))
-                continue
-            click.echo(json.dumps(run_request(req), ensure_ascii=False))
-            sys.stdout.flush()
+        # Lines are read as bytes: one line that is not UTF-8 is a bad request, not the end.
+        for raw in sys.stdin.buffer:
+            _write_json(_jsonl_answer(raw, run_request))
         return
     if source is None:
         raise click.UsageError("give the code to evaluate, or --jsonl")
     res = run_request({"src": source, "strict": strict, "strict_variables": strict_variables})
     for log in res.get("logs", []):
         if log.get("level") != "err":   # the error itself is printed below, once
-            click.echo(f"{log.get('level', 'notice')}: {log.get('message')}", err=True)
+            _write_text(f"{log.get('level', 'notice')}: {log.get('message')}", err=True)
     if res.get("ok"):
-        click.echo(f"{res.get('str')}  : {res.get('type')}")
+        _write_text(f"{res.get('str')}  : {res.get('type')}")
     else:
         err = res.get("error") or {}
         # the message already carries Puppet's location suffix
-        click.echo(f"error: {err.get('message')}", err=True)
+        _write_text(f"error: {err.get('message')}", err=True)
         sys.exit(1)
+
+
+def _jsonl_answer(raw: bytes, run_request) -> dict | None:
+    """The answer to one --jsonl input line (None for a blank line); never raises, so one bad
+    line (not UTF-8, not JSON, wrong field types, an internal failure) never ends the batch."""
+    from puppet_ls.language.eval.api import bad_request
+    try:
+        line = raw.decode("utf-8").strip()
+    except UnicodeDecodeError as exc:
+        return bad_request(f"the line is not UTF-8 ({exc.reason} at byte {exc.start})")
+    if not line:
+        return None
+    try:
+        req = json.loads(line)
+    except ValueError as exc:
+        return bad_request(f"invalid JSON: {exc}")
+    if not isinstance(req, dict):
+        return bad_request("a request must be a JSON object")
+    try:
+        return run_request(req)
+    except BaseException as exc:  # noqa: BLE001 - the batch must go on whatever one line does
+        if isinstance(exc, (KeyboardInterrupt, SystemExit)):
+            raise
+        out = bad_request(f"internal error: {type(exc).__name__}: {exc}", req)
+        out["error"]["issue_code"] = "INTERNAL_ERROR"
+        return out
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _escape_surrogates(text: str, json_escape: bool) -> str:
+    """Lone surrogates (from ``"\\u{D800}"`` escapes or JSON input) have no UTF-8 encoding:
+    show them as escapes instead of failing to print the whole answer."""
+    fmt = "\\u{:04x}" if json_escape else "\\u{{{:04X}}}"
+    return _SURROGATE.sub(lambda mt: fmt.format(ord(mt.group())), text)
+
+
+def _write_json(obj: dict | None) -> None:
+    if obj is None:
+        return
+    # inside a JSON string "\udXXX" is a valid escape, and surrogates only occur in strings
+    text = _escape_surrogates(json.dumps(obj, ensure_ascii=False), True)
+    sys.stdout.buffer.write(text.encode("utf-8", "backslashreplace") + b"\n")
+    sys.stdout.buffer.flush()
+
+
+def _write_text(text: str, err: bool = False) -> None:
+    stream = sys.stderr if err else sys.stdout
+    stream.flush()
+    stream.buffer.write(_escape_surrogates(text, False).encode("utf-8", "backslashreplace")
+                        + b"\n")
+    stream.buffer.flush()
 
 
 if __name__ == "__main__":  # pragma: no cover

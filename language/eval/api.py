@@ -7,8 +7,11 @@ and location), never as a Python exception or traceback.
 """
 from __future__ import annotations
 
+import json
+import math
 import re
 import sys
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,6 +19,7 @@ from ..diagnostics import Diagnostic
 from ..syntax import kinds as K
 from ..syntax.parser import ParseResult, parse
 from ..syntax.validate import validate
+from ..types import guard
 from .budget import Budget
 from .context import Context, LogEntry, Settings
 from .errors import BreakSignal, BudgetExceeded, EvalError, NextSignal, ReturnSignal, Signal
@@ -100,6 +104,32 @@ def _syntax_error(pr: ParseResult) -> EvalError | None:
         if isinstance(e, EvalError):
             return e
         return EvalError(e.message, e.code, e.offset, e.end, phase="parse")
+    return _encoding_error(pr)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _encoding_error(pr: ParseResult) -> EvalError | None:
+    """A ``\\u`` escape naming a surrogate (``"\\u{D800}"``) makes a string that is not
+    UTF-8: Puppet refuses the whole source before running any of it, as here."""
+    if "\\u" not in pr.text:
+        return None
+    from ..syntax import ast
+    for node in pr.root.descendants():
+        if node.kind == K.DQ_STRING:
+            texts = [ast.dq_text_value(t.text) for t in node.children_with_tokens()
+                     if t.kind == K.STRING_TEXT and "\\u" in t.text]
+        elif node.kind == K.HEREDOC_EXPR:
+            texts = [p for p in ast.HeredocExpr(node).parts() if isinstance(p, str)]
+        else:
+            continue
+        if any(_SURROGATE.search(t) for t in texts):
+            # Puppet's message has neither an issue code nor a location
+            err = EvalError("invalid byte sequence in UTF-8", None, phase="parse")  # type: ignore[arg-type]
+            err.diag_code = "EVAL_INVALID_UTF8"  # type: ignore[attr-defined]
+            err.diag_range = (node.offset, node.end)  # type: ignore[attr-defined]
+            return err
     return None
 
 
@@ -192,7 +222,10 @@ def _guarded(fn, ctx: Context) -> tuple:
     if old < _MIN_RECURSION:
         sys.setrecursionlimit(_MIN_RECURSION)
     try:
-        return fn(), None
+        with guard.active(ctx.budget.limits()):
+            return fn(), None
+    except guard.LimitExceeded as exc:
+        return None, limit_error(exc)
     except EvalError as exc:
         return None, exc
     except BreakSignal as sig:
@@ -212,6 +245,14 @@ def _guarded(fn, ctx: Context) -> tuple:
     finally:
         if old < _MIN_RECURSION:
             sys.setrecursionlimit(old)
+
+
+def limit_error(exc: guard.LimitExceeded) -> EvalError:
+    """The Puppet error for a guard limit, located where the evaluator saw it."""
+    err = BudgetExceeded(exc.message, exc.code)
+    if exc.where is not None:
+        err.offset, err.end = exc.where
+    return err
 
 
 def _control_error(word: str, sig: Signal, ctx: Context) -> EvalError:
@@ -444,8 +485,23 @@ def _error_logs(err: EvalError, ctx: Context | None, node_name: str) -> list:
     return [d]
 
 
-def render_value(value: Any) -> dict:
-    """``str``, ``repr`` and ``type`` of a value, as the oracle reports them."""
+def render_value(value: Any, limits: guard.Limits | None = None) -> dict:
+    """``str``, ``repr`` and ``type`` of a value, as the oracle reports them.
+
+    Without ``limits`` a value over the default size limit renders as ``<error: ...>``; with
+    them (the evaluation's own) :class:`guard.LimitExceeded` is raised for the caller to report.
+    """
+    if limits is None:
+        try:
+            with guard.active(guard.Limits()):
+                return render_value(value, guard.current())
+        except guard.LimitExceeded as exc:
+            return {k: f"<error: {exc.message}>" for k in ("str", "repr", "type")}
+    with guard.active(limits):
+        return _render(value)
+
+
+def _render(value: Any) -> dict:
     from ..types.format import type_to_string
     from .stringconv import StringFormatError, string_convert
     from .typecheck import infer_set_of
@@ -477,17 +533,58 @@ def run_request(req: dict) -> dict:
             sys.setrecursionlimit(old)
 
 
+def bad_request(message: str, req: Any = None) -> dict:
+    """The protocol's answer to a request it cannot run (the batch goes on after it)."""
+    out: dict = {}
+    if isinstance(req, dict) and "id" in req:
+        out["id"] = req["id"]
+    out.update(ok=False, error={"message": f"bad request: {message}", "issue_code": "BAD_REQUEST",
+                                "line": None, "pos": None}, logs=[])
+    return out
+
+
+# Field -> (accepted Python types, what the message says it must be).
+_FIELDS = {
+    "src": ((str,), "a string"),
+    "strict": ((str,), "one of 'off', 'warning', 'error'"),
+    "strict_variables": ((bool,), "a boolean"),
+    "tasks": ((bool,), "a boolean"),
+    "node_name": ((str,), "a string"),
+    "environment": ((str,), "a string"),
+    "facts": ((dict,), "an object"),
+    "max_steps": ((int,), "a positive integer"),
+    "timeout": ((int, float), "a positive number of seconds"),
+}
+
+
+def request_problem(req: dict) -> str | None:
+    """What is wrong with the fields of a protocol request, or None."""
+    for name, (types, what) in _FIELDS.items():
+        if name not in req or (req[name] is None and name not in ("src", "strict")):
+            continue
+        v = req[name]
+        ok = isinstance(v, types) and not (bool not in types and isinstance(v, bool))
+        if ok and name == "strict":
+            ok = v in ("off", "warning", "error")
+        if ok and name in ("max_steps", "timeout"):
+            ok = v > 0 and (name == "max_steps" or math.isfinite(v))
+        if not ok:
+            return f"'{name}' must be {what}, got {json.dumps(v)[:60]}"
+    return None
+
+
 def _run_request(req: dict) -> dict:
     try:
         if isinstance(req, str):
             req = {"src": req}
         if not isinstance(req, dict):
-            return {"ok": False, "error": {"message": "request must be an object or a string",
-                                           "issue_code": "BAD_REQUEST", "line": None,
-                                           "pos": None}, "logs": []}
+            return bad_request("a request must be an object or a string")
+        problem = request_problem(req)
+        if problem is not None:
+            return bad_request(problem, req)
         src = req.get("src")
         if not isinstance(src, str):
-            src = "" if src is None else str(src)
+            src = ""
         settings = Settings.from_dict(req)
         if "node_name" not in req:
             settings.node_name = "oracle"
@@ -503,11 +600,21 @@ def _run_request(req: dict) -> dict:
         out: dict = {}
         if "id" in req:
             out["id"] = req["id"]
+        err = res.error
         if res.ok:
-            out["ok"] = True
-            out.update(render_value(res.value))
-        else:
-            err = res.error
+            limits = budget.limits()
+            if budget.seconds is not None:
+                # rendering gets the budget's time again (the evaluation may have used it up)
+                limits.deadline = time.monotonic() + budget.seconds
+            try:
+                out.update(ok=True, **render_value(res.value, limits))
+            except guard.LimitExceeded as exc:
+                # the result itself is too large to show: an error like any other
+                err = limit_error(exc)
+                res.ok = False
+                res.error = err
+        if not res.ok:
+            assert err is not None   # a failed result always carries its error
             line, pos = _position(ctx, err.offset)
             if err.code == "CONTROL_FLOW":
                 line = pos = None
@@ -523,7 +630,7 @@ def _run_request(req: dict) -> dict:
         if not res.ok:
             out["logs"].extend(_error_logs(res.error, ctx, settings.node_name))
         return out
-    except Exception as exc:  # pragma: no cover - last line of defence for the protocol
+    except (Exception, guard.LimitExceeded) as exc:  # last line of defence for the protocol
         return {"ok": False, "error": {"message": f"Internal error: {type(exc).__name__}: {exc}",
                                        "issue_code": "INTERNAL_ERROR", "line": None, "pos": None},
                 "logs": []}

@@ -4,12 +4,19 @@ Every evaluated node costs one step; iteration functions charge one step per ele
 produce, so ``Integer[1, 10000000000].each`` stops as soon as the budget is used up instead of
 running for hours.  Time is only read every few hundred steps because reading the clock is
 much slower than counting.
+
+Work that a single step can trigger is bounded by the same budget through
+:mod:`..types.guard`: every match of a user regexp runs under a hard timeout equal to the time
+left, and every value built or walked is limited to ``max_value_size`` elements and characters
+(shared sub-values counted as often as they are reachable).  :meth:`Budget.limits` gives those
+limits; the entry points install them for the evaluation and for rendering its result.
 """
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
 
+from ..types.guard import DEFAULT_MAX_VALUE_SIZE, Limits
 from .errors import BudgetExceeded
 
 _CLOCK_EVERY = 256
@@ -22,14 +29,26 @@ class Budget:
     steps: int | None = 2_000_000
     seconds: float | None = 10.0
     max_depth: int = 2500
+    max_value_size: int | None = DEFAULT_MAX_VALUE_SIZE
     used: int = 0
     depth: int = 0
     started: float = field(default_factory=time.monotonic)
+    _limits: Limits | None = field(default=None, repr=False, compare=False)
 
     def restart(self) -> None:
         self.used = 0
         self.depth = 0
         self.started = time.monotonic()
+        self._limits = None
+
+    def limits(self) -> Limits:
+        """The guard limits of this budget: its deadline and value size (see types.guard).
+        One object per run, so the sizes it remembers serve rendering the result too."""
+        if self._limits is None:
+            deadline = None if self.seconds is None else self.started + self.seconds
+            self._limits = Limits(deadline=deadline, max_value_size=self.max_value_size,
+                                  seconds=self.seconds)
+        return self._limits
 
     def charge(self, n: int = 1) -> None:
         """Use ``n`` steps; raises :class:`BudgetExceeded` when a limit is passed."""

@@ -12,6 +12,7 @@ from typing import Any
 
 from ..types import model as m
 from ..types.build import resolve_alias
+from ..types.guard import check_integer_digits
 from ..types.values import (URI, Binary, Deferred, DefaultValue, Regexp, SemVer,
                             SemVerRange, Sensitive, Timespan, Timestamp)
 from .errors import ArgumentsError, EvalError
@@ -66,6 +67,8 @@ def ruby_integer(s: str, radix: int | None = None) -> int:
     if digits is not None:
         if any(c not in digits for c in clean):
             raise bad
+    # Puppet makes bignums here; digits past what can ever be shown are refused instead
+    check_integer_digits(clean, base, "the converted Integer")
     try:
         return sign * int(clean, base)
     except ValueError:
@@ -79,6 +82,7 @@ def ruby_float(s: str) -> float:
     bad = ConversionError(f"invalid value for Float(): {ruby_inspect(s)}")
     t = s.strip(" \t\n\v\f\r")
     if re.match(r"^[+-]?0[xX][0-9a-fA-F]+$", t):
+        check_integer_digits(t, 16, "the converted Float")
         return float(int(t, 16))
     if not _FLOAT_RE.match(t):
         raise bad

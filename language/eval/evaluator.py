@@ -19,6 +19,7 @@ from ..types import model as m
 from ..types.build import (BUILTIN_RESOURCE_TYPES, TypeCall, build, object_type_problem,
                            resolve_alias)
 from ..types.errors import TypeSystemError
+from ..types.guard import LimitExceeded, check_size, measure
 from .typecheck import instance_of as is_instance
 from ..types.values import DEFAULT, DefaultValue, Regexp, SemVer, SemVerRange
 from . import operators as ops
@@ -157,6 +158,11 @@ class Evaluator:
         except TypeSystemError as exc:
             # e.g. an alias that never resolves to a real type, found while matching
             raise self.fail(exc.code or "ILLEGAL_TYPE", str(exc), node) from None
+        except LimitExceeded as exc:
+            # blamed on the innermost expression, the one whose regexp or value was too costly
+            if exc.where is None:
+                exc.where = self.range_of(node)
+            raise
         finally:
             budget.depth -= 1
 
@@ -322,6 +328,7 @@ class Evaluator:
                 out.append(ast.dq_text_value(c.text))
             elif k == K.INTERPOLATION:
                 out.append(self.interpolate(c, scope))
+        check_size(sum(map(len, out)), "the interpolated string")
         return "".join(out)
 
     def interpolate(self, node: SyntaxNode, scope: Scope) -> str:
@@ -348,6 +355,7 @@ class Evaluator:
                 out.append(p)
             else:
                 out.append(self.interpolate(p.syntax, scope))
+        check_size(sum(map(len, out)), "the heredoc text")
         text = "".join(out)
         syntax = hd.syntax_name
         if syntax:
@@ -359,7 +367,9 @@ class Evaluator:
 
     # ---- collections ------------------------------------------------------------------------------
     def eval_array(self, node: SyntaxNode, scope: Scope) -> Any:
-        return self.unfold(self.shape(node)[0], scope)
+        out = self.unfold(self.shape(node)[0], scope)
+        measure(out)   # [$a, $a] doubles what is reachable: refuse it here, not when walked
+        return out
 
     def unfold(self, nodes: list, scope: Scope) -> list:
         """Evaluate a list of expressions, splicing in splatted (``*x``) values."""
@@ -394,6 +404,7 @@ class Evaluator:
             k = self.eval(kv[0], scope) if kv else None
             v = self.eval(kv[1], scope) if len(kv) > 1 else None
             out[hkey(k)] = v
+        measure(out)
         return out
 
     def eval_paren(self, node: SyntaxNode, scope: Scope) -> Any:

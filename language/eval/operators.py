@@ -11,6 +11,7 @@ import math
 from typing import Any, Callable
 
 from ..types import model as m
+from ..types.guard import check_size, measure, measure_joined
 from ..types.algebra import infer
 from ..types.relations import is_assignable, types_equal
 from .typecheck import instance_of as is_instance
@@ -68,10 +69,21 @@ def coerce_numeric(v: Any, blame: str, on_coerce: Callable[[str, Any, Any, str],
 # ---- arithmetic --------------------------------------------------------------------------------
 
 def concatenate(x: Any, y: Any) -> Any:
+    out = _concatenate(x, y)
+    tx, ty = type(x), type(y)
+    if (tx is list or tx is tuple) and (ty is list or ty is tuple):
+        measure_joined(out, [x, y])
+    else:
+        measure(out)
+    return out
+
+
+def _concatenate(x: Any, y: Any) -> Any:
     tx = type(x)
     if tx is list or tx is tuple:
         ty = type(y)
         if ty is list or ty is tuple:
+            check_size(len(x) + len(y), "the concatenated array")
             return list(x) + list(y)
         if isinstance(y, dict):
             return list(x) + [[k, v] for k, v in y.items()]
@@ -105,7 +117,7 @@ def concatenate(x: Any, y: Any) -> Any:
         if not isinstance(y, Binary):
             raise OpError("RUNTIME_ERROR", "Can only append Binary to a Binary", "op")
         return Binary(x.data + y.data)
-    return concatenate([x], y)
+    return _concatenate([x], y)
 
 
 def _key(k: Any) -> Any:
@@ -375,6 +387,9 @@ _LOWER = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
 def equals(a: Any, b: Any, depth: int = 0) -> bool:
     """Puppet's ``==``."""
     ta = type(a)
+    if depth == 0 and (ta is list or ta is dict or ta is tuple):
+        measure(a)
+        measure(b)
     if ta is str:
         return type(b) is str and (a == b or _ascii_lower(a) == _ascii_lower(b))
     if ta is int or ta is float:

@@ -13,6 +13,7 @@ import re
 from typing import Any, Callable
 
 from ..types.format import ruby_float
+from ..types.guard import check_size
 
 _SPEC = re.compile(
     r"%(?P<flags>[-+ 0#]*)(?:<(?P<name>\w+)>|\{(?P<tname>\w+)\})?(?P<flags2>[-+ 0#]*)"
@@ -185,11 +186,15 @@ def _twos(n: int, base: int) -> str:
 MAX_WIDTH = 1_000_000
 
 
-def format_one(flags: str, width: int | None, prec: int | None, conv: str, v: Any) -> str:
-    """Format one value with one conversion (the part after ``%`` already split up)."""
+def _check_width(width: int | None, prec: int | None) -> None:
     if (width is not None and width > MAX_WIDTH) or (prec is not None and prec > MAX_WIDTH):
         # A sandbox must not build gigabyte strings on request.
         raise FormatError(f"width or precision too large (more than {MAX_WIDTH})")
+
+
+def format_one(flags: str, width: int | None, prec: int | None, conv: str, v: Any) -> str:
+    """Format one value with one conversion (the part after ``%`` already split up)."""
+    _check_width(width, prec)
     left = "-" in flags
     zero = "0" in flags and not left
     alt = "#" in flags
@@ -292,6 +297,7 @@ def ruby_format(fmt: str, args: list, on_value: Callable[[str, Any], Any] | None
     out = []
     pos = 0
     argi = 0
+    built = 0
     n = len(fmt)
     while pos < n:
         i = fmt.find("%", pos)
@@ -340,9 +346,14 @@ def ruby_format(fmt: str, args: list, on_value: Callable[[str, Any], Any] | None
                 raise FormatError(f"key<{name}> not found")
             value = h[name]
             if mt.group("tname"):
+                _check_width(width_v, None)
                 out.append(_pad(ruby_to_s(value), "", width_v, "-" in flags, False))
+                built += len(out[-1])
                 continue
         else:
             value = next_arg()
         out.append(format_one(flags, width_v, prec_v, conv, value))
+        # each field is bounded; their sum must be too
+        built += len(out[-1])
+        check_size(built, "the formatted string")
     return "".join(out)

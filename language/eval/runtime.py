@@ -14,6 +14,7 @@ from typing import Any
 from ..types import model as m
 from ..types.algebra import generalize, infer
 from ..types.format import type_to_string
+from ..types.guard import check_integer_digits
 from ..types.values import (URI, Binary, Deferred, DefaultValue, ObjectValue, Regexp, SemVer,
                             SemVerRange, Sensitive, Timespan, Timestamp)
 
@@ -198,9 +199,21 @@ _ONIGMO_ERRORS = (
 
 def regexp_error(pattern: str) -> str:
     """Ruby's message for an invalid regular expression (``premature end of char-class: /.[/``)."""
-    from ..types.values import RubyRegexpError, translate_ruby_regexp
+    from ..types.values import (
+        RubyRegexpError,
+        compile_python_regexp,
+        translate_ruby_regexp,
+    )
     try:
-        re.compile(translate_ruby_regexp(pattern))
+        translated = translate_ruby_regexp(pattern)
+        try:
+            compile_python_regexp(translated)
+        except (RecursionError, OverflowError, ValueError):
+            raise
+        except Exception:
+            # the engine refuses it: the stdlib's wording is the one mapped to Onigmo's below
+            re.compile(translated)
+            raise
     except RubyRegexpError as exc:
         return f"{exc}: /{pattern}/"
     except re.error as exc:
@@ -252,6 +265,8 @@ def to_number(s: Any) -> int | float | None:
         if f == float("inf"):
             return None
         return -f if neg else f
+    if mt.group(3):
+        check_integer_digits(mt.group(3), 16, "the Integer in the string")
     try:
         n = int(mt.group(3)[2:], 16) if mt.group(3) else _ruby_int(mt.group(4))
     except ValueError:
@@ -262,6 +277,7 @@ def to_number(s: Any) -> int | float | None:
 def _ruby_int(digits: str) -> int:
     """Ruby ``Integer(s)`` for a string of digits: a leading 0 means octal."""
     if len(digits) > 1 and digits[0] == "0":
+        check_integer_digits(digits, 8, "the Integer in the string")
         return int(digits, 8)
     return int(digits, 10)
 

@@ -17,6 +17,7 @@ import re
 from typing import Any
 
 from ..types import model as m
+from ..types.guard import check_size, measure, tick
 from ..types.algebra import infer_set
 from ..types.format import double_quote, regexp_literal, ruby_float, type_to_string
 from ..types.relations import is_assignable
@@ -43,6 +44,8 @@ def to_s(v: Any, depth: int = 0) -> str:
         return ruby_float(v)
     if depth > 200:
         return "..."
+    if depth == 0:
+        measure(v)
     if t is list or t is tuple:
         return "[" + ", ".join(to_s(x, depth + 1) for x in v) + "]"
     if isinstance(v, dict):
@@ -272,6 +275,7 @@ def string_convert(value: Any, formats: Any = None) -> str:
     ``formats`` is None (the defaults), a format string, or a Hash of type => format (a format
     being a string or a Hash with 'format', 'separator', 'separator2', 'string_formats').
     """
+    measure(value)
     if formats is None or isinstance(formats, DefaultValue):
         return _convert(value, DEFAULT_FORMATS, _Indent(0, True, False), None)
     vt = None
@@ -408,6 +412,7 @@ def _sprintf(f: Format, conv: str, v: Any) -> str:
 
 
 def _convert(v: Any, fmap: list, indent: _Indent, vt: Any) -> str:  # noqa: C901
+    tick()
     f = _get_format(v, vt, fmap)
     c = f.conv
     if v is None:
@@ -690,11 +695,15 @@ def _convert_array(v, f: Format, fmap: list, indent: _Indent) -> str:
     buf += delims[0]
     child = indent.increase(f.alt)
     mapped = []
+    built = 0
     for x in v:
         if child.first:
             child = child.subsequent()
         mapped.append(_convert(x, fmap if _is_a_or_h(x) or isinstance(x, ObjectValue)
                                else string_formats, child, None))
+        # the text can outgrow the value (widths, quotes, separators): bound it as it grows
+        built += len(mapped[-1]) + len(sep)
+        check_size(built, "the formatted text")
     sz_break = False
     if f.alt and f.width:
         runs = [0]
@@ -751,11 +760,14 @@ def _convert_hash(v: dict, f: Format, fmap: list, indent: _Indent) -> str:
         padding = child.padding()
     buf += delims[0] + cond_break
     parts = []
+    built = 0
     for k, x in v.items():
         ks = _convert(k, fmap if _is_a_or_h(k) else string_formats, child, None)
         xs = _convert(x, fmap if _is_a_or_h(x) or isinstance(x, ObjectValue)
                       else string_formats, child, None)
         parts.append(f"{padding}{ks}{assoc}{xs}")
+        built += len(parts[-1]) + len(sep)
+        check_size(built, "the formatted text")
     buf += sep.join(parts)
     if f.alt:
         buf += cond_break + indent.padding()

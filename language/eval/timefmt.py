@@ -10,7 +10,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..types.values import Timespan, Timestamp, _civil_from_days, _days_from_civil
+from ..types.guard import check_size
+from ..types.values import (Timespan, Timestamp, _civil_from_days, _days_from_civil,
+                            compile_python_regexp)
 from .errors import EvalError
 from .functions import Function
 
@@ -82,6 +84,8 @@ def parse_span_format(fmt: str) -> list:
             pad, state = " ", 2
         elif ch in _ORDER:
             highest = max(highest, _ORDER[ch])
+            if width is not None:
+                check_size(width, "a field of the time format")   # before padding to it
             segs.append(_Seg(ch, pad, width))
             state = 0
         elif ch.isdigit():
@@ -168,7 +172,8 @@ def parse_timespan(text: str, fmt: str) -> Timespan:
             else:
                 rx.append(f"([0-9\\s]{{{s.width}}})")
     rx.append(r"\Z")
-    mt = re.match("".join(rx), text)
+    # a format can repeat digit groups: match it like user regexps, under the deadline
+    mt = compile_python_regexp("".join(rx)).match(text)
     err = TimeFormatError(f"Unable to parse '{text}' using format '{fmt}'")
     if mt is None:
         raise err
@@ -296,6 +301,7 @@ def ruby_strftime(nsecs: int, fmt: str, offset: int = 0, zone: str = "UTC") -> s
     def repl(mt):
         flags, width, colons, d = mt.group(1), mt.group(2), mt.group(3), mt.group(4)
         w = int(width) if width else 0
+        check_size(w, "a field of the time format")   # before padding to it
         if d == "Y":
             return num(b.year, max(w, 4) if b.year >= 0 else max(w, 5), flags)
         if d == "C":
@@ -399,7 +405,15 @@ def ruby_strftime(nsecs: int, fmt: str, offset: int = 0, zone: str = "UTC") -> s
             return num(monday_based, max(w, 2), flags)
         return mt.group(0)
 
-    return _STRF.sub(repl, fmt)
+    built = [0]
+
+    def counted(mt):
+        out = repl(mt)
+        built[0] += len(out)
+        check_size(built[0], "the formatted time")
+        return out
+
+    return _STRF.sub(counted, fmt)
 
 
 def format_timestamp(ts: Timestamp, fmt: str, timezone: str | None = None) -> str:
@@ -469,7 +483,7 @@ def strptime(text: str, fmt: str) -> dict | None:
         rx = _strp_regex(fmt)
     except TimeFormatError:
         return None
-    mt = re.match(rx, text)
+    mt = compile_python_regexp(rx).match(text)
     if not mt:
         return None
     d = {k: v for k, v in mt.groupdict().items() if v is not None}

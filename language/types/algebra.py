@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import model as m
+from .guard import check_size, measure, tick
 from .values import (URI, Binary, Deferred, DefaultValue, ObjectValue, Regexp, SemVer,
                      SemVerRange, Sensitive, Timespan, Timestamp)
 
@@ -41,6 +42,7 @@ def infer(v: Any) -> m.PType:
 
     ``[1, 2]`` gives ``Array[Integer[1, 2], 2, 2]``.
     """
+    measure(v)
     return _infer(v, False, 0, set())
 
 
@@ -49,10 +51,12 @@ def infer_set(v: Any) -> m.PType:
 
     ``[1, 2]`` gives ``Tuple[Integer[1, 1], Integer[2, 2]]``, a hash with String keys a Struct.
     """
+    measure(v)
     return _infer(v, True, 0, set())
 
 
 def _infer(v: Any, as_set: bool, depth: int, seen: set) -> m.PType:  # noqa: C901
+    tick()
     if depth > _MAX_DEPTH:
         return m.ANY
     if v is None:
@@ -103,8 +107,15 @@ def _infer(v: Any, as_set: bool, depth: int, seen: set) -> m.PType:  # noqa: C90
     return m.RuntimeType("python", type(v).__name__)
 
 
+# The shortest text one member adds to a Tuple or Struct type ("Undef, "): keeps a type with a
+# member per element (infer_set) within the value size limit when it is shown.
+_MIN_MEMBER_TEXT = 7
+
+
 def _infer_collection(v: Any, as_set: bool, depth: int, seen: set) -> m.PType:
     n = len(v)
+    if as_set:
+        check_size(n * _MIN_MEMBER_TEXT, "the type with a member per element")
     if isinstance(v, dict):
         if not v:
             return m.EMPTY_HASH

@@ -12,6 +12,7 @@ from functools import lru_cache
 from typing import Any
 
 from . import model as m
+from .guard import measure, tick
 from .errors import TypeSystemError
 from .values import (URI, Binary, Deferred, DefaultValue, ObjectValue, Regexp, SemVer,
                      SemVerRange, Sensitive, Timespan, Timestamp, merge_intervals)
@@ -553,6 +554,7 @@ def iterable_element_type(t: m.PType) -> m.PType | None:
 
 def is_instance(t: m.PType, v: Any) -> bool:
     """True when value ``v`` is of type ``t`` (Puppet ``t.instance?(v)``)."""
+    measure(v)
     try:
         return _instance(t, v, _Ctx())
     except (RecursionError, TypeSystemError):
@@ -611,6 +613,7 @@ def _uri_part_match(actual, expected, ctx) -> bool:
 
 
 def _instance(t: m.PType, v: Any, ctx: _Ctx) -> bool:
+    tick()
     if ctx.depth > MAX_DEPTH:
         return False
     ctx.depth += 1
@@ -696,7 +699,10 @@ def _inst1(t: m.PType, v: Any, ctx: _Ctx) -> bool:  # noqa: C901 - one case per 
         if not isinstance(v, (list, tuple)):
             return False
         lo, hi = size_of(t.size)
-        return _in_range(len(v), lo, hi) and all(_instance(t.element, x, ctx) for x in v)
+        if not _in_range(len(v), lo, hi):
+            return False
+        # every value is an Any: no need to walk a (possibly huge) array for it
+        return isinstance(t.element, m.AnyType) or all(_instance(t.element, x, ctx) for x in v)
     if T is m.HashType:
         if not isinstance(v, dict):
             return False

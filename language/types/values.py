@@ -39,10 +39,18 @@ from functools import lru_cache
 from typing import Any
 from urllib.parse import urlsplit
 
+import regex as _ENGINE  # type: ignore[import-untyped]
+
+from .guard import check_size, measure, run_match
+
+# VERSION0 is the engine's ``re``-compatible dialect: the translated patterns keep the meaning
+# they had under ``re`` (see docs/decisions.md, "The regexp engine").
+_ENGINE_FLAGS = _ENGINE.VERSION0
+
 __all__ = [
     "DefaultValue", "DEFAULT", "Regexp", "Sensitive", "Binary", "URI", "SemVer", "SemVerRange",
     "Timespan", "Timestamp", "Deferred", "ObjectValue", "ruby_regexp_to_python",
-    "translate_ruby_regexp", "RubyRegexpError",
+    "translate_ruby_regexp", "RubyRegexpError", "RubyPattern", "compile_python_regexp",
 ]
 
 NSECS_PER_SEC = 1_000_000_000
@@ -70,14 +78,19 @@ DEFAULT = DefaultValue()
 
 # --- Regexp ----------------------------------------------------------------------------------
 
-# Ruby (Onigmo) spellings that Python's re lacks or names differently.
+# Ruby (Onigmo) spellings that Python's re lacks or names differently.  Ruby's \d, \w and \s
+# are ASCII-only (its POSIX brackets and \p{..} are Unicode), Python's are Unicode.
 _RUBY_ESCAPES = {
     "z": r"\Z", "Z": r"(?=\n?\Z)", "h": r"[0-9a-fA-F]", "H": r"[^0-9a-fA-F]",
+    "d": "[0-9]", "D": "[^0-9]", "w": "[a-zA-Z0-9_]", "W": "[^a-zA-Z0-9_]",
+    "s": r"[\t\n\v\f\r ]", "S": r"[^\t\n\v\f\r ]",
 }
-_RUBY_CLASS_ESCAPES = {"h": "0-9a-fA-F"}
-# POSIX bracket classes, as members of a Python character class.
+# Inside a set only the positive ones can be spelled as members.
+_RUBY_CLASS_ESCAPES = {"h": "0-9a-fA-F", "d": "0-9", "w": "a-zA-Z0-9_", "s": r"\t\n\v\f\r "}
+# POSIX bracket classes, as members of a character set (the engine's \p{..} inside a set).
 _POSIX = {
-    "alpha": r"^\W\d_" , "digit": "0-9", "alnum": r"^\W_", "upper": "A-Z", "lower": "a-z",
+    "alpha": r"\p{Alphabetic}", "digit": r"\p{Nd}", "alnum": r"\p{Alphabetic}\p{Nd}",
+    "upper": r"\p{Uppercase}", "lower": r"\p{Lowercase}",
     "space": r"\s", "blank": r" \t", "xdigit": "0-9A-Fa-f", "word": r"\w", "cntrl": r"\x00-\x1f\x7f",
     "punct": r"!-/:-@\[-`{-~", "print": r"\x20-\x7e", "graph": r"\x21-\x7e", "ascii": r"\x00-\x7f",
 }
@@ -255,12 +268,7 @@ def _translate_class(source: str, i: int) -> tuple:
             name = source[j + 2:close] if close > 0 else ""
             neg = name.startswith("^")
             if name.lstrip("^") in _POSIX and not neg:
-                member = _POSIX[name]
-                if member.startswith("^"):
-                    # a negated member cannot sit inside a set: spell it with a lookahead-free
-                    # equivalent class of word characters instead
-                    member = {"^\\W\\d_": "a-zA-Z\u00aa-\uffff", "^\\W_": "a-zA-Z0-9\u00aa-\uffff"}[member]
-                out.append(member)
+                out.append(_POSIX[name])
                 j = close + 2
                 continue
             raise RubyRegexpError("invalid POSIX bracket type")
@@ -280,17 +288,79 @@ def _translate_class(source: str, i: int) -> tuple:
     raise RubyRegexpError("premature end of char-class")
 
 
-@lru_cache(maxsize=4096)
-def ruby_regexp_to_python(source: str) -> "re.Pattern[str] | None":
-    """Compile a Ruby regular expression source with Python's ``re`` as closely as possible.
+class RubyPattern:
+    """A compiled Ruby regexp whose every match runs under the hard timeout of
+    :mod:`.guard` (inside the ``regex`` engine's matcher, so a catastrophically backtracking
+    pattern stops at the evaluation's deadline instead of running for hours in C).
 
-    Returns None when Ruby (or Python) cannot compile the pattern; matching against it then
+    It offers the subset of ``re.Pattern`` the evaluator uses; the match objects are the
+    engine's own (``group``, ``groups``, ``start``, ``end``, ``span``).
+    """
+
+    __slots__ = ("_rx",)
+
+    def __init__(self, rx: Any):
+        self._rx = rx
+
+    @property
+    def pattern(self) -> str:
+        return self._rx.pattern
+
+    @property
+    def flags(self) -> int:
+        return self._rx.flags
+
+    @property
+    def groups(self) -> int:
+        return self._rx.groups
+
+    @property
+    def groupindex(self) -> Any:
+        return self._rx.groupindex
+
+    def search(self, text: str, pos: int = 0) -> Any:
+        return run_match(self._rx.search, text, pos)
+
+    def match(self, text: str, pos: int = 0) -> Any:
+        return run_match(self._rx.match, text, pos)
+
+    def fullmatch(self, text: str, pos: int = 0) -> Any:
+        return run_match(self._rx.fullmatch, text, pos)
+
+    def sub(self, repl: Any, text: str, count: int = 0) -> str:
+        built = [len(text)]
+
+        def metered(mt: Any) -> str:
+            out = repl(mt) if callable(repl) else mt.expand(repl)
+            # a global substitution can multiply the text: refuse before it is joined
+            built[0] += len(out)
+            check_size(built[0], "the substituted string")
+            return out
+        return run_match(self._rx.sub, metered, text, count)
+
+    def with_flags(self, extra: int) -> "RubyPattern":
+        """The same pattern with more engine flags (``regsubst``'s E, I, M)."""
+        return RubyPattern(_ENGINE.compile(self._rx.pattern, self._rx.flags | extra))
+
+
+@lru_cache(maxsize=1024)
+def compile_python_regexp(pattern: str, flags: int = 0) -> RubyPattern:
+    """Compile an already translated pattern with the evaluator's engine (raises the engine's
+    error, or ValueError/RecursionError/OverflowError, for what it cannot compile)."""
+    return RubyPattern(_ENGINE.compile(pattern, flags | _ENGINE_FLAGS))
+
+
+@lru_cache(maxsize=4096)
+def ruby_regexp_to_python(source: str) -> "RubyPattern | None":
+    """Compile a Ruby regular expression source as closely as possible.
+
+    Returns None when Ruby (or the engine) cannot compile the pattern; matching against it then
     fails, which is the conservative answer for instance checks.
     """
     try:
         # Ruby's ^ and $ always match at line boundaries.
-        return re.compile(translate_ruby_regexp(source), re.MULTILINE)
-    except (re.error, RecursionError, OverflowError, ValueError):
+        return compile_python_regexp(translate_ruby_regexp(source), _ENGINE.MULTILINE)
+    except (_ENGINE.error, re.error, RecursionError, OverflowError, ValueError):
         return None
 
 
@@ -300,7 +370,7 @@ class Regexp:
 
     pattern: str
 
-    def compiled(self) -> "re.Pattern[str] | None":
+    def compiled(self) -> "RubyPattern | None":
         return ruby_regexp_to_python(self.pattern)
 
     def matches(self, text: str) -> bool:
@@ -842,6 +912,9 @@ def puppet_equal(a: Any, b: Any) -> bool:
     """Puppet's ``==`` on values: strings compare case-insensitively, numbers by value,
     Timespans/Timestamps against numbers by seconds, collections element-wise.
     """
+    if type(a) in (list, tuple, dict):
+        measure(a)
+        measure(b)
     if isinstance(a, bool) or isinstance(b, bool):
         return type(a) is type(b) and a == b
     if isinstance(a, str) and isinstance(b, str):

@@ -16,9 +16,11 @@ package register their functions on import; :func:`lookup_function` imports them
 """
 from __future__ import annotations
 
+import threading
 from typing import Any, Callable
 
 from ...types import model as m
+from ...types.guard import measure
 from ...types.relations import is_assignable
 from ..typecheck import instance_of as is_instance
 from ..errors import ArgumentsError, EvalError
@@ -163,9 +165,15 @@ class Function:
         return [f"{self.name}({d.info().string()})" for d in self.dispatches]
 
     def call(self, ev, args: list, block, scope, node) -> Any:
+        # Every value a function walks or returns is within the size limit (sizes are
+        # remembered, so values measured when they were built cost a look-up here).
+        for a in args:
+            measure(a)
         for d in self.dispatches:
             if d.matches(args, block):
-                return d.impl(Call(ev, scope, block, node, self.name), *args)
+                result = d.impl(Call(ev, scope, block, node, self.name), *args)
+                measure(result)
+                return result
         for d in self.mismatches:
             if d.matches(args, block):
                 msg = d.impl(Call(ev, scope, block, node, self.name), *args)
@@ -182,15 +190,23 @@ def define(name: str, doc: str = "") -> Function:
 
 
 _LOADED = False
+# Guards the first import of the library: a server looks functions up from several threads,
+# and a lookup during the first import must wait for it, not see a half-filled registry.
+# Re-entrant because the library's modules may look functions up while being imported.
+_LOAD_LOCK = threading.RLock()
 
 
 def _load() -> None:
     global _LOADED
     if _LOADED:
         return
-    _LOADED = True
-    from . import (catalog_fns, collections, core, iteration, logging, numbers,  # noqa: F401
-                   sandboxed, strings, time_fns, typing_fns)
+    with _LOAD_LOCK:
+        if _LOADED:
+            return
+        from . import (catalog_fns, collections, core, iteration, logging,  # noqa: F401
+                       numbers, sandboxed, strings, time_fns, typing_fns)
+        # only now: the flag is what lets other threads skip the lock
+        _LOADED = True
 
 
 def lookup_function(name: str) -> Function | None:

@@ -319,9 +319,17 @@ def _sort(c, items: list) -> list:
     # Ruby's sort meets an incomparable pair in its own order; comparing neighbours first
     # reports the pair Ruby reports for the usual small arrays ("comparison of Integer with
     # String failed" for [1, 'a']).
+    budget = c.ev.budget
+
+    def counted(a, b):
+        # a comparison is a step: sorting an array doubled to millions of elements in a few
+        # steps must still stop with the budget
+        budget.charge()
+        return ruby_cmp(a, b)
+
     for i in range(len(items) - 1):
-        ruby_cmp(items[i], items[i + 1])
-    return sorted(items, key=functools.cmp_to_key(ruby_cmp))
+        counted(items[i], items[i + 1])
+    return sorted(items, key=functools.cmp_to_key(counted))
 
 
 @sort.dispatch("String string_value", block="Callable[2,2] block?")

@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import regex as rx_engine  # type: ignore[import-untyped]
+
 from ...types import model as m
 from ...types.values import Regexp, Sensitive, ruby_regexp_to_python
 from ..errors import EvalError
@@ -75,8 +77,8 @@ def compile_rx(pattern: str, flags: int = 0):
         raise EvalError(_rx_error(pattern))
     if flags:
         try:
-            return re.compile(rx.pattern, rx.flags | flags)
-        except re.error:
+            return rx.with_flags(flags)
+        except Exception:  # the engine's own error class
             raise EvalError(_rx_error(pattern)) from None
     return rx
 
@@ -244,7 +246,7 @@ def _expand(template: str, mt, s: str) -> str:
 
 
 def error_type():
-    return re.error
+    return rx_engine.error
 
 
 regsubst = define("regsubst", "Replaces the first (or, with 'G', every) match of a pattern.")
@@ -260,11 +262,11 @@ def _regsubst_s(c, target, pattern, replacement, flags=None, encoding=None):
         if f == "G":
             glob = True
         elif f == "E":
-            pyflags |= re.VERBOSE
+            pyflags |= rx_engine.VERBOSE
         elif f == "I":
-            pyflags |= re.IGNORECASE
+            pyflags |= rx_engine.IGNORECASE
         elif f == "M":
-            pyflags |= re.DOTALL
+            pyflags |= rx_engine.DOTALL
     rx = compile_rx(pattern, pyflags)
     if type(target) is str:
         return ruby_sub(rx, target, replacement, glob)
