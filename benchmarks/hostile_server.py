@@ -49,7 +49,8 @@ NEAR_LIMIT = "".join(f"$v{i} = [{i}, 2, 3].map |$x| {{ $x * 2 }}\n" for i in ran
 
 # Each hostile file, and why it is hostile.
 HOSTILE = {
-    # Python's re backtracks inside C: only killing the process stops it
+    # backtracking inside the regexp engine's C code (the first line is the example,
+    # which `regex` answers at once; the second is exponential in every backtracking engine)
     "catastrophic_regexp.pp": "$m = 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!' =~ /^(a+)+$/\n"
                               "$n = 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb!' =~ /^(b|bb)+$/\n",
     # a value that doubles 40 times: tiny to compute with shared references, huge to print
