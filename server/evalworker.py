@@ -29,6 +29,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 
@@ -57,7 +58,7 @@ class EvalWorker:
         self._ready = threading.Event()
         self.ever_ready = threading.Event()      # the first worker has started
         self._pending: Future | None = None
-        self._job_token: object = None
+        self._job_token: threading.Event | None = None
         self._seq = 0
         self._closed = False
         self._spawn_wanted = threading.Event()
@@ -66,7 +67,8 @@ class EvalWorker:
         self.kills = 0
         self.spawns = 0
         self.last_stop_ms: float | None = None    # kill latency after the deadline, last overrun
-        self.on_ready = None                      # called (from a worker thread) when a worker is ready
+        # called (from a worker thread) when a worker is ready
+        self.on_ready: Callable[[], None] | None = None
         # Spawning happens in one long-lived thread: PR_SET_PDEATHSIG fires when the *thread*
         # that forked the worker ends, so a short-lived thread would kill its worker.
         self._supervisor = threading.Thread(target=self._supervise, name="puppet-ls-evalworker", daemon=True)

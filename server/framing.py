@@ -159,7 +159,7 @@ class Lifetime:
     """Ends the process (status 0 after ``shutdown``, 1 otherwise, as the protocol says) and
     runs the registered clean-ups first (killing the evaluation worker)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.shutdown_requested = False
         self.cleanups: list[Callable[[], None]] = []
         self._watching: int | None = None
@@ -342,7 +342,8 @@ def _salvage_initialize(protocol, raw: dict) -> dict:
                 kept[section][key] = sub
             except Exception:
                 log.warning("initialize: ignoring the client capability %s.%s, which cannot be read", section, key)
-    return {**raw, "params": {**dict(params), "capabilities": kept}}
+    assert isinstance(params, dict)   # caps was found in it
+    return {**raw, "params": {**params, "capabilities": kept}}
 
 
 def _why(exc: BaseException) -> str:

@@ -80,7 +80,7 @@ class PuppetProtocol(LanguageServerProtocol):
     def lsp_initialize(self, params: lsp.InitializeParams):
         general = params.capabilities.general
         offered = list(general.position_encodings or []) if general is not None else []
-        if offered:
+        if general is not None and offered:
             # UTF-8 when offered, otherwise the mandatory UTF-16 (never UTF-32, which some
             # clients list first but which buys nothing here).
             chosen = lsp.PositionEncodingKind.Utf8 if lsp.PositionEncodingKind.Utf8 in offered \
@@ -147,7 +147,7 @@ def uri_to_path(uri: str) -> str:
 class PuppetServer(LanguageServer):
     """The server and its state (touched only from the event loop thread)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__("puppet-ls", __version__, protocol_cls=PuppetProtocol, max_workers=4,
                          converter_factory=framing.strict_converter)
         self.docs: dict = {}                   # uri -> Document
@@ -171,7 +171,7 @@ class PuppetServer(LanguageServer):
         # read input, apply edits and answer the other requests meanwhile.
         self.work_pool = concurrent.futures.ThreadPoolExecutor(max_workers=2, thread_name_prefix="puppet-ls-work")
         self.interactive_pool = concurrent.futures.ThreadPoolExecutor(max_workers=3, thread_name_prefix="puppet-ls-ask")
-        self.running: dict = {}                # request id -> token of its evaluations
+        self.running: dict[int | str, threading.Event] = {}   # request id -> its evaluations' token
         self.previews_skipped = False          # the worker was not ready: ask for a refresh later
 
     def start_worker(self) -> None:
@@ -200,7 +200,7 @@ class PuppetServer(LanguageServer):
         if token is not None and self.worker is not None:
             self.worker.cancel(token)
 
-    def evaluator(self, deadline: float, token: object):
+    def evaluator(self, deadline: float, token: threading.Event):
         """The evaluator for one request: the worker's, bounded by the request's deadline."""
         worker = self.worker
         if worker is None:
@@ -223,7 +223,7 @@ class PuppetServer(LanguageServer):
 
     # ---- client capabilities -------------------------------------------------------------------
     def cap(self, path: str, default=None):
-        node = self.client_capabilities
+        node: object = self.client_capabilities
         for part in path.split("."):
             node = getattr(node, part, None)
             if node is None:
@@ -328,7 +328,9 @@ def build_server() -> PuppetServer:
     @server.feature(lsp.INITIALIZE)
     def initialize(ls: PuppetServer, params: lsp.InitializeParams) -> None:
         enc = ls.workspace.position_encoding
-        ls.encoding = {lsp.PositionEncodingKind.Utf8: UTF8, lsp.PositionEncodingKind.Utf32: UTF32}.get(enc, UTF16)
+        encodings: dict[str | None, str] = {lsp.PositionEncodingKind.Utf8: UTF8,
+                                            lsp.PositionEncodingKind.Utf32: UTF32}
+        ls.encoding = encodings.get(enc, UTF16)
         ls.init_options = params.initialization_options
         if params.initialization_options is not None:
             _apply_settings(ls, params.initialization_options)

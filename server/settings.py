@@ -103,8 +103,9 @@ def parse_settings(raw) -> tuple:
                 problems.append(f"{key} must be a whole number, got {v!r}; using {default}")
                 continue
             v = int(v)
-            lo, hi = _RANGES.get(name, (None, None))
-            if lo is not None and not lo <= v <= hi:
+            bounds = _RANGES.get(name)
+            if bounds is not None and not bounds[0] <= v <= bounds[1]:
+                lo, hi = bounds
                 problems.append(f"{key} must be between {lo} and {hi}, got {v}; using {default}")
                 continue
         elif isinstance(default, str):

@@ -25,6 +25,7 @@ from ..types.build import BUILTIN_RESOURCE_TYPES
 from ..types.format import format_value, type_to_string
 from ..types.relations import is_instance
 from .analysis import NOT_CONST, Analysis, has_unresolved
+from .scopes import Named
 from .builtins import BUILTIN_VARIABLES, CORE_FUNCTIONS, is_core_fact
 from .signatures import INF, builtin_signatures, entity_signature, puppet_function_signature
 
@@ -49,7 +50,7 @@ class _Checker:
         self.model = an.model
         self.env = an.env
         self.out: list[Diagnostic] = []
-        self._own_lower = {}
+        self._own_lower: dict[tuple[str, str], list[Named]] = {}
         for n in self.model.named:
             self._own_lower.setdefault((n.kind, n.name.lstrip(":").lower()), []).append(n)
         # Bolt plans run with Bolt's own functions and types (run_task, Target, ResultSet ...),
@@ -154,6 +155,7 @@ class _Checker:
         for call in self.model.calls:
             name = call.name.lstrip(":")
             node = call.node
+            v: A.CallExpr | A.MethodCall | A.StatementCall
             if call.form == "call":
                 v = A.CallExpr(node)
                 args, lam = v.args(), v.lambda_()
@@ -191,8 +193,8 @@ class _Checker:
 
         for call in self.model.calls:
             if call.name in _CLASS_DECLARERS and call.form in ("call", "statement"):
-                v = A.CallExpr(call.node) if call.form == "call" else A.StatementCall(call.node)
-                for a in v.args():
+                decl = A.CallExpr(call.node) if call.form == "call" else A.StatementCall(call.node)
+                for a in decl.args():
                     self._class_name_use(a)
 
     def _check_args(self, call, name: str, sigs: list, args: list, lam, related: tuple = (),
@@ -476,7 +478,7 @@ def _lambda_arity(lam) -> tuple:
     return lo, hi
 
 
-def _callable_size(t) -> tuple | None:
+def _callable_size(t) -> tuple[int, float] | None:   # (min, max), max INF if unbounded
     if not isinstance(t, m.CallableType) or t.params is None:
         return None
     sz = t.params.size
@@ -500,9 +502,10 @@ def _arity_ok(sig, lam_range: tuple) -> bool:
 
 def _block_arity_text(sigs: list) -> str:
     sizes = [_callable_size(s.block_type) for s in sigs]
-    if any(s is None for s in sizes):
+    known = [s for s in sizes if s is not None]
+    if len(known) < len(sizes):
         return ""
-    counts = sorted({s for s in sizes})
+    counts = sorted(set(known))
     parts = []
     for lo, hi in counts:
         if lo == hi:

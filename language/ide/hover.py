@@ -264,7 +264,8 @@ def _name(an: Analysis, tok: SyntaxToken, budget) -> HoverResult | None:
     # the name of a definition
     if pk in (K.CLASS_DEF, K.DEFINE_DEF, K.FUNCTION_DEF, K.PLAN_DEF):
         kind = {K.CLASS_DEF: "class", K.DEFINE_DEF: "define", K.FUNCTION_DEF: "function", K.PLAN_DEF: "plan"}[pk]
-        name = A.view(parent).qualified_name if kind in ("class", "define") else tok.text
+        d = A.view(parent)
+        name = d.qualified_name if isinstance(d, (A.ClassDef, A.DefineDef)) else tok.text
         ts = [t for t in lookup.find(an, kind, name) if t.path is None]
         if ts:
             return HoverResult(_target_markdown(ts[0]), tok.offset, tok.end)
@@ -330,8 +331,9 @@ def _class_string(an: Analysis, tok: SyntaxToken) -> HoverResult | None:
     if parent is not None:
         if parent.kind in (K.STATEMENT_CALL, K.ARG_LIST):
             call = parent if parent.kind == K.STATEMENT_CALL else parent.parent
-            name = A.view(call).name if call is not None and call.kind in (K.STATEMENT_CALL, K.CALL_EXPR) else ""
-            is_class_use = name in ("include", "contain", "require")
+            v = A.view(call) if call is not None else None
+            name = v.name if isinstance(v, (A.StatementCall, A.CallExpr)) else None
+            is_class_use = (name or "") in ("include", "contain", "require")
         elif parent.kind == K.RESOURCE_BODY and parent.parent is not None:
             is_class_use = _is_class_resource(parent.parent)
         elif parent.kind == K.ACCESS_EXPR:

@@ -162,7 +162,7 @@ def _index_puppet(entry: FileEntry, text: str) -> None:
             d = A.view(n.node)
             params = _params(d)
             variables = frozenset(n.scope.variables) if n.scope is not None else frozenset()
-            parent = d.parent_name() if n.kind == "class" else None
+            parent = d.parent_name() if isinstance(d, A.ClassDef) else None
             entry.entities.append(Entity(
                 n.kind, n.name.lstrip(":").lower(), entry.path, n.offset, n.end, params,
                 _signature(("class " if n.kind == "class" else "define ") + n.name.lstrip(":"), params),
@@ -308,7 +308,7 @@ def _index_ruby_type(entry: FileEntry, text: str) -> None:
     m = re.search(r"newtype\(\s*:(\w+)", text)
     if not m:
         return
-    attrs = []
+    attrs: list[tuple[str, str, str, tuple[str, ...]]] = []   # (name, kind, doc, values)
     decls = list(_RB_ATTR.finditer(text))
     for i, d in enumerate(decls):
         end = decls[i + 1].start() if i + 1 < len(decls) else len(text)

@@ -26,7 +26,7 @@ def _reversed_tokens(node: SyntaxNode) -> Iterator[SyntaxToken]:
             off -= w
             items.append((j, c, off))
         # process children last-to-first; nodes are expanded depth first
-        pending = []
+        pending: list[SyntaxToken | SyntaxNode] = []
         for j, c, o in items:
             if type(c) is tuple:
                 pending.append(SyntaxToken(c[0], c[1], o, n, j))
@@ -73,7 +73,7 @@ def tokens_before(root: SyntaxNode, offset: int, significant: bool = True) -> It
         return
     if not significant or not tok.is_trivia:
         yield tok
-    cur = tok
+    cur: SyntaxToken | SyntaxNode = tok
     while True:
         parent = cur.parent
         if parent is None:

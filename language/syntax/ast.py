@@ -703,7 +703,9 @@ class CollectExpr(AstNode):
         return self._parts(K.ATTRIBUTE_OP, AttributeOp)
 
 
-class _Definition(AstNode):
+class Definition(AstNode):
+    """A class, defined type, plan or function: a keyword, a name, parameters and a body."""
+
     @property
     def name_token(self) -> SyntaxToken | None:
         first = True
@@ -744,7 +746,7 @@ class _Definition(AstNode):
         return Block(b) if b else None
 
 
-class ClassDef(_Definition):
+class ClassDef(Definition):
     def parent_name(self) -> str | None:
         p = self.syntax.child(K.PARENT)
         if p is None:
@@ -753,17 +755,17 @@ class ClassDef(_Definition):
         return toks[1].text if len(toks) > 1 else None
 
 
-class DefineDef(_Definition):
+class DefineDef(Definition):
     pass
 
 
-class PlanDef(_Definition):
+class PlanDef(Definition):
     @property
     def qualified_name(self) -> str:
         return self.name
 
 
-class FunctionDef(_Definition):
+class FunctionDef(Definition):
     @property
     def qualified_name(self) -> str:
         return self.name.lstrip(":")

@@ -86,6 +86,7 @@ _HEREDOC_RE = re.compile(
     r"(?:/((?:\w|[$])*)[" + _BLANKS + r"]*)?\)")
 _DQ_TEXT_RE = re.compile(r'(?:[^"\\$]|\\.|\$(?![{\w]|::\w))+', re.S)
 _STRING_VAR_RE = re.compile(r"\$(?:::)?(?:\w+::)*\w+")
+_EPP_TRIM_RE = re.compile(r"[ \t]*(?:\r?\n)?")   # what '-%>' removes after it
 _EPP_TEXT_RE = re.compile(r"(?:[^<%]|<(?!%)|<%%|%%>|%(?!%>))+", re.S)
 
 # Operators by first character, longest first.
@@ -158,7 +159,7 @@ class _Lexer:
         self.errors: list = []
         self.heredocs: list = []
         self.trivia: list = []
-        self.prev = None          # kind of the previous significant token
+        self.prev: str | None = None   # kind of the previous significant token
         self.epp = epp
         self.keywords = dict(K.KEYWORDS, **K.TASK_KEYWORDS) if tasks else K.KEYWORDS
         self.pending_bodies: list = []   # heredocs whose body starts after the current line
@@ -188,6 +189,7 @@ class _Lexer:
             # ---- trivia ----
             if c == " " or c == "\t" or c == "\r" or (c in _BLANKS and c != "\n"):
                 m = _WS_RE.match(text, pos, n)
+                assert m is not None   # c is a blank
                 trivia.append((K.WHITESPACE, m.group()))
                 pos = m.end()
                 continue
@@ -199,6 +201,7 @@ class _Lexer:
                 continue
             if c == "#":
                 m = _COMMENT_RE.match(text, pos, n)
+                assert m is not None   # c is '#'
                 trivia.append((K.COMMENT, m.group()))
                 pos = m.end()
                 continue
@@ -242,8 +245,9 @@ class _Lexer:
                         self.emit(kind, word, pos)
                         pos = end
                         continue
-                elif "A" <= c <= "Z" or (c == ":" and pos + 2 < n and text[pos + 2].isupper()):
+                elif "A" <= c <= "Z" or (c == ":" and pos + 2 < n and "A" <= text[pos + 2] <= "Z"):
                     m = _CLASSREF_RE.match(text, pos, n)
+                    assert m is not None   # an ASCII capital, maybe after '::'
                     end = m.end()
                     if text.startswith("::", end):
                         pos = self.bad_qualified_name(pos, end)
@@ -399,13 +403,16 @@ class _Lexer:
     def lex_number(self, pos: int, interpolated: bool = False) -> int:
         text = self.text
         m = _NUMBER_RE.match(text, pos, self.n)
+        assert m is not None   # called at an ASCII digit
         end = m.end()
         value = m.group()
         nxt = text[end:end + 1] if end < self.n else ""
         if nxt and (nxt.isalnum() or nxt == "_" or (nxt == "." and end + 1 < self.n and text[end + 1].isdigit())):
             # '3g', '0x3g', '4.3g', '1.2.3': a number glued to more word characters.  (A '.'
             # followed by a name is a method call on a number: '42.type'.)
-            bad_end = _NUMBER_TAIL_RE.match(text, end, self.n).end()
+            tail = _NUMBER_TAIL_RE.match(text, end, self.n)
+            assert tail is not None   # nxt is a word character or '.'
+            bad_end = tail.end()
             self.error(pos, bad_end, "ILLEGAL_NUMBER", text=text[pos:bad_end])
             self.emit(K.ERROR_TOKEN, text[pos:bad_end], pos)
             return bad_end
@@ -649,8 +656,8 @@ class _Lexer:
         while pos < n:
             if trim_next:
                 # '-%>' removes the blanks and one line break that follow it
-                m = re.compile(r"[ \t]*(?:\r?\n)?").match(text, pos)
-                if m.end() > pos:
+                m = _EPP_TRIM_RE.match(text, pos)
+                if m is not None and m.end() > pos:
                     self.trivia.append((K.WHITESPACE, m.group()))
                     pos = m.end()
                 trim_next = False

@@ -365,7 +365,7 @@ class Parser:
         ch.pop()  # the synthetic EOF token (its trivia stays)
         text_node = GreenNode(K.HEREDOC_TEXT, ch)
         end_text = tv[1][hd.text_end - hd.body_offset:]
-        children = [text_node]
+        children: list = [text_node]
         if end_text:
             children.append((K.HEREDOC_END, end_text))
         return GreenNode(K.HEREDOC_BODY, children)
@@ -570,7 +570,7 @@ class Parser:
                 self.errors.append(SyntaxError_(at_offset, tok[2] + len(tok[1]), "NOT_VIRTUALIZEABLE", issue("NOT_VIRTUALIZEABLE").format(which=which)))
             return GreenNode(K.ERROR, prefix + [inner])
         if k == K.CLASS and kinds[self.i + 1] == K.LBRACE:
-            node = []
+            node: list = []
             self.bump_as(node, K.CLASS)
             type_node = GreenNode(K.QNAME, [node.pop()])
             node.append(type_node)
@@ -869,7 +869,8 @@ class Parser:
                 self.syntax_error()
                 err: list = []
                 self.recover(err, frozenset({K.COMMA, close, K.RBRACE, K.EOF, K.SEMIC}))
-                pending_hash = _flush_hash(node, pending_hash)
+                _flush_hash(node, pending_hash)
+                pending_hash = None
                 if err:
                     node.append(GreenNode(K.ERROR, err))
                 if kinds[self.i] == K.COMMA:
@@ -892,7 +893,8 @@ class Parser:
                     self.bump(pending_hash)
                     continue
             else:
-                pending_hash = _flush_hash(node, pending_hash)
+                _flush_hash(node, pending_hash)
+                pending_hash = None
                 node.append(item)
                 if kinds[self.i] == K.COMMA:
                     self.bump(node)
@@ -908,7 +910,8 @@ class Parser:
                         continue   # a missing comma between entries on separate lines
                 err = []
                 self.recover(err, frozenset({K.COMMA, close, K.RBRACE, K.EOF, K.SEMIC, K.LBRACE}))
-                pending_hash = _flush_hash(node, pending_hash)
+                _flush_hash(node, pending_hash)
+                pending_hash = None
                 if err:
                     node.append(GreenNode(K.ERROR, err))
                 if kinds[self.i] == K.COMMA:
@@ -1399,11 +1402,10 @@ class Parser:
 
 
 def _flush_hash(node: list, pending: list | None) -> None:
-    """Close a run of unbraced 'k => v' entries into one HASH node (returns the new, empty
-    pending state)."""
+    """Close a run of unbraced 'k => v' entries into one HASH node (the caller then clears
+    its pending run)."""
     if pending is not None:
         node.append(GreenNode(K.HASH, pending))
-    return None
 
 
 def _qname_text(node: GreenNode) -> str | None:
@@ -1483,7 +1485,7 @@ class _LineInfo:
     """Columns and indentation of tokens, computed from their trivia (first-on-line tokens
     have a NEWLINE in their trivia, or are at the start of the input)."""
 
-    def __init__(self, toks):
+    def __init__(self, toks: list) -> None:
         self.first_col: dict = {}     # id-independent: offset -> column of a first-on-line token
         self.line_indent: dict = {}   # offset -> indentation of the token's line
         self.lines: dict = {}         # offset -> 1-based line of the token

@@ -124,7 +124,7 @@ class _Dumper:
     def d_VariableExpr(self, n):
         return "$" + n.name
 
-    def d_DqString(self, n):
+    def d_DqString(self, n: A.DqString) -> object:
         parts = n.parts()
         if not any(isinstance(p, A.Interpolation) for p in parts):
             return "'" + "".join(parts) + "'"
@@ -222,7 +222,7 @@ class _Dumper:
             out.append(self.dump(lam))
         return out
 
-    def d_Lambda(self, n):
+    def d_Lambda(self, n: A.Lambda) -> object:
         out: list = ["lambda"]
         params = n.params()
         if params:
@@ -263,11 +263,12 @@ class _Dumper:
         out[0] = "unless"
         return out
 
-    def d_CaseExpr(self, n):
+    def d_CaseExpr(self, n: A.CaseExpr) -> object:
         out: list = ["case", self.dump(n.test()), _INDENT]
         for o in n.options():
+            body = o.body()
             out += [_BREAK, ["when", [self.dump(v) for v in o.values()],
-                             ["then", self.block_or_expr(o.body().statements() if o.body() else [])]]]
+                             ["then", self.block_or_expr(body.statements() if body is not None else [])]]]
         out.append(_DEDENT)
         return out
 
@@ -286,7 +287,7 @@ class _Dumper:
             return ["* =>", self.dump(n.value())]
         return [n.name, n.op, self.dump(n.value())]
 
-    def d_ResourceExpr(self, n):
+    def d_ResourceExpr(self, n: A.ResourceExpr) -> object:
         out: list = [self._form(n) + "resource", self.dump(n.type_expr()), _INDENT]
         bodies = n.bodies()
         if not bodies:
@@ -315,7 +316,7 @@ class _Dumper:
         params = n.params()
         return [["parameters"] + [self.dump(p) for p in params]] if params else []
 
-    def d_ClassDef(self, n):
+    def d_ClassDef(self, n: A.ClassDef) -> object:
         out: list = ["class", n.qualified_name]
         parent = n.parent_name()
         if parent is not None:
@@ -350,7 +351,7 @@ class _Dumper:
             return self.dump(v)
         return "()"
 
-    def d_NodeDef(self, n):
+    def d_NodeDef(self, n: A.NodeDef) -> object:
         out: list = ["node", ["matches"] + [self._host(m) for m in n.matches()]]
         parent = n.parent()
         if parent is not None:
@@ -479,7 +480,7 @@ def puppet_tokens(text: str, epp: bool = False, tasks: bool = False):
                 break
         return i, seg_start, seg_text, interpolated
 
-    def emit_token(toks, i):
+    def emit_token(toks: list, i: int) -> int:
         kind, tt, off, _ = toks[i]
         if kind == K.DQ_OPEN:
             j, seg_start, seg_text, interp = emit_string_parts(toks, i + 1, off, K.DQ_CLOSE)

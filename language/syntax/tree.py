@@ -210,7 +210,7 @@ class SyntaxNode:
         if first is None:
             return (self.offset, self.offset)
         last = self.last_token()
-        return (first.offset, last.end)
+        return (first.offset, last.end if last is not None else first.end)
 
     def child(self, kind: str) -> "SyntaxNode | None":
         for c in self.children():

@@ -72,7 +72,7 @@ def validate(result: ParseResult) -> list[Diagnostic]:
 
 
 class _Validator:
-    def __init__(self):
+    def __init__(self) -> None:
         self.out: list[Diagnostic] = []
 
     def add(self, code: str, at, **args) -> None:
@@ -323,7 +323,8 @@ class _Validator:
         self.placement(node)
         self.scope(node.child(K.BLOCK), [])
         n = A.NodeDef(node)
-        hosts = n.matches() + ([n.parent()] if n.parent() is not None else [])
+        parent = n.parent()
+        hosts = n.matches() + ([parent] if parent is not None else [])
         for h in hosts:
             v = h.value()
             if isinstance(v, A.DqString):
@@ -466,7 +467,8 @@ def _idem_what(node: SyntaxNode) -> str | None:
         test = c.test()
         if test is None or _idem_what(test.syntax) is None:
             return None
-        if all(_block_idem(o.body().syntax if o.body() else None) for o in c.options()):
+        bodies = (o.body() for o in c.options())
+        if all(_block_idem(b.syntax if b is not None else None) for b in bodies):
             return "'case' statement"
         return None
     if k == K.PAREN_EXPR:
