@@ -177,7 +177,7 @@ class EvalWorker:
         if proc is not None:
             try:
                 proc.kill()
-            except Exception:
+            except OSError:   # already gone
                 pass
 
     def set_memory_limit(self, memory_mb: int) -> None:
@@ -322,7 +322,7 @@ def _die_with_parent(parent: int) -> None:
             libc = ctypes.CDLL(None, use_errno=True)
             PR_SET_PDEATHSIG = 1
             libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-        except Exception:
+        except (OSError, AttributeError):   # no prctl here: the stdin EOF still ends the worker
             pass
     if os.getppid() != parent:       # the parent died before prctl took effect
         os._exit(0)
@@ -388,7 +388,7 @@ def worker_main(argv: list) -> int:
                                   "error": "the evaluation exceeded the memory limit"}).encode() + b"\n")
             out.flush()
             os._exit(3)
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - isolation boundary: a failed job is answered, the worker lives on
             ok, value, type_text, error = False, "", "", f"evaluation failed: {exc}"
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)

@@ -136,12 +136,14 @@ class PuppetProtocol(LanguageServerProtocol):
 
 
 def uri_to_path(uri: str) -> str:
+    """The file path of a document URI; the path part of another scheme's URI; the URI itself
+    when it cannot be parsed (an unclosed '[' of an IPv6 host), so that the document still opens."""
     try:
         if uri.startswith("file:"):
             return to_fs_path(uri) or unquote(urlparse(uri).path)
-    except Exception:
-        pass
-    return unquote(urlparse(uri).path) or uri
+        return unquote(urlparse(uri).path) or uri
+    except ValueError:
+        return uri
 
 
 class PuppetServer(LanguageServer):
@@ -587,12 +589,10 @@ def build_server() -> PuppetServer:
         if args:
             ls.window_show_message(lsp.ShowMessageParams(type=lsp.MessageType.Info,
                                                          message=" : ".join(str(a) for a in args)))
-        return None
 
     @server.command(REINDEX_COMMAND)
     def reindex(ls: PuppetServer, *args):
         _start_indexing(ls)
-        return None
 
     return server
 
@@ -668,7 +668,7 @@ async def _pull_configuration(ls: PuppetServer) -> None:
     try:
         res = await asyncio.wait_for(ls.workspace_configuration_async(
             lsp.ConfigurationParams(items=[lsp.ConfigurationItem(section="puppet")])), timeout=5)
-    except Exception:
+    except Exception:  # noqa: BLE001 - a timeout, an error response or a broken client: all mean "no answer"
         log.info("the client did not answer workspace/configuration; keeping the current settings")
         return
     if res and res[0] is not None:
@@ -786,16 +786,16 @@ def _start_indexing(ls: PuppetServer) -> None:
         try:
             ls.work_done_progress.report(token, lsp.WorkDoneProgressReport(
                 message=f"{done}/{total} files", percentage=int(done * 100 / max(total, 1))))
-        except Exception:
-            pass
+        except Exception:   # progress is cosmetic: indexing goes on whatever the client does
+            log.debug("progress report failed", exc_info=True)
 
     def finish(index, seconds):
         if progress_ok:
             try:
                 ls.work_done_progress.end(token, lsp.WorkDoneProgressEnd(
                     message=f"{len(index.files)} files, {len(index.modules())} modules in {seconds:.1f} s"))
-            except Exception:
-                pass
+            except Exception:   # as for the reports above
+                log.debug("progress end failed", exc_info=True)
         if cancel.is_set():
             return
         # open documents are newer than the files on disk

@@ -21,6 +21,7 @@ from ..syntax import kinds as K
 from ..syntax.tree import SyntaxNode, SyntaxToken
 from ..types import model as m
 from ..types.algebra import generalize
+from ..types.errors import TypeSystemError
 from ..types.format import format_value, type_to_string
 from . import lookup
 from .tokens import token_at
@@ -138,7 +139,7 @@ def _type_lines(t: m.PType, general: bool = True) -> list:
     if general:
         try:
             g = type_to_string(general_type(t))
-        except Exception:
+        except (TypeSystemError, RecursionError):   # an alias that cannot be resolved, or too deep
             g = text
         if g != text:
             out.append(f"General type: `{g}`")
@@ -375,7 +376,7 @@ def _expression(an: Analysis, tok: SyntaxToken, budget) -> HoverResult | None:
     if v is not NOT_CONST and not isinstance(v, m.PType):
         try:
             lines.insert(0, f"Value: `{_short(format_value(v))}`")
-        except Exception:
+        except (ValueError, RecursionError):   # an integer Python will not print (over 4,300 digits), or too deep
             pass
     elif node.kind in (K.CALL_EXPR, K.METHOD_CALL, K.BINARY_EXPR, K.ACCESS_EXPR, K.SELECTOR_EXPR,
                        K.UNARY_EXPR, K.ARRAY, K.HASH, K.DQ_STRING, K.PAREN_EXPR):
