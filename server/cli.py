@@ -448,7 +448,7 @@ def _jsonl_answer(raw: bytes, run_request) -> dict | None:
         return bad_request("a request must be a JSON object")
     try:
         return run_request(req)
-    except BaseException as exc:  # noqa: BLE001 - the batch must go on whatever one line does
+    except BaseException as exc:   # the batch must go on whatever one line does
         if isinstance(exc, (KeyboardInterrupt, SystemExit)):
             raise
         out = bad_request(f"internal error: {type(exc).__name__}: {exc}", req)

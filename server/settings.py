@@ -108,10 +108,9 @@ def parse_settings(raw) -> tuple:
                 lo, hi = bounds
                 problems.append(f"{key} must be between {lo} and {hi}, got {v}; using {default}")
                 continue
-        elif isinstance(default, str):
-            if not isinstance(v, str) or (name in _CHOICES and v not in _CHOICES[name]):
-                choices = ", ".join(_CHOICES.get(name, ()))
-                problems.append(f"{key} must be one of {choices}, got {v!r}; using {default!r}")
-                continue
+        elif isinstance(default, str) and (not isinstance(v, str) or (name in _CHOICES and v not in _CHOICES[name])):
+            choices = ", ".join(_CHOICES.get(name, ()))
+            problems.append(f"{key} must be one of {choices}, got {v!r}; using {default!r}")
+            continue
         values[name] = v
     return Settings(**values), problems

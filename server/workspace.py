@@ -17,7 +17,7 @@ import os
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from puppet_ls.language.ide.index import (FileEntry, WorkspaceIndex, environment_modulepath,
                                           file_role, index_source, module_name, parse_metadata)

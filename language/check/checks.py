@@ -104,9 +104,8 @@ class _Checker:
                 continue
             if self._global_variable(name):
                 continue
-            if st.startswith("inherited:"):
-                if not self._inherited_missing(st.split(":", 1)[1], name, set()):
-                    continue
+            if st.startswith("inherited:") and not self._inherited_missing(st.split(":", 1)[1], name, set()):
+                continue
             self.add("UNDEFINED_VARIABLE", ref.offset, ref.end, name=name)
 
     def _global_variable(self, name: str) -> bool:
@@ -453,7 +452,7 @@ def _value_type_text(v) -> str:
         if isinstance(v, (str, int, float)) and not isinstance(v, bool):
             return f"{text} ({format_value(v)})" if len(format_value(v)) < 40 else text
         return text
-    except Exception:
+    except (ValueError, RecursionError):   # an integer Python will not print (over 4,300 digits), or too deep
         return "a value"
 
 

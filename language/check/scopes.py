@@ -33,7 +33,7 @@ class Scope:
     kind: str                      # top, epp, class, define, node, function, plan, lambda
     name: str                      # qualified name of a definition ('' otherwise)
     node: SyntaxNode
-    parent: "Scope | None"
+    parent: Scope | None
     start: int
     end: int
     parent_class: str = ""         # what a class inherits
@@ -44,7 +44,7 @@ class Scope:
         return f"Scope({self.kind} {self.name!r} {self.start}..{self.end})"
 
     @property
-    def definition_scope(self) -> "Scope":
+    def definition_scope(self) -> Scope:
         """The innermost enclosing scope that is not a lambda."""
         s = self
         while s.kind == "lambda" and s.parent is not None:
@@ -237,7 +237,7 @@ class FileModel:
             rng = hm.range if hm is not None else node.range
         # A definition's variables never see the scope it is written in: its parent is the top
         # scope (a class's parent class is looked up by name when resolving).
-        s = self._open_scope(what, name, node, self.top if what != "node" else self.top)
+        s = self._open_scope(what, name, node, self.top)
         s.parent = self.top
         if isinstance(d, A.ClassDef):
             s.parent_class = (d.parent_name() or "").lstrip(":")

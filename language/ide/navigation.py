@@ -172,7 +172,7 @@ def _declared_resources(an: Analysis, offset: int, type_name: str) -> list:
     ref = tok.parent.parent if tok is not None and tok.parent is not None else None
     if ref is None or ref.kind != K.ACCESS_EXPR:
         return []
-    titles = {an.const_value(k) for k in A.AccessExpr(ref).keys()}
+    titles = {an.const_value(k) for k in A.AccessExpr(ref).keys()}   # noqa: SIM118 - not a dict
     titles = {t for t in titles if isinstance(t, str)}
     if not titles:
         return []

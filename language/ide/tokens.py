@@ -2,7 +2,7 @@
 half-written code by what precedes the cursor (completion, signature help)."""
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from ..syntax import kinds as K
 from ..syntax.tree import SyntaxNode, SyntaxToken

@@ -71,7 +71,7 @@ _BLANKS = " \t\r\f\v\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007
 _WS_RE = re.compile("[" + _BLANKS + "]+")
 _NEWLINE_RE = re.compile(r"\n")
 _COMMENT_RE = re.compile(r"#[^\n]*")
-_ML_COMMENT_RE = re.compile(r"/\*.*?\*/", re.S)
+_ML_COMMENT_RE = re.compile(r"/\*.*?\*/", re.DOTALL)
 _WORD_RE = re.compile(r"(?:::)?[a-z_][\w-]*(?:::[a-z_][\w-]*)*")
 _NAME_RE = re.compile(r"(?:::)?[a-z]\w*(?:::[a-z]\w*)*\Z")
 _CLASSREF_RE = re.compile(r"(?:::)?[A-Z]\w*(?:::[A-Z]\w*)*")
@@ -79,15 +79,15 @@ _VARIABLE_RE = re.compile(r"\$(?:::)?(?:\w+::)*\w+")
 _NUMBER_RE = re.compile(r"0[xX][0-9A-Fa-f]*|\d+(?:\.\d+)?(?:[eE]-?\d+)?")
 _NUMBER_TAIL_RE = re.compile(r"[\w.]+")
 _QUALIFIED_RE = re.compile(r"(?:::)?[\w-]+(?:::[\w-]*)*")
-_SQ_RE = re.compile(r"'(?:[^'\\]|\\.)*'", re.S)
+_SQ_RE = re.compile(r"'(?:[^'\\]|\\.)*'", re.DOTALL)
 _REGEX_RE = re.compile(r"/(?:[^\\/\n]|\\[^\n])*/")
 _HEREDOC_RE = re.compile(
     r"@\(([^:/\r\n)]+)(?::[" + _BLANKS + r"]*([a-z][a-zA-Z0-9_+]+)[" + _BLANKS + r"]*)?"
     r"(?:/((?:\w|[$])*)[" + _BLANKS + r"]*)?\)")
-_DQ_TEXT_RE = re.compile(r'(?:[^"\\$]|\\.|\$(?![{\w]|::\w))+', re.S)
+_DQ_TEXT_RE = re.compile(r'(?:[^"\\$]|\\.|\$(?![{\w]|::\w))+', re.DOTALL)
 _STRING_VAR_RE = re.compile(r"\$(?:::)?(?:\w+::)*\w+")
 _EPP_TRIM_RE = re.compile(r"[ \t]*(?:\r?\n)?")   # what '-%>' removes after it
-_EPP_TEXT_RE = re.compile(r"(?:[^<%]|<(?!%)|<%%|%%>|%(?!%>))+", re.S)
+_EPP_TEXT_RE = re.compile(r"(?:[^<%]|<(?!%)|<%%|%%>|%(?!%>))+", re.DOTALL)
 
 # Operators by first character, longest first.
 _OPERATORS = {
@@ -425,11 +425,10 @@ class _Lexer:
                 self.error(pos, end, "INVALID_HEX_NUMBER", text=value)
                 self.emit(K.ERROR_TOKEN, value, pos)
                 return end
-        elif len(value) > 1 and value[0] == "0" and value.isdigit():
-            if not all(ch in "01234567" for ch in value):
-                self.error(pos, end, "INVALID_OCTAL_NUMBER", text=value)
-                self.emit(K.ERROR_TOKEN, value, pos)
-                return end
+        elif len(value) > 1 and value[0] == "0" and value.isdigit() and not all(ch in "01234567" for ch in value):
+            self.error(pos, end, "INVALID_OCTAL_NUMBER", text=value)
+            self.emit(K.ERROR_TOKEN, value, pos)
+            return end
         self.emit(K.NUMBER, value, pos)
         return end
 
@@ -772,7 +771,7 @@ def _heredoc_text_re(escapes: frozenset):
             pairs = r"\\[" + chars + "]|"
             if "L" in escapes:
                 pairs += r"\\\r?\n|"
-        pat = re.compile(r"(?:[^\\$]|" + pairs + r"\\|\$(?![{\w]|::\w))+", re.S)
+        pat = re.compile(r"(?:[^\\$]|" + pairs + r"\\|\$(?![{\w]|::\w))+", re.DOTALL)
         _heredoc_text_res[escapes] = pat
     return pat
 

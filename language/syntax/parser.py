@@ -250,9 +250,7 @@ class Parser:
             return True
         if k == K.NAME and nxt == K.LPAREN:
             return True   # a function call on a line of its own
-        if k == K.NAME and self.toks[j][1] in STATEMENT_CALLS and nxt in EXPR_START:
-            return True
-        return False
+        return k == K.NAME and self.toks[j][1] in STATEMENT_CALLS and nxt in EXPR_START
 
     def skip_group(self, ch: list) -> None:
         """Consume a bracketed group (or one token) as part of error recovery.  Iterative, so
@@ -437,13 +435,13 @@ class Parser:
         tok = self.toks[self.i]
         if tok[0] == K.NAME and tok[1] in STATEMENT_CALLS:
             nxt = kinds[self.i + 1]
-            if nxt in EXPR_START and nxt != K.LPAREN and not (nxt in (K.MINUS, K.TIMES) and not self.spaced_unary(self.i + 1)):
-                if not (nxt == K.LBRACE and self.titled_body(self.i + 1)):
-                    node: list = []
-                    self.bump_as(node, K.NAME)
-                    self.call_args_unparenthesized(node)
-                    ch.append(GreenNode(K.STATEMENT_CALL, node))
-                    return
+            if nxt in EXPR_START and nxt != K.LPAREN and not (nxt in (K.MINUS, K.TIMES) and not self.spaced_unary(self.i + 1)) \
+                    and not (nxt == K.LBRACE and self.titled_body(self.i + 1)):
+                node: list = []
+                self.bump_as(node, K.NAME)
+                self.call_args_unparenthesized(node)
+                ch.append(GreenNode(K.STATEMENT_CALL, node))
+                return
         expr = self.assignment()
         if kinds[self.i] == K.COMMA:
             # 'foo 10, 3' / '$a = 10, 3': arguments without parentheses to something that is not

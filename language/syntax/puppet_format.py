@@ -11,6 +11,9 @@ Both exist so that the conformance cases of Puppet's own test suite can be check
 """
 from __future__ import annotations
 
+import math
+from typing import ClassVar
+
 from . import ast as A
 from . import kinds as K
 from .lexer import lex
@@ -22,7 +25,7 @@ _BREAK = object()
 
 def _fmt_float(x: float) -> str:
     """Ruby's Float#to_s."""
-    if x != x:
+    if math.isnan(x):
         return "NaN"
     if x in (float("inf"), float("-inf")):
         return "Infinity" if x > 0 else "-Infinity"
@@ -93,9 +96,9 @@ class _Dumper:
                 return _fmt_float(v)
             radix = A.number_radix(t.text)
             if radix == 16:
-                return "0x%X" % v
+                return f"0x{v:X}"
             if radix == 8:
-                return "0%o" % v
+                return f"0{v:o}"
             return str(v)
         if k == K.STRING:
             return f"'{A.single_quoted_value(t.text)}'"
@@ -166,7 +169,7 @@ class _Dumper:
         return self.dump(n.expr())
 
     # -- operators -------------------------------------------------------------------------
-    _OPS = {"and": "&&", "or": "||"}
+    _OPS: ClassVar[dict[str, str]] = {"and": "&&", "or": "||"}
 
     def d_BinaryExpr(self, n):
         return [self._OPS.get(n.op, n.op), self.dump(n.left()), self.dump(n.right())]
@@ -516,7 +519,7 @@ def puppet_tokens(text: str, epp: bool = False, tasks: bool = False):
                         at_line_start = False
                 if hd.trim and segs and segs[-1][0] == "t":
                     s = segs[-1][1]
-                    s = s[:-2] if s.endswith("\r\n") else (s[:-1] if s.endswith("\n") else s)
+                    s = s[:-2] if s.endswith("\r\n") else s.removesuffix("\n")
                     segs[-1] = ("t", s, segs[-1][2])
                 if not any(s[0] == "x" for s in segs):
                     emit("STRING", A.heredoc_text_value("".join(s[1] for s in segs), hd.escapes), hd.body_offset, hd.text_end)

@@ -233,10 +233,9 @@ class _Validator:
         kind = node.kind
         at_top = parent is not None and parent.kind in (K.SOURCE_FILE, K.EPP_FILE)
         in_class = parent is not None and parent.kind == K.BLOCK and parent.parent is not None and parent.parent.kind == K.CLASS_DEF
-        if parent is not None and parent.kind not in _STATEMENT_PARENTS:
-            # used as a value (the assignment check reports NOT_RVALUE)
-            if parent.kind != K.ASSIGNMENT:
-                self.add("NOT_RVALUE", node, what=_NOT_RVALUE_WHAT[kind])
+        # used as a value (the assignment check reports NOT_RVALUE)
+        if parent is not None and parent.kind not in _STATEMENT_PARENTS and parent.kind != K.ASSIGNMENT:
+            self.add("NOT_RVALUE", node, what=_NOT_RVALUE_WHAT[kind])
         if kind in (K.CLASS_DEF, K.DEFINE_DEF, K.NODE_DEF):
             if not (at_top or in_class):
                 self.add("NOT_TOP_LEVEL", node)
