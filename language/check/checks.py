@@ -25,8 +25,8 @@ from ..types.build import BUILTIN_RESOURCE_TYPES
 from ..types.format import format_value, type_to_string
 from ..types.relations import is_instance
 from .analysis import NOT_CONST, Analysis, has_unresolved
-from .scopes import Named
 from .builtins import BUILTIN_VARIABLES, CORE_FUNCTIONS, is_core_fact
+from .scopes import Named
 from .signatures import INF, builtin_signatures, entity_signature, puppet_function_signature
 
 _DATA_TYPE_NAMES = frozenset(m.SIMPLE_TYPES) | frozenset({
