@@ -38,14 +38,14 @@ import traceback
 from dataclasses import dataclass, field
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _corpus import ORACLE_DIR, corpus_files  # noqa: E402
+from _corpus import ORACLE_DIR, corpus_files
 
-from puppet_ls.language.diagnostics import from_syntax_errors  # noqa: E402
-from puppet_ls.language.ide.symbols import document_symbols, flatten  # noqa: E402
-from puppet_ls.language.syntax import kinds as K  # noqa: E402
-from puppet_ls.language.syntax.lexer import lex  # noqa: E402
-from puppet_ls.language.syntax.parser import parse  # noqa: E402
-from puppet_ls.language.syntax.validate import validate  # noqa: E402
+from puppet_ls.language.diagnostics import from_syntax_errors
+from puppet_ls.language.ide.symbols import document_symbols, flatten
+from puppet_ls.language.syntax import kinds as K
+from puppet_ls.language.syntax.lexer import lex
+from puppet_ls.language.syntax.parser import parse
+from puppet_ls.language.syntax.validate import validate
 
 KINDS = ("brace", "arrow", "comma", "quote", "truncate", "junk")
 DEF_KINDS = frozenset({"class", "define", "node", "function", "plan", "type_alias"})

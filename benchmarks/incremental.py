@@ -27,11 +27,11 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _corpus import corpus_files, count_lines, read_texts  # noqa: E402
+from _corpus import corpus_files, count_lines, read_texts
 
-from puppet_ls.language.syntax import kinds as K  # noqa: E402
-from puppet_ls.language.syntax.lexer import lex  # noqa: E402
-from puppet_ls.language.syntax.parser import parse  # noqa: E402
+from puppet_ls.language.syntax import kinds as K
+from puppet_ls.language.syntax.lexer import lex
+from puppet_ls.language.syntax.parser import parse
 
 _WORD_KINDS = frozenset({K.NAME, K.VARIABLE, K.STRING_TEXT, K.STRING, K.CLASSREF})
 

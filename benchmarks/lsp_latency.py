@@ -57,7 +57,7 @@ def drive(server: list, path: Path, hover: str | None, completion: str | None, r
         cmd += ["--completion", completion]
     if edit is not None:
         cmd += ["--edit-append", edit]
-    out = subprocess.run(cmd + ["--"] + server, capture_output=True, text=True, timeout=300)
+    out = subprocess.run(cmd + ["--"] + server, capture_output=True, text=True, check=False, timeout=300)
     if out.returncode != 0:
         raise SystemExit(f"lsp_drive failed: {out.stderr[-2000:]}")
     return json.loads(out.stdout)

@@ -24,11 +24,11 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _corpus import corpus_files, corpus_list_path, count_lines, read_texts  # noqa: E402
+from _corpus import corpus_files, corpus_list_path, count_lines, read_texts
 
-from puppet_ls.language.syntax.lexer import lex  # noqa: E402
-from puppet_ls.language.syntax.parser import parse  # noqa: E402
-from puppet_ls.language.syntax.validate import validate  # noqa: E402
+from puppet_ls.language.syntax.lexer import lex
+from puppet_ls.language.syntax.parser import parse
+from puppet_ls.language.syntax.validate import validate
 
 
 def _cpu(fn) -> float:
@@ -102,7 +102,7 @@ def _run_puppet(puppet: str, files: list[str], modulepath: str) -> tuple[float, 
     # base module path turns them off so both tools judge the same thing: the language.
     cmd = [puppet, "parser", "validate", "--color=false", f"--basemodulepath={modulepath}", *files]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return cpu, proc.returncode, proc.stderr
@@ -132,7 +132,7 @@ def time_puppet(puppet: str, paths: list[str], runs: int) -> dict | None:
 
 def _puppet_version(puppet: str) -> str:
     try:
-        return subprocess.run([puppet, "--version"], capture_output=True, text=True, timeout=60).stdout.strip()
+        return subprocess.run([puppet, "--version"], capture_output=True, text=True, check=False, timeout=60).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return "?"
 

@@ -16,7 +16,7 @@ class Diagnostic:
     related: tuple = field(default=())   # ((offset, end, message), …) for related locations
 
     @staticmethod
-    def of(code: str, offset: int, end: int, related: tuple = (), **args) -> "Diagnostic":
+    def of(code: str, offset: int, end: int, related: tuple = (), **args) -> Diagnostic:
         iss = issue(code)
         return Diagnostic(offset, end, iss.severity, code, iss.format(**args), related)
 

@@ -348,7 +348,7 @@ def parse(file: str, dump: bool, fmt: str, trivia: bool, max_bytes: int, file_ti
                 out = puppet_dump(result.root) if fmt == "puppet" else dump_tree(result.root, include_trivia=trivia)
     except FileTimeout:
         _fail_single(file, text, Diagnostic.of("CHECK_TIMEOUT", 0, 0, seconds=f"{file_timeout:g}"))
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:  # noqa: BLE001 - isolation boundary: a bug is reported as the file's internal error
         _fail_single(file, text, internal_error("parsing", exc))
     if out is not None:
         click.echo(out, nl=fmt == "puppet")
@@ -373,7 +373,7 @@ def symbols(file: str, fmt: str, max_bytes: int, file_timeout: float) -> None:
             syms = document_symbols(parse_for_path(text, path))
     except FileTimeout:
         _fail_single(file, text, Diagnostic.of("CHECK_TIMEOUT", 0, 0, seconds=f"{file_timeout:g}"))
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:  # noqa: BLE001 - isolation boundary: a bug is reported as the file's internal error
         _fail_single(file, text, internal_error("outlining", exc))
     index = LineIndex(text)
 
@@ -448,7 +448,7 @@ def _jsonl_answer(raw: bytes, run_request) -> dict | None:
         return bad_request("a request must be a JSON object")
     try:
         return run_request(req)
-    except BaseException as exc:  # noqa: BLE001 - the batch must go on whatever one line does
+    except BaseException as exc:   # the batch must go on whatever one line does
         if isinstance(exc, (KeyboardInterrupt, SystemExit)):
             raise
         out = bad_request(f"internal error: {type(exc).__name__}: {exc}", req)

@@ -69,7 +69,7 @@ def completion_items(codec: PositionCodec, offset: int, items: list, snippets: b
         if it.edit_start >= 0:
             (l1, c1) = codec.position(it.edit_start)
             edit = lsp.TextEdit(lsp.Range(lsp.Position(l1, c1), lsp.Position(*end_pos)), new_text)
-        doc = None
+        doc: lsp.MarkupContent | str | None = None
         if it.documentation:
             if markdown:
                 doc = lsp.MarkupContent(lsp.MarkupKind.Markdown, it.documentation)

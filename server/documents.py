@@ -15,6 +15,7 @@ server answers it with one diagnostic and empty results.
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from puppet_ls.language.ide.diagnostics import parse_for_path
@@ -101,7 +102,7 @@ def _diff_span(old: str, new: str) -> tuple:
     return start, o_end, n_end
 
 
-def apply_changes(doc: Document, changes: list, version: int | None,
+def apply_changes(doc: Document, changes: Sequence, version: int | None,
                   max_size: int = DEFAULT_MAX_SIZE) -> Document:
     """The next revision of ``doc`` after LSP ``changes`` (each with a ``range`` in the
     document's position encoding, or without one for the whole text)."""

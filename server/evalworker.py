@@ -29,6 +29,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 
@@ -57,7 +58,7 @@ class EvalWorker:
         self._ready = threading.Event()
         self.ever_ready = threading.Event()      # the first worker has started
         self._pending: Future | None = None
-        self._job_token: object = None
+        self._job_token: threading.Event | None = None
         self._seq = 0
         self._closed = False
         self._spawn_wanted = threading.Event()
@@ -66,7 +67,8 @@ class EvalWorker:
         self.kills = 0
         self.spawns = 0
         self.last_stop_ms: float | None = None    # kill latency after the deadline, last overrun
-        self.on_ready = None                      # called (from a worker thread) when a worker is ready
+        # called (from a worker thread) when a worker is ready
+        self.on_ready: Callable[[], None] | None = None
         # Spawning happens in one long-lived thread: PR_SET_PDEATHSIG fires when the *thread*
         # that forked the worker ends, so a short-lived thread would kill its worker.
         self._supervisor = threading.Thread(target=self._supervise, name="puppet-ls-evalworker", daemon=True)
@@ -175,7 +177,7 @@ class EvalWorker:
         if proc is not None:
             try:
                 proc.kill()
-            except Exception:
+            except OSError:   # already gone
                 pass
 
     def set_memory_limit(self, memory_mb: int) -> None:
@@ -320,7 +322,7 @@ def _die_with_parent(parent: int) -> None:
             libc = ctypes.CDLL(None, use_errno=True)
             PR_SET_PDEATHSIG = 1
             libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-        except Exception:
+        except (OSError, AttributeError):   # no prctl here: the stdin EOF still ends the worker
             pass
     if os.getppid() != parent:       # the parent died before prctl took effect
         os._exit(0)
@@ -386,7 +388,7 @@ def worker_main(argv: list) -> int:
                                   "error": "the evaluation exceeded the memory limit"}).encode() + b"\n")
             out.flush()
             os._exit(3)
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - isolation boundary: a failed job is answered, the worker lives on
             ok, value, type_text, error = False, "", "", f"evaluation failed: {exc}"
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)

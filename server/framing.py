@@ -159,7 +159,7 @@ class Lifetime:
     """Ends the process (status 0 after ``shutdown``, 1 otherwise, as the protocol says) and
     runs the registered clean-ups first (killing the evaluation worker)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.shutdown_requested = False
         self.cleanups: list[Callable[[], None]] = []
         self._watching: int | None = None
@@ -171,11 +171,11 @@ class Lifetime:
         for fn in self.cleanups:
             try:
                 fn()
-            except Exception:
-                pass
+            except Exception:   # one failed clean-up must not stop the others, nor the exit
+                log.exception("clean-up at exit failed")
         try:
             sys.stdout.flush()
-        except Exception:
+        except (OSError, ValueError):   # the client closed the pipe, or stdout is closed
             pass
         logging.shutdown()
         os._exit(status)
@@ -307,7 +307,7 @@ def dispatch(protocol, raw) -> None:
             if raw.get("method") != "initialize":
                 raise
             message = protocol.structure_message(_salvage_initialize(protocol, raw))
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - isolation boundary: a message that cannot be read gets an error reply
         text = _why(exc.__cause__ or exc)
         if is_request:
             send_error(protocol, raw["id"], INVALID_PARAMS, f"Invalid params for {raw['method']}: {text}")
@@ -340,9 +340,10 @@ def _salvage_initialize(protocol, raw: dict) -> dict:
             try:
                 protocol._converter.structure({section: {key: sub}}, lsp.ClientCapabilities)
                 kept[section][key] = sub
-            except Exception:
+            except Exception:  # noqa: BLE001 - whatever the converter raises, the capability is unreadable
                 log.warning("initialize: ignoring the client capability %s.%s, which cannot be read", section, key)
-    return {**raw, "params": {**dict(params), "capabilities": kept}}
+    assert isinstance(params, dict)   # caps was found in it
+    return {**raw, "params": {**params, "capabilities": kept}}
 
 
 def _why(exc: BaseException) -> str:
@@ -352,7 +353,7 @@ def _why(exc: BaseException) -> str:
         found = transform_error(exc, path="$")
         if found:
             return "; ".join(found[:3])[:300]
-    except Exception:
+    except Exception:  # noqa: BLE001, S110 - describing an error must not fail: the plain text below
         pass
     return (str(exc).splitlines() or [type(exc).__name__])[0][:300]
 

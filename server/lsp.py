@@ -80,7 +80,7 @@ class PuppetProtocol(LanguageServerProtocol):
     def lsp_initialize(self, params: lsp.InitializeParams):
         general = params.capabilities.general
         offered = list(general.position_encodings or []) if general is not None else []
-        if offered:
+        if general is not None and offered:
             # UTF-8 when offered, otherwise the mandatory UTF-16 (never UTF-32, which some
             # clients list first but which buys nothing here).
             chosen = lsp.PositionEncodingKind.Utf8 if lsp.PositionEncodingKind.Utf8 in offered \
@@ -136,18 +136,20 @@ class PuppetProtocol(LanguageServerProtocol):
 
 
 def uri_to_path(uri: str) -> str:
+    """The file path of a document URI; the path part of another scheme's URI; the URI itself
+    when it cannot be parsed (an unclosed '[' of an IPv6 host), so that the document still opens."""
     try:
         if uri.startswith("file:"):
             return to_fs_path(uri) or unquote(urlparse(uri).path)
-    except Exception:
-        pass
-    return unquote(urlparse(uri).path) or uri
+        return unquote(urlparse(uri).path) or uri
+    except ValueError:
+        return uri
 
 
 class PuppetServer(LanguageServer):
     """The server and its state (touched only from the event loop thread)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__("puppet-ls", __version__, protocol_cls=PuppetProtocol, max_workers=4,
                          converter_factory=framing.strict_converter)
         self.docs: dict = {}                   # uri -> Document
@@ -171,7 +173,7 @@ class PuppetServer(LanguageServer):
         # read input, apply edits and answer the other requests meanwhile.
         self.work_pool = concurrent.futures.ThreadPoolExecutor(max_workers=2, thread_name_prefix="puppet-ls-work")
         self.interactive_pool = concurrent.futures.ThreadPoolExecutor(max_workers=3, thread_name_prefix="puppet-ls-ask")
-        self.running: dict = {}                # request id -> token of its evaluations
+        self.running: dict[int | str, threading.Event] = {}   # request id -> its evaluations' token
         self.previews_skipped = False          # the worker was not ready: ask for a refresh later
 
     def start_worker(self) -> None:
@@ -200,7 +202,7 @@ class PuppetServer(LanguageServer):
         if token is not None and self.worker is not None:
             self.worker.cancel(token)
 
-    def evaluator(self, deadline: float, token: object):
+    def evaluator(self, deadline: float, token: threading.Event):
         """The evaluator for one request: the worker's, bounded by the request's deadline."""
         worker = self.worker
         if worker is None:
@@ -223,7 +225,7 @@ class PuppetServer(LanguageServer):
 
     # ---- client capabilities -------------------------------------------------------------------
     def cap(self, path: str, default=None):
-        node = self.client_capabilities
+        node: object = self.client_capabilities
         for part in path.split("."):
             node = getattr(node, part, None)
             if node is None:
@@ -328,7 +330,9 @@ def build_server() -> PuppetServer:
     @server.feature(lsp.INITIALIZE)
     def initialize(ls: PuppetServer, params: lsp.InitializeParams) -> None:
         enc = ls.workspace.position_encoding
-        ls.encoding = {lsp.PositionEncodingKind.Utf8: UTF8, lsp.PositionEncodingKind.Utf32: UTF32}.get(enc, UTF16)
+        encodings: dict[str | None, str] = {lsp.PositionEncodingKind.Utf8: UTF8,
+                                            lsp.PositionEncodingKind.Utf32: UTF32}
+        ls.encoding = encodings.get(enc, UTF16)
         ls.init_options = params.initialization_options
         if params.initialization_options is not None:
             _apply_settings(ls, params.initialization_options)
@@ -585,12 +589,10 @@ def build_server() -> PuppetServer:
         if args:
             ls.window_show_message(lsp.ShowMessageParams(type=lsp.MessageType.Info,
                                                          message=" : ".join(str(a) for a in args)))
-        return None
 
     @server.command(REINDEX_COMMAND)
     def reindex(ls: PuppetServer, *args):
         _start_indexing(ls)
-        return None
 
     return server
 
@@ -666,7 +668,7 @@ async def _pull_configuration(ls: PuppetServer) -> None:
     try:
         res = await asyncio.wait_for(ls.workspace_configuration_async(
             lsp.ConfigurationParams(items=[lsp.ConfigurationItem(section="puppet")])), timeout=5)
-    except Exception:
+    except Exception:  # noqa: BLE001 - a timeout, an error response or a broken client: all mean "no answer"
         log.info("the client did not answer workspace/configuration; keeping the current settings")
         return
     if res and res[0] is not None:
@@ -784,16 +786,16 @@ def _start_indexing(ls: PuppetServer) -> None:
         try:
             ls.work_done_progress.report(token, lsp.WorkDoneProgressReport(
                 message=f"{done}/{total} files", percentage=int(done * 100 / max(total, 1))))
-        except Exception:
-            pass
+        except Exception:   # progress is cosmetic: indexing goes on whatever the client does
+            log.debug("progress report failed", exc_info=True)
 
     def finish(index, seconds):
         if progress_ok:
             try:
                 ls.work_done_progress.end(token, lsp.WorkDoneProgressEnd(
                     message=f"{len(index.files)} files, {len(index.modules())} modules in {seconds:.1f} s"))
-            except Exception:
-                pass
+            except Exception:   # as for the reports above
+                log.debug("progress end failed", exc_info=True)
         if cancel.is_set():
             return
         # open documents are newer than the files on disk

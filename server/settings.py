@@ -103,14 +103,14 @@ def parse_settings(raw) -> tuple:
                 problems.append(f"{key} must be a whole number, got {v!r}; using {default}")
                 continue
             v = int(v)
-            lo, hi = _RANGES.get(name, (None, None))
-            if lo is not None and not lo <= v <= hi:
+            bounds = _RANGES.get(name)
+            if bounds is not None and not bounds[0] <= v <= bounds[1]:
+                lo, hi = bounds
                 problems.append(f"{key} must be between {lo} and {hi}, got {v}; using {default}")
                 continue
-        elif isinstance(default, str):
-            if not isinstance(v, str) or (name in _CHOICES and v not in _CHOICES[name]):
-                choices = ", ".join(_CHOICES.get(name, ()))
-                problems.append(f"{key} must be one of {choices}, got {v!r}; using {default!r}")
-                continue
+        elif isinstance(default, str) and (not isinstance(v, str) or (name in _CHOICES and v not in _CHOICES[name])):
+            choices = ", ".join(_CHOICES.get(name, ()))
+            problems.append(f"{key} must be one of {choices}, got {v!r}; using {default!r}")
+            continue
         values[name] = v
     return Settings(**values), problems

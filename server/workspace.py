@@ -17,7 +17,7 @@ import os
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from puppet_ls.language.ide.index import (FileEntry, WorkspaceIndex, environment_modulepath,
                                           file_role, index_source, module_name, parse_metadata)
@@ -166,19 +166,18 @@ def build_index(roots: list, modulepath: list, complete: bool | None = None,
         if cancelled is not None and cancelled():
             break
         if sf.module and sf.module not in index.module_roots:
-            path = Path(sf.path)
-            for parent in path.parents:
+            for parent in Path(sf.path).parents:
                 if parent.name in _ROLE_SEGMENTS:
                     index.add_module(sf.module, str(parent.parent))
                     break
         if skip_paths is not None and skip_paths(sf.path):
             continue
-        text = read_text(sf.path, max_file_bytes)
-        if text is None:
+        source = read_text(sf.path, max_file_bytes)
+        if source is None:
             continue
         try:
             with guard(sf.path) if guard is not None else nullcontext():
-                index.add(index_source(sf.path, text, sf.module, sf.role))
+                index.add(index_source(sf.path, source, sf.module, sf.role))
         except Exception:   # one odd file must not stop indexing
             log.exception("indexing %s failed", sf.path)
         if progress is not None and (i % 50 == 0 or i == total - 1):

@@ -53,8 +53,8 @@ def test_every_source_folder_is_a_package() -> None:
 
 
 def test_installed_under_namespace() -> None:
-    import puppet_ls.language.syntax as syntax
-    import puppet_ls.server as server
+    from puppet_ls.language import syntax
+    from puppet_ls import server
     assert Path(syntax.__file__).parent == REPO / "language" / "syntax"
     assert Path(server.__file__).parent == REPO / "server"
 
@@ -63,7 +63,6 @@ def test_diagnostic_codes_are_registered() -> None:
     from puppet_ls.language.messages import all_issues
     registered = {i.code for i in all_issues()}
     used = set()
-    pattern = re.compile(r'"([A-Z][A-Z0-9_]{3,})"')
     for folder in ("language/syntax", "language/ide", "server"):
         for path in python_files(folder):
             text = path.read_text(encoding="utf-8")

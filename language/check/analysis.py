@@ -100,14 +100,14 @@ class Analysis:
         self._consts: dict = {}
         self._busy: set = set()
         self._depth = 0
-        self._alias_scope = None
-        self._resource_names = None
+        self._alias_scope: m.AliasScope | None = None
+        self._resource_names: frozenset[str] | None = None
 
     # ---- types from type expressions -----------------------------------------------------
     @property
     def alias_scope(self) -> m.AliasScope:
         if self._alias_scope is None:
-            bodies = {}
+            bodies: dict[str, TypeCall | m.PType] = {}
             for n in self.model.named:
                 if n.kind == "type_alias" and n.node.kind == K.TYPE_ALIAS:
                     body = A.TypeAlias(n.node).value()
@@ -122,7 +122,7 @@ class Analysis:
         return self._alias_scope
 
     @property
-    def resource_names(self) -> frozenset:
+    def resource_names(self) -> frozenset[str]:
         """Lower-case names that are resource types here (built in, defined types, classes)."""
         if self._resource_names is None:
             names = set(BUILTIN_RESOURCE_TYPES)

@@ -28,8 +28,8 @@ yaml_data
 EXTRA_FUNCTION_DOCS: dict[str, tuple[str, tuple[str, ...]]] = {
     "include": ("Declares classes (each at most once), adding them to the catalog.",
                 ("include(Any *names)",)),
-    "contain": ("Declares classes and contains them in the current class, so relationships "
-                "with the current class also apply to them.", ("contain(Any *names)",)),
+    "contain": (("Declares classes and contains them in the current class, so relationships "
+                 "with the current class also apply to them."), ("contain(Any *names)",)),
     "require": ("Declares classes and makes the current class or define depend on them.",
                 ("require(Any *names)",)),
     "realize": ("Makes virtual resources real (adds them to the catalog).",

@@ -26,6 +26,7 @@ from ..types.format import format_value, type_to_string
 from ..types.relations import is_instance
 from .analysis import NOT_CONST, Analysis, has_unresolved
 from .builtins import BUILTIN_VARIABLES, CORE_FUNCTIONS, is_core_fact
+from .scopes import Named
 from .signatures import INF, builtin_signatures, entity_signature, puppet_function_signature
 
 _DATA_TYPE_NAMES = frozenset(m.SIMPLE_TYPES) | frozenset({
@@ -49,7 +50,7 @@ class _Checker:
         self.model = an.model
         self.env = an.env
         self.out: list[Diagnostic] = []
-        self._own_lower = {}
+        self._own_lower: dict[tuple[str, str], list[Named]] = {}
         for n in self.model.named:
             self._own_lower.setdefault((n.kind, n.name.lstrip(":").lower()), []).append(n)
         # Bolt plans run with Bolt's own functions and types (run_task, Target, ResultSet ...),
@@ -103,9 +104,8 @@ class _Checker:
                 continue
             if self._global_variable(name):
                 continue
-            if st.startswith("inherited:"):
-                if not self._inherited_missing(st.split(":", 1)[1], name, set()):
-                    continue
+            if st.startswith("inherited:") and not self._inherited_missing(st.split(":", 1)[1], name, set()):
+                continue
             self.add("UNDEFINED_VARIABLE", ref.offset, ref.end, name=name)
 
     def _global_variable(self, name: str) -> bool:
@@ -154,6 +154,7 @@ class _Checker:
         for call in self.model.calls:
             name = call.name.lstrip(":")
             node = call.node
+            v: A.CallExpr | A.MethodCall | A.StatementCall
             if call.form == "call":
                 v = A.CallExpr(node)
                 args, lam = v.args(), v.lambda_()
@@ -191,8 +192,8 @@ class _Checker:
 
         for call in self.model.calls:
             if call.name in _CLASS_DECLARERS and call.form in ("call", "statement"):
-                v = A.CallExpr(call.node) if call.form == "call" else A.StatementCall(call.node)
-                for a in v.args():
+                decl = A.CallExpr(call.node) if call.form == "call" else A.StatementCall(call.node)
+                for a in decl.args():
                     self._class_name_use(a)
 
     def _check_args(self, call, name: str, sigs: list, args: list, lam, related: tuple = (),
@@ -451,7 +452,7 @@ def _value_type_text(v) -> str:
         if isinstance(v, (str, int, float)) and not isinstance(v, bool):
             return f"{text} ({format_value(v)})" if len(format_value(v)) < 40 else text
         return text
-    except Exception:
+    except (ValueError, RecursionError):   # an integer Python will not print (over 4,300 digits), or too deep
         return "a value"
 
 
@@ -476,7 +477,7 @@ def _lambda_arity(lam) -> tuple:
     return lo, hi
 
 
-def _callable_size(t) -> tuple | None:
+def _callable_size(t) -> tuple[int, float] | None:   # (min, max), max INF if unbounded
     if not isinstance(t, m.CallableType) or t.params is None:
         return None
     sz = t.params.size
@@ -500,9 +501,10 @@ def _arity_ok(sig, lam_range: tuple) -> bool:
 
 def _block_arity_text(sigs: list) -> str:
     sizes = [_callable_size(s.block_type) for s in sigs]
-    if any(s is None for s in sizes):
+    known = [s for s in sizes if s is not None]
+    if len(known) < len(sizes):
         return ""
-    counts = sorted({s for s in sizes})
+    counts = sorted(set(known))
     parts = []
     for lo, hi in counts:
         if lo == hi:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..types.model import AliasScope
+
 
 @dataclass(frozen=True)
 class ParamSig:
@@ -69,7 +71,7 @@ class Environment:
         """Is ``name`` assigned at top scope (site.pp and friends)?"""
         return False
 
-    def alias_scope(self):
+    def alias_scope(self) -> AliasScope | None:
         """An AliasScope holding the indexed type aliases (None when there are none)."""
         return None
 

@@ -33,7 +33,7 @@ class Scope:
     kind: str                      # top, epp, class, define, node, function, plan, lambda
     name: str                      # qualified name of a definition ('' otherwise)
     node: SyntaxNode
-    parent: "Scope | None"
+    parent: Scope | None
     start: int
     end: int
     parent_class: str = ""         # what a class inherits
@@ -44,7 +44,7 @@ class Scope:
         return f"Scope({self.kind} {self.name!r} {self.start}..{self.end})"
 
     @property
-    def definition_scope(self) -> "Scope":
+    def definition_scope(self) -> Scope:
         """The innermost enclosing scope that is not a lambda."""
         s = self
         while s.kind == "lambda" and s.parent is not None:
@@ -101,10 +101,9 @@ class Named:
     end: int
     scope: Scope | None = None     # the scope it opens (None for type aliases)
 
-    def params(self) -> list:
-        if self.kind in ("class", "define", "function", "plan"):
-            return A.view(self.node).params()
-        return []
+    def params(self) -> list[A.Param]:
+        d = A.view(self.node)
+        return d.params() if isinstance(d, A.Definition) else []
 
 
 @dataclass(eq=False)
@@ -181,7 +180,7 @@ class FileModel:
                 for p in A.EppFile(node.parent).params() if node.parent is not None else []:
                     self._define_param(p, "template_parameter", scope)
             elif kind in (K.TYPE_ALIAS, K.TYPE_DEFINITION):
-                t = A.view(node)
+                t = A.TypeAlias(node) if kind == K.TYPE_ALIAS else A.TypeDefinition(node)
                 name_node = t.name_expr() if isinstance(t, A.TypeAlias) else None
                 rng = name_node.range if name_node is not None else node.range
                 if t.name:
@@ -228,21 +227,21 @@ class FileModel:
     def _open_definition(self, node: SyntaxNode, kind: str, scope: Scope) -> Scope:
         what = _DEFINITION_KINDS[kind]
         d = A.view(node)
-        if kind == K.NODE_DEF:
-            name = ", ".join(h.syntax.trimmed_text() for h in d.matches())
-            hm = node.child(K.HOST_MATCHES)
-            rng = hm.range if hm is not None else node.range
-        else:
+        if isinstance(d, A.Definition):
             name = d.qualified_name if what in ("class", "define") else d.name.lstrip(":")
             tok = d.name_token
             rng = (tok.offset, tok.end) if tok is not None else node.range
+        else:
+            name = ", ".join(h.syntax.trimmed_text() for h in A.NodeDef(node).matches())
+            hm = node.child(K.HOST_MATCHES)
+            rng = hm.range if hm is not None else node.range
         # A definition's variables never see the scope it is written in: its parent is the top
         # scope (a class's parent class is looked up by name when resolving).
-        s = self._open_scope(what, name, node, self.top if what != "node" else self.top)
+        s = self._open_scope(what, name, node, self.top)
         s.parent = self.top
-        if what == "class":
+        if isinstance(d, A.ClassDef):
             s.parent_class = (d.parent_name() or "").lstrip(":")
-        if what in ("class", "define", "function", "plan"):
+        if isinstance(d, A.Definition):
             for p in d.params():
                 self._define_param(p, "parameter", s)
         self.named.append(Named(what, name, node, rng[0], rng[1], s))
@@ -261,6 +260,7 @@ class FileModel:
         if a.op_kind != K.EQUALS:
             return
         left = a.left()
+        items: list[tuple[A.VariableExpr, int | None]]   # with the index in a destructuring array
         if isinstance(left, A.VariableExpr):
             items = [(left, None)]
         elif isinstance(left, A.Array):
@@ -282,9 +282,9 @@ class FileModel:
     def _call(self, node: SyntaxNode, kind: str, scope: Scope) -> None:
         if kind == K.CALL_EXPR:
             f = A.CallExpr(node).functor()
-            if isinstance(f, A.QName) and f.name:
-                tok = f.syntax.first_token()
-                self.calls.append(CallSite(f.name, tok.offset, tok.end, node, "call", scope))
+            tok = f.syntax.first_token() if isinstance(f, A.QName) and f.name else None
+            if tok is not None:
+                self.calls.append(CallSite(tok.text, tok.offset, tok.end, node, "call", scope))
         elif kind == K.STATEMENT_CALL:
             tok = node.first_token()
             if tok is not None and tok.kind == K.NAME:

@@ -2,9 +2,10 @@
 Puppet-language functions in the file, and functions from the workspace index.
 
 ``Signature`` is what the argument checker, signature help and hover read.  The evaluator's
-library is imported lazily and read defensively (it is developed alongside this package and
-may change shape): when it cannot be read, built-in functions simply have no signatures and
-their calls are not checked.
+library is imported lazily (the checker needs it only when a file calls a function).  A
+failure to read it is a bug, not a reason to stop checking calls silently: it surfaces as the
+internal-error diagnostic of the static checks (``ide.diagnostics``), and
+tests/check_static/test_signatures.py builds the signature of every built-in function.
 """
 from __future__ import annotations
 
@@ -63,20 +64,14 @@ class Signature:
 
 
 def builtin_function(name: str):
-    """The evaluator library's Function object for ``name`` (None when unknown/unavailable)."""
-    try:
-        from ..eval.functions import lookup_function
-        return lookup_function(name)
-    except Exception:   # the library is optional for the checker: never let it break checks
-        return None
+    """The evaluator library's Function object for ``name`` (None when unknown)."""
+    from ..eval.functions import lookup_function
+    return lookup_function(name)
 
 
 def builtin_function_names() -> list:
-    try:
-        from ..eval.functions import all_functions
-        return sorted(all_functions())
-    except Exception:
-        return []
+    from ..eval.functions import all_functions
+    return sorted(all_functions())
 
 
 def builtin_signatures(name: str) -> list | None:
@@ -84,29 +79,26 @@ def builtin_signatures(name: str) -> list | None:
     f = builtin_function(name)
     if f is None:
         return None
-    try:
-        out = []
-        for d in f.dispatches:
-            info = d.info()
-            types = list(info.param_types)
-            names = list(info.names)
-            lo, hi = info.size
-            params = []
-            for i, (t, n) in enumerate(zip(types, names)):
-                if hi == INF and i == len(names) - 1:
-                    kind = "repeated"
-                elif i >= lo:
-                    kind = "optional"
-                else:
-                    kind = "required"
-                params.append(SigParam(n, t, type_to_string(t), kind))
-            bt = info.block_type
-            block = "none" if bt is None else ("optional" if info.block_optional else "required")
-            out.append(Signature(name, tuple(params), lo, hi, block, bt,
-                                 type_to_string(bt) if bt is not None else ""))
-        return out
-    except Exception:
-        return None
+    out = []
+    for d in f.dispatches:
+        info = d.info()
+        types = list(info.param_types)
+        names = list(info.names)
+        lo, hi = info.size
+        params = []
+        for i, (t, n) in enumerate(zip(types, names)):
+            if hi == INF and i == len(names) - 1:
+                kind = "repeated"
+            elif i >= lo:
+                kind = "optional"
+            else:
+                kind = "required"
+            params.append(SigParam(n, t, type_to_string(t), kind))
+        bt = info.block_type
+        block = "none" if bt is None else ("optional" if info.block_optional else "required")
+        out.append(Signature(name, tuple(params), lo, hi, block, bt,
+                             type_to_string(bt) if bt is not None else ""))
+    return out
 
 
 def builtin_doc(name: str) -> str:

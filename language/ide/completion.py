@@ -101,7 +101,8 @@ def complete(an: Analysis, offset: int) -> list:
         return _classes(an, m.group(2), offset - len(m.group(2)))
     if cur is not None and cur.end >= offset and cur.offset < offset and cur.kind in (K.STRING, K.STRING_TEXT, K.DQ_OPEN):
         return []          # inside a string
-    word = _WORD.search(before).group(0)
+    wm = _WORD.search(before)      # matches at the end of any text, possibly empty
+    word = wm.group(0) if wm else ""
     start = offset - len(word)
     m = _METHOD.search(before)
     if m and not word[:1].isupper():
@@ -315,8 +316,7 @@ def _attributes(an: Analysis, type_name: str, start: int, class_title=None) -> l
                 docs = {}
         else:
             docs = {}
-    elif resource_type(low) is not None:
-        info = resource_type(low)
+    elif (info := resource_type(low)) is not None:
         params = {a.name: a.kind for a in info.attributes.values()}
         docs = {a.name: a.doc for a in info.attributes.values()}
     else:

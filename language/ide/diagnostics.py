@@ -54,7 +54,7 @@ def file_diagnostics(result: ParseResult, env=None, analysis=None) -> list[Diagn
                        ("statically checking", lambda: static_diagnostics(result, env, analysis))):
         try:
             diags.extend(run())
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:  # noqa: BLE001 - isolation boundary: a bug in one stage is reported, the others still run
             diags.append(internal_error(stage, exc))
     diags.sort(key=lambda d: (d.offset, d.end))
     return diags
@@ -66,7 +66,7 @@ def source_diagnostics(text: str, path: str = "", env=None) -> tuple[ParseResult
     says so."""
     try:
         result = parse_for_path(text, path)
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:  # noqa: BLE001 - isolation boundary: a parser bug becomes one diagnostic
         return None, [internal_error("parsing", exc)]
     return result, file_diagnostics(result, env)
 

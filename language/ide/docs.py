@@ -50,7 +50,7 @@ def parse_doc(comment: str) -> DocComment:
     """Split a puppet-strings style comment into summary, text, @param and @return parts."""
     doc = DocComment()
     text_lines: list = []
-    current = None      # ('param', name) or ('return',) while a tag continues on later lines
+    current: tuple[str, ...] | None = None   # ('param', name) or ('return',) while a tag continues
     for raw in comment.split("\n"):
         m = _TAG.match(raw.strip())
         if m:

@@ -21,6 +21,7 @@ from ..syntax import kinds as K
 from ..syntax.tree import SyntaxNode, SyntaxToken
 from ..types import model as m
 from ..types.algebra import generalize
+from ..types.errors import TypeSystemError
 from ..types.format import format_value, type_to_string
 from . import lookup
 from .tokens import token_at
@@ -138,7 +139,7 @@ def _type_lines(t: m.PType, general: bool = True) -> list:
     if general:
         try:
             g = type_to_string(general_type(t))
-        except Exception:
+        except (TypeSystemError, RecursionError):   # an alias that cannot be resolved, or too deep
             g = text
         if g != text:
             out.append(f"General type: `{g}`")
@@ -264,7 +265,8 @@ def _name(an: Analysis, tok: SyntaxToken, budget) -> HoverResult | None:
     # the name of a definition
     if pk in (K.CLASS_DEF, K.DEFINE_DEF, K.FUNCTION_DEF, K.PLAN_DEF):
         kind = {K.CLASS_DEF: "class", K.DEFINE_DEF: "define", K.FUNCTION_DEF: "function", K.PLAN_DEF: "plan"}[pk]
-        name = A.view(parent).qualified_name if kind in ("class", "define") else tok.text
+        d = A.view(parent)
+        name = d.qualified_name if isinstance(d, (A.ClassDef, A.DefineDef)) else tok.text
         ts = [t for t in lookup.find(an, kind, name) if t.path is None]
         if ts:
             return HoverResult(_target_markdown(ts[0]), tok.offset, tok.end)
@@ -330,8 +332,9 @@ def _class_string(an: Analysis, tok: SyntaxToken) -> HoverResult | None:
     if parent is not None:
         if parent.kind in (K.STATEMENT_CALL, K.ARG_LIST):
             call = parent if parent.kind == K.STATEMENT_CALL else parent.parent
-            name = A.view(call).name if call is not None and call.kind in (K.STATEMENT_CALL, K.CALL_EXPR) else ""
-            is_class_use = name in ("include", "contain", "require")
+            v = A.view(call) if call is not None else None
+            name = v.name if isinstance(v, (A.StatementCall, A.CallExpr)) else None
+            is_class_use = (name or "") in ("include", "contain", "require")
         elif parent.kind == K.RESOURCE_BODY and parent.parent is not None:
             is_class_use = _is_class_resource(parent.parent)
         elif parent.kind == K.ACCESS_EXPR:
@@ -373,7 +376,7 @@ def _expression(an: Analysis, tok: SyntaxToken, budget) -> HoverResult | None:
     if v is not NOT_CONST and not isinstance(v, m.PType):
         try:
             lines.insert(0, f"Value: `{_short(format_value(v))}`")
-        except Exception:
+        except (ValueError, RecursionError):   # an integer Python will not print (over 4,300 digits), or too deep
             pass
     elif node.kind in (K.CALL_EXPR, K.METHOD_CALL, K.BINARY_EXPR, K.ACCESS_EXPR, K.SELECTOR_EXPR,
                        K.UNARY_EXPR, K.ARRAY, K.HASH, K.DQ_STRING, K.PAREN_EXPR):

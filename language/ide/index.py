@@ -162,7 +162,7 @@ def _index_puppet(entry: FileEntry, text: str) -> None:
             d = A.view(n.node)
             params = _params(d)
             variables = frozenset(n.scope.variables) if n.scope is not None else frozenset()
-            parent = d.parent_name() if n.kind == "class" else None
+            parent = d.parent_name() if isinstance(d, A.ClassDef) else None
             entry.entities.append(Entity(
                 n.kind, n.name.lstrip(":").lower(), entry.path, n.offset, n.end, params,
                 _signature(("class " if n.kind == "class" else "define ") + n.name.lstrip(":"), params),
@@ -223,7 +223,7 @@ def uses_of(model: FileModel) -> list:
         # Class['x'] names a class by string
         parent = t.node.parent
         if t.name == "Class" and parent is not None and parent.kind == K.ACCESS_EXPR:
-            for k in A.AccessExpr(parent).keys():
+            for k in A.AccessExpr(parent).keys():   # noqa: SIM118 - the AST's index expressions, not a dict
                 name = _class_arg(k)
                 if name:
                     rr = k.range
@@ -246,7 +246,7 @@ def _class_arg(node) -> str | None:
 
 
 _RB_CREATE = re.compile(r"create_function\(\s*(?::['\"]?|['\"])([\w:]+)['\"]?")
-_RB_DISPATCH = re.compile(r"^\s*dispatch\s+:(\w+)\s+do\b(.*?)^\s*end\b", re.S | re.M)
+_RB_DISPATCH = re.compile(r"^\s*dispatch\s+:(\w+)\s+do\b(.*?)^\s*end\b", re.DOTALL | re.MULTILINE)
 _RB_PARAM = re.compile(r"\b(required_param|optional_param|repeated_param|required_repeated_param|param|"
                        r"block_param|optional_block_param|return_type)\b\s*\(?\s*(?:['\"]([^'\"]*)['\"])?\s*,?\s*(?::(\w+))?")
 
@@ -291,7 +291,7 @@ def _index_ruby3(entry: FileEntry, text: str) -> None:
     if not m:
         return
     dm = re.search(r":doc\s*=>\s*(?:<<-?~?['\"]?(\w+)['\"]?\s*\n(.*?)\n\s*\1|\"((?:[^\"\\]|\\.)*)\"|'((?:[^'\\]|\\.)*)')",
-                   text[m.end():], re.S)
+                   text[m.end():], re.DOTALL)
     doc = ""
     if dm:
         raw = dm.group(2) or dm.group(3) or dm.group(4) or ""
@@ -301,14 +301,14 @@ def _index_ruby3(entry: FileEntry, text: str) -> None:
                                  signature=f"{m.group(1)}(...)", doc=doc, api="ruby3"))
 
 
-_RB_ATTR = re.compile(r"\b(newparam|newproperty|newcheck)\s*\(\s*:(\w+)|^\s*(ensurable)\b", re.M)
+_RB_ATTR = re.compile(r"\b(newparam|newproperty|newcheck)\s*\(\s*:(\w+)|^\s*(ensurable)\b", re.MULTILINE)
 
 
 def _index_ruby_type(entry: FileEntry, text: str) -> None:
     m = re.search(r"newtype\(\s*:(\w+)", text)
     if not m:
         return
-    attrs = []
+    attrs: list[tuple[str, str, str, tuple[str, ...]]] = []   # (name, kind, doc, values)
     decls = list(_RB_ATTR.finditer(text))
     for i, d in enumerate(decls):
         end = decls[i + 1].start() if i + 1 < len(decls) else len(text)
@@ -316,7 +316,7 @@ def _index_ruby_type(entry: FileEntry, text: str) -> None:
         name = d.group(2) or "ensure"
         kind = "property" if d.group(1) == "newproperty" or d.group(3) else "param"
         desc = re.search(r"desc\s+(?:\"((?:[^\"\\]|\\.)*)\"|'((?:[^'\\]|\\.)*)'|<<-?~?['\"]?(\w+)['\"]?\s*\n(.*?)\n\s*\3|%q\{(.*?)\})",
-                         block, re.S)
+                         block, re.DOTALL)
         doc = ""
         if desc:
             raw = desc.group(1) or desc.group(2) or desc.group(4) or desc.group(5) or ""
@@ -333,7 +333,7 @@ def _index_ruby_type(entry: FileEntry, text: str) -> None:
         if not any(a[0] == name for a in attrs):
             attrs.append((name, kind, doc, tuple(values)))
     tdoc = ""
-    dm = re.search(r"@doc\s*=\s*(?:\"((?:[^\"\\]|\\.)*)\"|%q\{(.*?)\}|<<-?~?['\"]?(\w+)['\"]?\s*\n(.*?)\n\s*\3)", text, re.S)
+    dm = re.search(r"@doc\s*=\s*(?:\"((?:[^\"\\]|\\.)*)\"|%q\{(.*?)\}|<<-?~?['\"]?(\w+)['\"]?\s*\n(.*?)\n\s*\3)", text, re.DOTALL)
     if dm:
         raw = " ".join((dm.group(1) or dm.group(2) or dm.group(4) or "").split())
         sm = re.match(r"(.+?[.!?])(\s|$)", raw)

@@ -78,7 +78,7 @@ def find(an: Analysis, kind: str, name: str) -> list:
             if kind in ("class", "define", "function", "plan"):
                 params = _params_of(view, pdocs)
                 sig = _signature_text(kind, nname, params)
-                if kind == "function":
+                if isinstance(view, A.FunctionDef):
                     rt = view.return_type()
                     if rt is not None:
                         sig += f" >> {rt.syntax.trimmed_text()}"

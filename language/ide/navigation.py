@@ -79,8 +79,8 @@ def symbol_at(an: Analysis, offset: int) -> SymbolRef | None:
             if te is not None and te.syntax.offset == parent.offset:
                 return SymbolRef("resource_type", tok.text.lstrip(":").lower(), tok.offset, tok.end)
         if pk in (K.CLASS_DEF, K.DEFINE_DEF):
-            v = A.view(parent)
-            return SymbolRef("class" if pk == K.CLASS_DEF else "define", v.qualified_name.lower(), tok.offset, tok.end)
+            view = A.ClassDef(parent) if pk == K.CLASS_DEF else A.DefineDef(parent)
+            return SymbolRef("class" if pk == K.CLASS_DEF else "define", view.qualified_name.lower(), tok.offset, tok.end)
         if pk == K.FUNCTION_DEF:
             return SymbolRef("function", tok.text.lstrip(":").lower(), tok.offset, tok.end)
         if pk == K.PARENT and gp is not None and gp.kind == K.CLASS_DEF:
@@ -111,7 +111,9 @@ def _is_class_arg(node) -> bool:
     call = node if node.kind == K.STATEMENT_CALL else node.parent
     if call is None or call.kind not in (K.STATEMENT_CALL, K.CALL_EXPR):
         return False
-    return (A.view(call).name or "") in ("include", "contain", "require")
+    v = A.view(call)
+    name = v.name if isinstance(v, (A.StatementCall, A.CallExpr)) else None
+    return (name or "") in ("include", "contain", "require")
 
 
 def _targets(an: Analysis, sym: SymbolRef) -> list:
@@ -170,7 +172,7 @@ def _declared_resources(an: Analysis, offset: int, type_name: str) -> list:
     ref = tok.parent.parent if tok is not None and tok.parent is not None else None
     if ref is None or ref.kind != K.ACCESS_EXPR:
         return []
-    titles = {an.const_value(k) for k in A.AccessExpr(ref).keys()}
+    titles = {an.const_value(k) for k in A.AccessExpr(ref).keys()}   # noqa: SIM118 - not a dict
     titles = {t for t in titles if isinstance(t, str)}
     if not titles:
         return []

@@ -150,7 +150,7 @@ def evaluate_in_process(program: str, budget: PreviewBudget) -> tuple:
     try:
         from ..eval.api import evaluate_text, render_value
         from ..eval.budget import Budget
-    except Exception as exc:      # the evaluator is optional: no previews without it
+    except ImportError as exc:      # the evaluator is optional: no previews without it
         return False, "", "", f"the evaluator is not available: {exc}"
     res = evaluate_text(program, budget=Budget(steps=budget.steps, seconds=budget.seconds))
     if not res.ok:
@@ -170,7 +170,7 @@ def preview_expression(an: Analysis, node: SyntaxNode, budget: PreviewBudget | N
     program = _program(an, deps, node.trimmed_text())
     if program is None:
         return None
-    ok, value, type_text, error = evaluate_source(program, budget)
+    ok, value, type_text, _error = evaluate_source(program, budget)
     if not ok:
         return None
     return Preview(end, value, type_text)
@@ -238,9 +238,9 @@ def _candidates(root: SyntaxNode, start: int, end: int):
                 continue
             k = c.kind
             if k == K.ASSIGNMENT or k in _VALUE_KINDS:
-                if node.kind in (K.BLOCK, K.SOURCE_FILE) and start <= c.range[0] < end:
-                    if k == K.ASSIGNMENT or _worth_showing(c):
-                        yield c
+                if node.kind in (K.BLOCK, K.SOURCE_FILE) and start <= c.range[0] < end \
+                        and (k == K.ASSIGNMENT or _worth_showing(c)):
+                    yield c
                 if k == K.ASSIGNMENT:
                     continue
             if k in (K.HEREDOC_BODY,):

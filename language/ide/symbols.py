@@ -46,13 +46,17 @@ def _name_range(tok, node: SyntaxNode) -> tuple:
     return (tok.offset, tok.end) if tok is not None else node.range
 
 
+_DEFINITIONS = {K.CLASS_DEF: ("class", A.ClassDef), K.DEFINE_DEF: ("define", A.DefineDef),
+                K.FUNCTION_DEF: ("function", A.FunctionDef), K.PLAN_DEF: ("plan", A.PlanDef)}
+
+
 def _collect(node: SyntaxNode, out: list, seen_vars: set) -> None:
     for c in node.children():
         k = c.kind
         sym = None
-        if k in (K.CLASS_DEF, K.DEFINE_DEF, K.FUNCTION_DEF, K.PLAN_DEF):
-            d = A.view(c)
-            kind = {K.CLASS_DEF: "class", K.DEFINE_DEF: "define", K.FUNCTION_DEF: "function", K.PLAN_DEF: "plan"}[k]
+        if k in _DEFINITIONS:
+            kind, view = _DEFINITIONS[k]
+            d = view(c)
             params = ", ".join("$" + p.name for p in d.params())
             sym = Symbol(d.qualified_name or "<anonymous>", kind, c.range, _name_range(d.name_token, c),
                          f"({params})" if params else "")
@@ -71,7 +75,7 @@ def _collect(node: SyntaxNode, out: list, seen_vars: set) -> None:
                          n.matches()[0].range if n.matches() else _name_range(first, c))
             _collect(c, sym.children, set())
         elif k in (K.TYPE_ALIAS, K.TYPE_DEFINITION):
-            t = A.view(c)
+            t = A.TypeAlias(c) if k == K.TYPE_ALIAS else A.TypeDefinition(c)
             first = c.first_token()
             name_node = t.name_expr() if isinstance(t, A.TypeAlias) else None
             sym = Symbol(t.name or "<anonymous>", "type_alias", c.range,

@@ -2,7 +2,7 @@
 half-written code by what precedes the cursor (completion, signature help)."""
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from ..syntax import kinds as K
 from ..syntax.tree import SyntaxNode, SyntaxToken
@@ -26,7 +26,7 @@ def _reversed_tokens(node: SyntaxNode) -> Iterator[SyntaxToken]:
             off -= w
             items.append((j, c, off))
         # process children last-to-first; nodes are expanded depth first
-        pending = []
+        pending: list[SyntaxToken | SyntaxNode] = []
         for j, c, o in items:
             if type(c) is tuple:
                 pending.append(SyntaxToken(c[0], c[1], o, n, j))
@@ -73,7 +73,7 @@ def tokens_before(root: SyntaxNode, offset: int, significant: bool = True) -> It
         return
     if not significant or not tok.is_trivia:
         yield tok
-    cur = tok
+    cur: SyntaxToken | SyntaxNode = tok
     while True:
         parent = cur.parent
         if parent is None:

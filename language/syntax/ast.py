@@ -7,7 +7,7 @@ source (numbers, strings, heredoc text) are decoded here, with Puppet's escape a
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from collections.abc import Iterator
 
 from . import kinds as K
 from .tree import SyntaxNode, SyntaxToken
@@ -79,7 +79,7 @@ class SourceFile(Statements):
 
 
 class EppFile(Statements):
-    def params(self) -> list["Param"]:
+    def params(self) -> list[Param]:
         p = self.syntax.child(K.EPP_PARAMS)
         if p is None:
             return []
@@ -191,7 +191,7 @@ class VariableExpr(AstNode):
 
 
 def variable_name(text: str) -> str:
-    return text[1:] if text.startswith("$") else text
+    return text.removeprefix("$")
 
 
 class DqString(AstNode):
@@ -360,7 +360,7 @@ class Array(AstNode):
 
 
 class Hash(AstNode):
-    def entries(self) -> list["HashEntry"]:
+    def entries(self) -> list[HashEntry]:
         return self._parts(K.HASH_ENTRY, HashEntry)
 
     @property
@@ -435,7 +435,7 @@ class SelectorExpr(AstNode):
     def test(self):
         return self._first_expr()
 
-    def entries(self) -> list["SelectorEntry"]:
+    def entries(self) -> list[SelectorEntry]:
         return self._parts(K.SELECTOR_ENTRY, SelectorEntry)
 
 
@@ -455,7 +455,7 @@ class _CallLike(AstNode):
     def has_arg_list(self) -> bool:
         return self.syntax.child(K.ARG_LIST) is not None
 
-    def lambda_(self) -> "Lambda | None":
+    def lambda_(self) -> Lambda | None:
         c = self.syntax.child(K.LAMBDA)
         return Lambda(c) if c else None
 
@@ -508,7 +508,7 @@ class MethodCall(_CallLike):
 
 
 class Lambda(AstNode):
-    def params(self) -> list["Param"]:
+    def params(self) -> list[Param]:
         pl = self.syntax.child(K.PARAM_LIST)
         return [Param(c) for c in pl.children() if c.kind == K.PARAM] if pl else []
 
@@ -576,7 +576,7 @@ class IfExpr(AstNode):
         b = self.syntax.child(K.BLOCK)
         return Block(b) if b else None
 
-    def elsif(self) -> "IfExpr | None":
+    def elsif(self) -> IfExpr | None:
         c = self.syntax.child(K.ELSIF_CLAUSE)
         if c is None:
             return None
@@ -599,7 +599,7 @@ class CaseExpr(AstNode):
     def test(self):
         return self._first_expr()
 
-    def options(self) -> list["CaseOption"]:
+    def options(self) -> list[CaseOption]:
         return self._parts(K.CASE_OPTION, CaseOption)
 
 
@@ -622,7 +622,7 @@ class _ResourceForm(AstNode):
             return "exported"
         return "regular"
 
-    def ops(self) -> list["AttributeOp"]:
+    def ops(self) -> list[AttributeOp]:
         return self._parts(K.ATTRIBUTE_OP, AttributeOp)
 
 
@@ -630,7 +630,7 @@ class ResourceExpr(_ResourceForm):
     def type_expr(self):
         return self._first_expr()
 
-    def bodies(self) -> list["ResourceBody"]:
+    def bodies(self) -> list[ResourceBody]:
         return self._parts(K.RESOURCE_BODY, ResourceBody)
 
     @property
@@ -642,7 +642,7 @@ class ResourceBody(AstNode):
     def title(self):
         return self._first_expr()
 
-    def ops(self) -> list["AttributeOp"]:
+    def ops(self) -> list[AttributeOp]:
         return self._parts(K.ATTRIBUTE_OP, AttributeOp)
 
 
@@ -703,7 +703,9 @@ class CollectExpr(AstNode):
         return self._parts(K.ATTRIBUTE_OP, AttributeOp)
 
 
-class _Definition(AstNode):
+class Definition(AstNode):
+    """A class, defined type, plan or function: a keyword, a name, parameters and a body."""
+
     @property
     def name_token(self) -> SyntaxToken | None:
         first = True
@@ -724,8 +726,7 @@ class _Definition(AstNode):
         """The name with the names of enclosing classes prepended, as Puppet does for classes
         and defined types declared inside a class."""
         name = self.name
-        if name.startswith("::"):
-            name = name[2:]
+        name = name.removeprefix("::")
         # a name is qualified by its nearest enclosing class (which is itself qualified)
         outer = next((a for a in self.syntax.ancestors() if a.kind == K.CLASS_DEF), None)
         if outer is not None:
@@ -744,7 +745,7 @@ class _Definition(AstNode):
         return Block(b) if b else None
 
 
-class ClassDef(_Definition):
+class ClassDef(Definition):
     def parent_name(self) -> str | None:
         p = self.syntax.child(K.PARENT)
         if p is None:
@@ -753,17 +754,17 @@ class ClassDef(_Definition):
         return toks[1].text if len(toks) > 1 else None
 
 
-class DefineDef(_Definition):
+class DefineDef(Definition):
     pass
 
 
-class PlanDef(_Definition):
+class PlanDef(Definition):
     @property
     def qualified_name(self) -> str:
         return self.name
 
 
-class FunctionDef(_Definition):
+class FunctionDef(Definition):
     @property
     def qualified_name(self) -> str:
         return self.name.lstrip(":")
@@ -778,11 +779,11 @@ class FunctionDef(_Definition):
 
 
 class NodeDef(AstNode):
-    def matches(self) -> list["HostName"]:
+    def matches(self) -> list[HostName]:
         hm = self.syntax.child(K.HOST_MATCHES)
         return [HostName(c) for c in hm.children() if c.kind == K.HOST_NAME] if hm else []
 
-    def parent(self) -> "HostName | None":
+    def parent(self) -> HostName | None:
         p = self.syntax.child(K.PARENT)
         if p is None:
             return None
@@ -894,7 +895,7 @@ def number_value(text: str):
     """The value of a NUMBER token (int or float); None when malformed."""
     try:
         if text[:2] in ("0x", "0X"):
-            return int(text[2:], 16)
+            return int(text, 16)
         if "." in text or "e" in text or "E" in text:
             return float(text)
         if len(text) > 1 and text[0] == "0":

@@ -208,7 +208,7 @@ def _try_unit(old: ParseResult, node: SyntaxNode, start: int, end: int, delta: i
         first = node.first_token()
         last = node.last_token()
         # the edit may also lie in the statement's leading trivia (a comment above it)
-        if first is None or not (node.offset <= start and end <= last.end):
+        if first is None or last is None or not (node.offset <= start and end <= last.end):
             return None
         statement = True
     else:
@@ -273,6 +273,8 @@ def _owned_interval(node: SyntaxNode) -> tuple[int, int]:
     condition, say)."""
     first = node.first_token()
     last = node.last_token()
+    if first is None or last is None:   # not a unit (units have tokens): the whole node
+        return node.offset, node.end
     if node.kind == K.BLOCK:
         return first.end, last.offset
     return first.offset, last.end
@@ -347,6 +349,8 @@ def _previous_token_kind(node: SyntaxNode) -> str | None:
 
 
 def _previous_statement(node: SyntaxNode):
+    if node.parent is None:
+        return None
     children = node.parent.green.children
     for i in range(node.index - 1, -1, -1):
         c = children[i]

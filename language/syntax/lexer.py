@@ -71,7 +71,7 @@ _BLANKS = " \t\r\f\v\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007
 _WS_RE = re.compile("[" + _BLANKS + "]+")
 _NEWLINE_RE = re.compile(r"\n")
 _COMMENT_RE = re.compile(r"#[^\n]*")
-_ML_COMMENT_RE = re.compile(r"/\*.*?\*/", re.S)
+_ML_COMMENT_RE = re.compile(r"/\*.*?\*/", re.DOTALL)
 _WORD_RE = re.compile(r"(?:::)?[a-z_][\w-]*(?:::[a-z_][\w-]*)*")
 _NAME_RE = re.compile(r"(?:::)?[a-z]\w*(?:::[a-z]\w*)*\Z")
 _CLASSREF_RE = re.compile(r"(?:::)?[A-Z]\w*(?:::[A-Z]\w*)*")
@@ -79,14 +79,15 @@ _VARIABLE_RE = re.compile(r"\$(?:::)?(?:\w+::)*\w+")
 _NUMBER_RE = re.compile(r"0[xX][0-9A-Fa-f]*|\d+(?:\.\d+)?(?:[eE]-?\d+)?")
 _NUMBER_TAIL_RE = re.compile(r"[\w.]+")
 _QUALIFIED_RE = re.compile(r"(?:::)?[\w-]+(?:::[\w-]*)*")
-_SQ_RE = re.compile(r"'(?:[^'\\]|\\.)*'", re.S)
+_SQ_RE = re.compile(r"'(?:[^'\\]|\\.)*'", re.DOTALL)
 _REGEX_RE = re.compile(r"/(?:[^\\/\n]|\\[^\n])*/")
 _HEREDOC_RE = re.compile(
     r"@\(([^:/\r\n)]+)(?::[" + _BLANKS + r"]*([a-z][a-zA-Z0-9_+]+)[" + _BLANKS + r"]*)?"
     r"(?:/((?:\w|[$])*)[" + _BLANKS + r"]*)?\)")
-_DQ_TEXT_RE = re.compile(r'(?:[^"\\$]|\\.|\$(?![{\w]|::\w))+', re.S)
+_DQ_TEXT_RE = re.compile(r'(?:[^"\\$]|\\.|\$(?![{\w]|::\w))+', re.DOTALL)
 _STRING_VAR_RE = re.compile(r"\$(?:::)?(?:\w+::)*\w+")
-_EPP_TEXT_RE = re.compile(r"(?:[^<%]|<(?!%)|<%%|%%>|%(?!%>))+", re.S)
+_EPP_TRIM_RE = re.compile(r"[ \t]*(?:\r?\n)?")   # what '-%>' removes after it
+_EPP_TEXT_RE = re.compile(r"(?:[^<%]|<(?!%)|<%%|%%>|%(?!%>))+", re.DOTALL)
 
 # Operators by first character, longest first.
 _OPERATORS = {
@@ -158,7 +159,7 @@ class _Lexer:
         self.errors: list = []
         self.heredocs: list = []
         self.trivia: list = []
-        self.prev = None          # kind of the previous significant token
+        self.prev: str | None = None   # kind of the previous significant token
         self.epp = epp
         self.keywords = dict(K.KEYWORDS, **K.TASK_KEYWORDS) if tasks else K.KEYWORDS
         self.pending_bodies: list = []   # heredocs whose body starts after the current line
@@ -188,6 +189,7 @@ class _Lexer:
             # ---- trivia ----
             if c == " " or c == "\t" or c == "\r" or (c in _BLANKS and c != "\n"):
                 m = _WS_RE.match(text, pos, n)
+                assert m is not None   # c is a blank
                 trivia.append((K.WHITESPACE, m.group()))
                 pos = m.end()
                 continue
@@ -199,6 +201,7 @@ class _Lexer:
                 continue
             if c == "#":
                 m = _COMMENT_RE.match(text, pos, n)
+                assert m is not None   # c is '#'
                 trivia.append((K.COMMENT, m.group()))
                 pos = m.end()
                 continue
@@ -242,8 +245,9 @@ class _Lexer:
                         self.emit(kind, word, pos)
                         pos = end
                         continue
-                elif "A" <= c <= "Z" or (c == ":" and pos + 2 < n and text[pos + 2].isupper()):
+                elif "A" <= c <= "Z" or (c == ":" and pos + 2 < n and "A" <= text[pos + 2] <= "Z"):
                     m = _CLASSREF_RE.match(text, pos, n)
+                    assert m is not None   # an ASCII capital, maybe after '::'
                     end = m.end()
                     if text.startswith("::", end):
                         pos = self.bad_qualified_name(pos, end)
@@ -399,13 +403,16 @@ class _Lexer:
     def lex_number(self, pos: int, interpolated: bool = False) -> int:
         text = self.text
         m = _NUMBER_RE.match(text, pos, self.n)
+        assert m is not None   # called at an ASCII digit
         end = m.end()
         value = m.group()
         nxt = text[end:end + 1] if end < self.n else ""
         if nxt and (nxt.isalnum() or nxt == "_" or (nxt == "." and end + 1 < self.n and text[end + 1].isdigit())):
             # '3g', '0x3g', '4.3g', '1.2.3': a number glued to more word characters.  (A '.'
             # followed by a name is a method call on a number: '42.type'.)
-            bad_end = _NUMBER_TAIL_RE.match(text, end, self.n).end()
+            tail = _NUMBER_TAIL_RE.match(text, end, self.n)
+            assert tail is not None   # nxt is a word character or '.'
+            bad_end = tail.end()
             self.error(pos, bad_end, "ILLEGAL_NUMBER", text=text[pos:bad_end])
             self.emit(K.ERROR_TOKEN, text[pos:bad_end], pos)
             return bad_end
@@ -418,11 +425,10 @@ class _Lexer:
                 self.error(pos, end, "INVALID_HEX_NUMBER", text=value)
                 self.emit(K.ERROR_TOKEN, value, pos)
                 return end
-        elif len(value) > 1 and value[0] == "0" and value.isdigit():
-            if not all(ch in "01234567" for ch in value):
-                self.error(pos, end, "INVALID_OCTAL_NUMBER", text=value)
-                self.emit(K.ERROR_TOKEN, value, pos)
-                return end
+        elif len(value) > 1 and value[0] == "0" and value.isdigit() and not all(ch in "01234567" for ch in value):
+            self.error(pos, end, "INVALID_OCTAL_NUMBER", text=value)
+            self.emit(K.ERROR_TOKEN, value, pos)
+            return end
         self.emit(K.NUMBER, value, pos)
         return end
 
@@ -649,8 +655,8 @@ class _Lexer:
         while pos < n:
             if trim_next:
                 # '-%>' removes the blanks and one line break that follow it
-                m = re.compile(r"[ \t]*(?:\r?\n)?").match(text, pos)
-                if m.end() > pos:
+                m = _EPP_TRIM_RE.match(text, pos)
+                if m is not None and m.end() > pos:
                     self.trivia.append((K.WHITESPACE, m.group()))
                     pos = m.end()
                 trim_next = False
@@ -765,7 +771,7 @@ def _heredoc_text_re(escapes: frozenset):
             pairs = r"\\[" + chars + "]|"
             if "L" in escapes:
                 pairs += r"\\\r?\n|"
-        pat = re.compile(r"(?:[^\\$]|" + pairs + r"\\|\$(?![{\w]|::\w))+", re.S)
+        pat = re.compile(r"(?:[^\\$]|" + pairs + r"\\|\$(?![{\w]|::\w))+", re.DOTALL)
         _heredoc_text_res[escapes] = pat
     return pat
 

@@ -250,9 +250,7 @@ class Parser:
             return True
         if k == K.NAME and nxt == K.LPAREN:
             return True   # a function call on a line of its own
-        if k == K.NAME and self.toks[j][1] in STATEMENT_CALLS and nxt in EXPR_START:
-            return True
-        return False
+        return k == K.NAME and self.toks[j][1] in STATEMENT_CALLS and nxt in EXPR_START
 
     def skip_group(self, ch: list) -> None:
         """Consume a bracketed group (or one token) as part of error recovery.  Iterative, so
@@ -365,7 +363,7 @@ class Parser:
         ch.pop()  # the synthetic EOF token (its trivia stays)
         text_node = GreenNode(K.HEREDOC_TEXT, ch)
         end_text = tv[1][hd.text_end - hd.body_offset:]
-        children = [text_node]
+        children: list = [text_node]
         if end_text:
             children.append((K.HEREDOC_END, end_text))
         return GreenNode(K.HEREDOC_BODY, children)
@@ -437,13 +435,13 @@ class Parser:
         tok = self.toks[self.i]
         if tok[0] == K.NAME and tok[1] in STATEMENT_CALLS:
             nxt = kinds[self.i + 1]
-            if nxt in EXPR_START and nxt != K.LPAREN and not (nxt in (K.MINUS, K.TIMES) and not self.spaced_unary(self.i + 1)):
-                if not (nxt == K.LBRACE and self.titled_body(self.i + 1)):
-                    node: list = []
-                    self.bump_as(node, K.NAME)
-                    self.call_args_unparenthesized(node)
-                    ch.append(GreenNode(K.STATEMENT_CALL, node))
-                    return
+            if nxt in EXPR_START and nxt != K.LPAREN and not (nxt in (K.MINUS, K.TIMES) and not self.spaced_unary(self.i + 1)) \
+                    and not (nxt == K.LBRACE and self.titled_body(self.i + 1)):
+                node: list = []
+                self.bump_as(node, K.NAME)
+                self.call_args_unparenthesized(node)
+                ch.append(GreenNode(K.STATEMENT_CALL, node))
+                return
         expr = self.assignment()
         if kinds[self.i] == K.COMMA:
             # 'foo 10, 3' / '$a = 10, 3': arguments without parentheses to something that is not
@@ -570,7 +568,7 @@ class Parser:
                 self.errors.append(SyntaxError_(at_offset, tok[2] + len(tok[1]), "NOT_VIRTUALIZEABLE", issue("NOT_VIRTUALIZEABLE").format(which=which)))
             return GreenNode(K.ERROR, prefix + [inner])
         if k == K.CLASS and kinds[self.i + 1] == K.LBRACE:
-            node = []
+            node: list = []
             self.bump_as(node, K.CLASS)
             type_node = GreenNode(K.QNAME, [node.pop()])
             node.append(type_node)
@@ -869,7 +867,8 @@ class Parser:
                 self.syntax_error()
                 err: list = []
                 self.recover(err, frozenset({K.COMMA, close, K.RBRACE, K.EOF, K.SEMIC}))
-                pending_hash = _flush_hash(node, pending_hash)
+                _flush_hash(node, pending_hash)
+                pending_hash = None
                 if err:
                     node.append(GreenNode(K.ERROR, err))
                 if kinds[self.i] == K.COMMA:
@@ -892,7 +891,8 @@ class Parser:
                     self.bump(pending_hash)
                     continue
             else:
-                pending_hash = _flush_hash(node, pending_hash)
+                _flush_hash(node, pending_hash)
+                pending_hash = None
                 node.append(item)
                 if kinds[self.i] == K.COMMA:
                     self.bump(node)
@@ -908,7 +908,8 @@ class Parser:
                         continue   # a missing comma between entries on separate lines
                 err = []
                 self.recover(err, frozenset({K.COMMA, close, K.RBRACE, K.EOF, K.SEMIC, K.LBRACE}))
-                pending_hash = _flush_hash(node, pending_hash)
+                _flush_hash(node, pending_hash)
+                pending_hash = None
                 if err:
                     node.append(GreenNode(K.ERROR, err))
                 if kinds[self.i] == K.COMMA:
@@ -1399,11 +1400,10 @@ class Parser:
 
 
 def _flush_hash(node: list, pending: list | None) -> None:
-    """Close a run of unbraced 'k => v' entries into one HASH node (returns the new, empty
-    pending state)."""
+    """Close a run of unbraced 'k => v' entries into one HASH node (the caller then clears
+    its pending run)."""
     if pending is not None:
         node.append(GreenNode(K.HASH, pending))
-    return None
 
 
 def _qname_text(node: GreenNode) -> str | None:
@@ -1483,7 +1483,7 @@ class _LineInfo:
     """Columns and indentation of tokens, computed from their trivia (first-on-line tokens
     have a NEWLINE in their trivia, or are at the start of the input)."""
 
-    def __init__(self, toks):
+    def __init__(self, toks: list) -> None:
         self.first_col: dict = {}     # id-independent: offset -> column of a first-on-line token
         self.line_indent: dict = {}   # offset -> indentation of the token's line
         self.lines: dict = {}         # offset -> 1-based line of the token

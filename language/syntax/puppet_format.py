@@ -11,6 +11,9 @@ Both exist so that the conformance cases of Puppet's own test suite can be check
 """
 from __future__ import annotations
 
+import math
+from typing import ClassVar
+
 from . import ast as A
 from . import kinds as K
 from .lexer import lex
@@ -22,7 +25,7 @@ _BREAK = object()
 
 def _fmt_float(x: float) -> str:
     """Ruby's Float#to_s."""
-    if x != x:
+    if math.isnan(x):
         return "NaN"
     if x in (float("inf"), float("-inf")):
         return "Infinity" if x > 0 else "-Infinity"
@@ -93,9 +96,9 @@ class _Dumper:
                 return _fmt_float(v)
             radix = A.number_radix(t.text)
             if radix == 16:
-                return "0x%X" % v
+                return f"0x{v:X}"
             if radix == 8:
-                return "0%o" % v
+                return f"0{v:o}"
             return str(v)
         if k == K.STRING:
             return f"'{A.single_quoted_value(t.text)}'"
@@ -124,7 +127,7 @@ class _Dumper:
     def d_VariableExpr(self, n):
         return "$" + n.name
 
-    def d_DqString(self, n):
+    def d_DqString(self, n: A.DqString) -> object:
         parts = n.parts()
         if not any(isinstance(p, A.Interpolation) for p in parts):
             return "'" + "".join(parts) + "'"
@@ -166,7 +169,7 @@ class _Dumper:
         return self.dump(n.expr())
 
     # -- operators -------------------------------------------------------------------------
-    _OPS = {"and": "&&", "or": "||"}
+    _OPS: ClassVar[dict[str, str]] = {"and": "&&", "or": "||"}
 
     def d_BinaryExpr(self, n):
         return [self._OPS.get(n.op, n.op), self.dump(n.left()), self.dump(n.right())]
@@ -222,7 +225,7 @@ class _Dumper:
             out.append(self.dump(lam))
         return out
 
-    def d_Lambda(self, n):
+    def d_Lambda(self, n: A.Lambda) -> object:
         out: list = ["lambda"]
         params = n.params()
         if params:
@@ -263,11 +266,12 @@ class _Dumper:
         out[0] = "unless"
         return out
 
-    def d_CaseExpr(self, n):
+    def d_CaseExpr(self, n: A.CaseExpr) -> object:
         out: list = ["case", self.dump(n.test()), _INDENT]
         for o in n.options():
+            body = o.body()
             out += [_BREAK, ["when", [self.dump(v) for v in o.values()],
-                             ["then", self.block_or_expr(o.body().statements() if o.body() else [])]]]
+                             ["then", self.block_or_expr(body.statements() if body is not None else [])]]]
         out.append(_DEDENT)
         return out
 
@@ -286,7 +290,7 @@ class _Dumper:
             return ["* =>", self.dump(n.value())]
         return [n.name, n.op, self.dump(n.value())]
 
-    def d_ResourceExpr(self, n):
+    def d_ResourceExpr(self, n: A.ResourceExpr) -> object:
         out: list = [self._form(n) + "resource", self.dump(n.type_expr()), _INDENT]
         bodies = n.bodies()
         if not bodies:
@@ -315,7 +319,7 @@ class _Dumper:
         params = n.params()
         return [["parameters"] + [self.dump(p) for p in params]] if params else []
 
-    def d_ClassDef(self, n):
+    def d_ClassDef(self, n: A.ClassDef) -> object:
         out: list = ["class", n.qualified_name]
         parent = n.parent_name()
         if parent is not None:
@@ -350,7 +354,7 @@ class _Dumper:
             return self.dump(v)
         return "()"
 
-    def d_NodeDef(self, n):
+    def d_NodeDef(self, n: A.NodeDef) -> object:
         out: list = ["node", ["matches"] + [self._host(m) for m in n.matches()]]
         parent = n.parent()
         if parent is not None:
@@ -479,7 +483,7 @@ def puppet_tokens(text: str, epp: bool = False, tasks: bool = False):
                 break
         return i, seg_start, seg_text, interpolated
 
-    def emit_token(toks, i):
+    def emit_token(toks: list, i: int) -> int:
         kind, tt, off, _ = toks[i]
         if kind == K.DQ_OPEN:
             j, seg_start, seg_text, interp = emit_string_parts(toks, i + 1, off, K.DQ_CLOSE)
@@ -515,7 +519,7 @@ def puppet_tokens(text: str, epp: bool = False, tasks: bool = False):
                         at_line_start = False
                 if hd.trim and segs and segs[-1][0] == "t":
                     s = segs[-1][1]
-                    s = s[:-2] if s.endswith("\r\n") else (s[:-1] if s.endswith("\n") else s)
+                    s = s[:-2] if s.endswith("\r\n") else s.removesuffix("\n")
                     segs[-1] = ("t", s, segs[-1][2])
                 if not any(s[0] == "x" for s in segs):
                     emit("STRING", A.heredoc_text_value("".join(s[1] for s in segs), hd.escapes), hd.body_offset, hd.text_end)

@@ -11,7 +11,7 @@ Concatenating the texts of all tokens of the root gives back the source exactly.
 """
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from . import kinds as K
 
@@ -71,7 +71,7 @@ class SyntaxToken:
     """A token with its absolute position."""
     __slots__ = ("kind", "text", "offset", "parent", "index")
 
-    def __init__(self, kind: str, text: str, offset: int, parent: "SyntaxNode | None", index: int):
+    def __init__(self, kind: str, text: str, offset: int, parent: SyntaxNode | None, index: int):
         self.kind = kind
         self.text = text
         self.offset = offset
@@ -94,7 +94,7 @@ class SyntaxNode:
     """A green node with its absolute position and parent."""
     __slots__ = ("green", "offset", "parent", "index")
 
-    def __init__(self, green: GreenNode, offset: int = 0, parent: "SyntaxNode | None" = None, index: int = 0):
+    def __init__(self, green: GreenNode, offset: int = 0, parent: SyntaxNode | None = None, index: int = 0):
         self.green = green
         self.offset = offset
         self.parent = parent
@@ -112,7 +112,7 @@ class SyntaxNode:
     def text(self) -> str:
         return self.green.text()
 
-    def children_with_tokens(self) -> Iterator["SyntaxNode | SyntaxToken"]:
+    def children_with_tokens(self) -> Iterator[SyntaxNode | SyntaxToken]:
         off = self.offset
         for i, c in enumerate(self.green.children):
             if type(c) is tuple:
@@ -122,7 +122,7 @@ class SyntaxNode:
                 yield SyntaxNode(c, off, self, i)
                 off += c.width
 
-    def children(self) -> Iterator["SyntaxNode"]:
+    def children(self) -> Iterator[SyntaxNode]:
         off = self.offset
         for i, c in enumerate(self.green.children):
             if type(c) is tuple:
@@ -153,13 +153,13 @@ class SyntaxNode:
             else:
                 off += c.width
 
-    def descendants_with_tokens(self) -> Iterator["SyntaxNode | SyntaxToken"]:
+    def descendants_with_tokens(self) -> Iterator[SyntaxNode | SyntaxToken]:
         for c in self.children_with_tokens():
             yield c
             if isinstance(c, SyntaxNode):
                 yield from c.descendants_with_tokens()
 
-    def descendants(self) -> Iterator["SyntaxNode"]:
+    def descendants(self) -> Iterator[SyntaxNode]:
         for c in self.children():
             yield c
             yield from c.descendants()
@@ -210,9 +210,9 @@ class SyntaxNode:
         if first is None:
             return (self.offset, self.offset)
         last = self.last_token()
-        return (first.offset, last.end)
+        return (first.offset, last.end if last is not None else first.end)
 
-    def child(self, kind: str) -> "SyntaxNode | None":
+    def child(self, kind: str) -> SyntaxNode | None:
         for c in self.children():
             if c.kind == kind:
                 return c
@@ -223,7 +223,7 @@ class SyntaxNode:
             return t
         return None
 
-    def ancestors(self) -> Iterator["SyntaxNode"]:
+    def ancestors(self) -> Iterator[SyntaxNode]:
         p = self.parent
         while p is not None:
             yield p
@@ -244,7 +244,7 @@ class SyntaxNode:
                 return found
             node = found
 
-    def covering_node(self, start: int, end: int) -> "SyntaxNode":
+    def covering_node(self, start: int, end: int) -> SyntaxNode:
         """The deepest node whose range covers [start, end)."""
         node = self
         while True:

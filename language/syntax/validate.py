@@ -72,7 +72,7 @@ def validate(result: ParseResult) -> list[Diagnostic]:
 
 
 class _Validator:
-    def __init__(self):
+    def __init__(self) -> None:
         self.out: list[Diagnostic] = []
 
     def add(self, code: str, at, **args) -> None:
@@ -233,10 +233,9 @@ class _Validator:
         kind = node.kind
         at_top = parent is not None and parent.kind in (K.SOURCE_FILE, K.EPP_FILE)
         in_class = parent is not None and parent.kind == K.BLOCK and parent.parent is not None and parent.parent.kind == K.CLASS_DEF
-        if parent is not None and parent.kind not in _STATEMENT_PARENTS:
-            # used as a value (the assignment check reports NOT_RVALUE)
-            if parent.kind != K.ASSIGNMENT:
-                self.add("NOT_RVALUE", node, what=_NOT_RVALUE_WHAT[kind])
+        # used as a value (the assignment check reports NOT_RVALUE)
+        if parent is not None and parent.kind not in _STATEMENT_PARENTS and parent.kind != K.ASSIGNMENT:
+            self.add("NOT_RVALUE", node, what=_NOT_RVALUE_WHAT[kind])
         if kind in (K.CLASS_DEF, K.DEFINE_DEF, K.NODE_DEF):
             if not (at_top or in_class):
                 self.add("NOT_TOP_LEVEL", node)
@@ -323,7 +322,8 @@ class _Validator:
         self.placement(node)
         self.scope(node.child(K.BLOCK), [])
         n = A.NodeDef(node)
-        hosts = n.matches() + ([n.parent()] if n.parent() is not None else [])
+        parent = n.parent()
+        hosts = n.matches() + ([parent] if parent is not None else [])
         for h in hosts:
             v = h.value()
             if isinstance(v, A.DqString):
@@ -466,7 +466,8 @@ def _idem_what(node: SyntaxNode) -> str | None:
         test = c.test()
         if test is None or _idem_what(test.syntax) is None:
             return None
-        if all(_block_idem(o.body().syntax if o.body() else None) for o in c.options()):
+        bodies = (o.body() for o in c.options())
+        if all(_block_idem(b.syntax if b is not None else None) for b in bodies):
             return "'case' statement"
         return None
     if k == K.PAREN_EXPR:

@@ -12,9 +12,19 @@ default, so the difference is kept.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from .values import Regexp, SemVerRange, Timespan, Timestamp
+
+if TYPE_CHECKING:
+    # typing.dataclass_transform is Python 3.11+; type checkers read it from their own stubs, so
+    # typing_extensions is never imported at run time.
+    from typing_extensions import dataclass_transform
+else:
+    def dataclass_transform(**_options):
+        return lambda decorator: decorator
+
+_T = TypeVar("_T")
 
 
 class PType:
@@ -24,8 +34,10 @@ class PType:
     __slots__ = ()
 
 
-def _t(cls):
+@dataclass_transform(frozen_default=True)
+def _t(cls: type[_T]) -> type[_T]:
     # Every type is a frozen dataclass: immutable, hashable and compared structurally.
+    # dataclass_transform tells type checkers so, which makes every constructor checked.
     return dataclass(frozen=True)(cls)
 
 

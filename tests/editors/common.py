@@ -50,6 +50,6 @@ def isolated_env(tmp_path: Path, **extra: str) -> dict:
 
 
 def version_of(exe: str, tmp_path: Path) -> str:
-    out = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=30,
+    out = subprocess.run([exe, "--version"], capture_output=True, text=True, check=False, timeout=30,
                          env=isolated_env(tmp_path)).stdout
     return out.splitlines()[0] if out else "?"

@@ -17,7 +17,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parents[1]))
 
-from run_cases import load_cases  # noqa: E402
+from run_cases import load_cases
 
 
 def main() -> None:

@@ -131,7 +131,7 @@ def family_collections(r: random.Random) -> str:
 def family_interpolation(r: random.Random) -> str:
     v = r.choice(ALL_VALUES)
     form = r.choice(['"x${v}y"', '"${v}"', '"[${v}]"', '"$v"', '"${v.length}"'])
-    if "length" in form and not (v.startswith("[") or v.startswith("'") or v.startswith("{")):
+    if "length" in form and not v.startswith(("[", "'", "{")):
         form = '"${v}"'
     return f"$v = {v}; " + form
 
@@ -368,7 +368,7 @@ def family_catalog(r: random.Random) -> str:
         f"{v} {r.choice(['<', '>='])} SemVer('1.0.0')",
         f"[Timespan(1)] - [{r.choice(['1', '1.0', '2'])}]",
         f"[SemVerRange('{r.choice(['1.x', '>=1.2.3', '~2.1', '1.2.3 - 2.0.0'])}')]",
-        f"notify {{ 'a': }}\nnotify {{ 'b': ; 'a': }}",
+        "notify { 'a': }\nnotify { 'b': ; 'a': }",
         f"[{v}].foo",
         f"{v} =~ {r.choice(RIGHT_MATCH)}",
         f"Regexp('{r.choice(['.[', '(a', 'a)', '*a', 'a{{2,1}}', '[b-a]'])}')",

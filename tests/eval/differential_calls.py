@@ -344,7 +344,7 @@ def generate(seed: int = 20240705) -> list[dict]:
             add(f"{t}({args})", "conversions")
             if t in ("Integer", "Float", "Boolean", "SemVer", "Timespan") and r.random() < 0.3:
                 add(f"{t}.new({args})", "conversions")
-    for typ, values in FORMAT_VALUES.items():
+    for values in FORMAT_VALUES.values():
         for v in values:
             for letter in LETTERS:
                 add(f"String({v}, '%{letter}')", "formats")

@@ -42,7 +42,7 @@ def run_all(cases=None):
     for case in cases:
         try:
             out = outcome(case)
-        except Exception as exc:  # a crash is a failure of the case (and a bug)
+        except Exception as exc:  # noqa: BLE001 - a crash is a failure of the case (and a bug), reported with the others
             out = {"error": f"CRASH {type(exc).__name__}: {exc}", "phase": "crash"}
         ok, why = check.check(case, out)
         results[case["id"]] = (ok, why, out)
@@ -68,7 +68,7 @@ def main(argv):
     for c in cases:
         key = (c["category"], c["mode"])
         per[key] += 1
-        ok, why, out = results[c["id"]]
+        ok, why, _out = results[c["id"]]
         if ok:
             passed[key] += 1
         elif verbose:

@@ -51,7 +51,7 @@ def test_conformance_pass_set(results):
 
 
 def test_no_crashes(results):
-    cases, res = results
+    _cases, res = results
     crashes = [(i, out) for i, (_, _, out) in res.items()
                if "INTERNAL_ERROR" in str(out) or "Internal error" in str(out.get("error", ""))
                or out.get("phase") == "crash"]

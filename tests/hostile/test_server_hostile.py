@@ -6,9 +6,7 @@ huge document.  Bounds are generous (seconds): they catch hangs, they do not mea
 from __future__ import annotations
 
 import json
-import os
 import queue
-import signal
 import subprocess
 import sys
 import threading

@@ -12,6 +12,7 @@ import random
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 import pytest
 import pytest_lsp
@@ -134,7 +135,7 @@ async def test_random_edits_never_break_the_server(fuzz_client: LanguageClient):
     t0 = time.monotonic()
     requests = 0
     for i, path in enumerate(files):
-        text = open(path, encoding="utf-8", errors="replace").read()
+        text = Path(path).read_text(encoding="utf-8", errors="replace")
         uri = (WORKSPACE / "fuzz" / f"f{i}_{os.path.basename(path)}").as_uri()
         version = 1
         fuzz_client.text_document_did_open(types.DidOpenTextDocumentParams(
@@ -179,7 +180,7 @@ async def test_random_edits_never_break_the_server(fuzz_client: LanguageClient):
     # every request was answered; no handler may have failed internally either
     await _bounded(fuzz_client.text_document_hover_async(types.HoverParams(
         text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(0, 0))), "final hover")
-    log = open(LOG, encoding="utf-8", errors="replace").read() if os.path.exists(LOG) else ""
+    log = Path(LOG).read_text(encoding="utf-8", errors="replace") if os.path.exists(LOG) else ""
     assert "Traceback" not in log, log[log.find("Traceback") - 300:][:3000]
     sys.stderr.write(f"fuzz: {per_file * len(files)} edits on {len(files)} files, {requests} requests, {elapsed:.1f} s\n")
     assert elapsed < 300

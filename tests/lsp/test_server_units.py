@@ -1,7 +1,7 @@
 """Unit tests of the server's own pieces that need no client: settings parsing (a table of
-inputs and expected settings/problems), position conversion in every encoding (round trips
-over random Unicode text), and document revisions (random edits through apply_changes equal a
-fresh parse)."""
+inputs and expected settings/problems), document URIs to paths (a table), position conversion
+in every encoding (round trips over random Unicode text), and document revisions (random edits
+through apply_changes equal a fresh parse)."""
 from __future__ import annotations
 
 import random
@@ -12,6 +12,7 @@ from hypothesis import given, settings as hsettings, strategies as st
 
 from puppet_ls.language.syntax.lines import LineIndex
 from puppet_ls.server.documents import apply_changes, open_document
+from puppet_ls.server.lsp import uri_to_path
 from puppet_ls.server.positions import UTF8, UTF16, UTF32, PositionCodec
 from puppet_ls.server.settings import DEFAULTS, parse_settings
 
@@ -69,6 +70,21 @@ def test_positions_past_the_end_are_clamped() -> None:
     assert codec.offset(0, 99) == 2
     assert codec.offset(5, 0) == 5
     assert codec.offset(-1, 0) == 0
+
+
+URI_CASES = [
+    ("file:///etc/puppet/site.pp", "/etc/puppet/site.pp"),
+    ("file:///a%20b/c.pp", "/a b/c.pp"),
+    ("untitled:Untitled-1", "Untitled-1"),
+    # not parseable (an unclosed IPv6 host): the document still opens, under its URI
+    ("file://[/x.pp", "file://[/x.pp"),
+    ("http://[x", "http://[x"),
+]
+
+
+@pytest.mark.parametrize("uri, path", URI_CASES)
+def test_uri_to_path(uri, path) -> None:
+    assert uri_to_path(uri) == path
 
 
 def _change(codec, start, end, text):

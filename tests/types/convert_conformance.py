@@ -35,7 +35,7 @@ _TOKEN = re.compile(r"""
   | (?P<name>(?:::)?[A-Za-z_][A-Za-z0-9_]*(?:::[A-Za-z_][A-Za-z0-9_]*)*)
   | (?P<punct>[\[\](){},.\-])
   | (?P<re>/(?:[^/\\\n]|\\.)*/)
-""", re.X)
+""", re.VERBOSE)
 
 
 class Unsupported(Exception):

@@ -56,7 +56,7 @@ SIMPLE = [a for a in ATOMS if a.name in (
 def gen_type(rng: random.Random, depth: int = 0) -> C:
     if depth >= 2 or rng.random() < 0.45:
         return rng.choice(ATOMS if rng.random() < 0.5 else SIMPLE)
-    g = lambda: gen_type(rng, depth + 1)  # noqa: E731
+    g = lambda: gen_type(rng, depth + 1)
     k = rng.randrange(16)
     if k == 0:
         return C("Array", (g(),))
