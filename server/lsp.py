@@ -472,9 +472,15 @@ def build_server() -> PuppetServer:
         sigs = []
         for s in res.signatures:
             doc_ = convert.markup(s.documentation, md) if s.documentation and fmts else (s.documentation or None)
+            # Each signature says its own active parameter: lsprotocol writes an unset one as
+            # `"activeParameter": null`, which LSP 3.18 reads as "none" and which overrides the
+            # top-level value, so no parameter would ever be highlighted.  A variadic tail stays
+            # highlighted on its last parameter.
+            active = min(res.active_parameter, len(s.parameters) - 1) if s.parameters else None
             sigs.append(lsp.SignatureInformation(
                 label=s.label, documentation=doc_,
-                parameters=[lsp.ParameterInformation(label=p) for p in s.parameters]))
+                parameters=[lsp.ParameterInformation(label=p) for p in s.parameters],
+                active_parameter=active))
         return lsp.SignatureHelp(signatures=sigs, active_signature=res.active_signature,
                                  active_parameter=res.active_parameter)
 

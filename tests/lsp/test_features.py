@@ -126,6 +126,8 @@ async def test_signature_help(client):
     assert res is not None
     assert res.signatures[0].label.startswith("sprintf(String $format")
     assert res.active_parameter == 1
+    # per signature too: an unset one is sent as null, which overrides the top-level value
+    assert [sig.active_parameter for sig in res.signatures] == [1] * len(res.signatures)
 
 
 async def test_definition_references_highlights(client):
