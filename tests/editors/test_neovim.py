@@ -38,8 +38,8 @@ def nvim(version: str) -> str:
     return exe
 
 
-def run_nvim(exe: str, workdir: Path, args: list[str], **env: str) -> dict:
-    src = workdir / "demo.pp"
+def run_nvim(exe: str, workdir: Path, args: list[str], src_rel: str = "demo.pp", **env: str) -> dict:
+    src = workdir / src_rel
     src.write_text(DEMO_TEXT)
     out = workdir / "result.json"
     proc = subprocess.run([exe, "--headless", "--clean", "-n", *args, str(src)], cwd=workdir,
@@ -109,6 +109,35 @@ def test_user_config_starts_the_server(version, init, tmp_path):
     assert r["attached"] is True and r["client_name"] == "puppet_ls", r
     assert Path(r["root_dir"]).resolve() == tmp_path.resolve(), r
     assert {"lnum": DIAGNOSTIC["line"], "col": DIAGNOSTIC["character"], "message": DIAGNOSTIC["message"]} in r["diagnostics"]
+
+
+CONTROL_REPO_CONFIGS = [*CONFIGS, ("0.11", "init-shipped.lua")]
+
+
+@pytest.mark.parametrize("version,init", CONTROL_REPO_CONFIGS, ids=[f"{v}-{i}" for v, i in CONTROL_REPO_CONFIGS])
+def test_control_repo_root(version, init, tmp_path):
+    """A profile module inside a control repo: the server is rooted at the control repo (where
+    environment.conf and modules/ are), not at the profile's own metadata.json."""
+    exe = nvim(version)
+    if shutil.which("puppet-ls") is None:
+        pytest.skip("puppet-ls is not on PATH (python3 -m pip install -e .)")
+    (tmp_path / "environment.conf").write_text("modulepath = site:modules:$basemodulepath\n")
+    profile = tmp_path / "site" / "profile"
+    (profile / "manifests").mkdir(parents=True)
+    (profile / "metadata.json").write_text('{"name": "example-profile", "version": "1.0.0"}\n')
+    r = run_nvim(exe, tmp_path, ["-u", str(NVIM_DIR / init), "-S", str(NVIM_DIR / "check_attached.lua")],
+                 src_rel="site/profile/manifests/demo.pp", PUPPET_LS_NVIM_RTP=str(HERE.parents[1] / "editors" / "nvim"))
+    assert r["attached"] is True and r["client_name"] == "puppet_ls", r
+    assert Path(r["root_dir"]).resolve() == tmp_path.resolve(), r
+
+
+def test_shipped_config_is_the_documented_one():
+    """editors/nvim/lsp/puppet_ls.lua sets what the documented 0.11 config sets."""
+    shipped = (HERE.parents[1] / "editors" / "nvim" / "lsp" / "puppet_ls.lua").read_text()
+    documented = (NVIM_DIR / "init-0.11.lua").read_text()
+    for key in ("cmd", "filetypes", "root_markers"):
+        line = re.search(rf"^  {key} = .*$", documented, re.M)
+        assert line and line.group(0) in shipped.splitlines(), key
 
 
 def test_documented_configs_are_the_tested_ones():

@@ -1,13 +1,18 @@
 -- Neovim 0.8-0.10: ~/.config/nvim/init.lua
 vim.api.nvim_create_autocmd('FileType', {
-  pattern = 'puppet',
+  pattern = { 'puppet', 'epuppet' },
   callback = function(args)
-    local markers = { 'metadata.json', 'Puppetfile', 'environment.conf', '.git' }
-    local found = vim.fs.find(markers, { upward = true, path = vim.api.nvim_buf_get_name(args.buf) })[1]
+    -- the first marker found wins: a control repo's top before a module's own metadata.json
+    local dir = vim.fs.dirname(vim.api.nvim_buf_get_name(args.buf))
+    local root
+    for _, marker in ipairs({ 'environment.conf', 'Puppetfile', '.git', 'metadata.json' }) do
+      local found = vim.fs.find(marker, { upward = true, path = dir })[1]
+      if found then root = vim.fs.dirname(found) break end
+    end
     vim.lsp.start({
       name = 'puppet_ls',
       cmd = { 'puppet-ls', '--stdio' },
-      root_dir = found and vim.fs.dirname(found) or vim.fn.getcwd(),
+      root_dir = root or vim.fn.getcwd(),
     })
   end,
 })
