@@ -118,7 +118,13 @@ def _is_class_arg(node) -> bool:
 
 def _targets(an: Analysis, sym: SymbolRef) -> list:
     if sym.kind == "function":
-        return [t for t in lookup.find(an, "function", sym.name)]
+        found = lookup.find(an, "function", sym.name)
+        if lookup.builtin_function_target(sym.name) is None:
+            return found
+        # Puppet's own function wins over a same-named module function (a legacy stdlib
+        # `size.rb`, say): its loaders ask the system loader first.  The built-in has no file
+        # to go to (hover shows its documentation); only a function of this file shadows it.
+        return [t for t in found if t.path is None]
     if sym.kind == "class":
         return lookup.find(an, "class", sym.name)
     if sym.kind == "define":
