@@ -27,7 +27,7 @@ class ParamSig:
 class Entity:
     """A named thing defined somewhere: where it is and, when readable, its signature."""
 
-    kind: str                    # class, define, function, type_alias, resource_type, fact, node, plan
+    kind: str                    # class, define, function, type_alias, resource_type, fact, node, plan, top_variable
     name: str                    # fully qualified, lower case for classes/defines/functions
     path: str = ""               # file it is defined in ('' when built in or unknown)
     offset: int = 0              # range of its name in that file

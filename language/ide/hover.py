@@ -189,6 +189,10 @@ def _variable(an: Analysis, tok: SyntaxToken, budget) -> HoverResult | None:
             t, dv, doc = targets[0].params[var]
             text += f"\n\nparameter{(' of type `' + t + '`') if t else ''}" + (f"\n\n{doc}" if doc else "")
         return HoverResult(text, tok.offset, tok.end)
+    for e in an.env.lookup("top_variable", bare):
+        where = "/".join(e.path.replace("\\", "/").split("/")[-2:])
+        scope = "node-scope variable of a node definition" if e.extra.get("scope") == "node" else "top-scope variable"
+        return HoverResult(_code(f"${bare}") + f"\n{scope}, set in `{where}`", tok.offset, tok.end)
     return HoverResult(_code(f"${bare}") + "\nnot defined in this file", tok.offset, tok.end)
 
 

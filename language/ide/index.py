@@ -187,10 +187,15 @@ def _index_puppet(entry: FileEntry, text: str) -> None:
             entry.entities.append(Entity("node", n.name, entry.path, n.offset, n.end))
     # Top-scope variables of site manifests, and node-scope variables of any node definition:
     # Puppet makes both visible in every class (node scope: in the classes the node declares).
-    names = set(model.top.variables) if entry.role == "site" else set()
-    for sc in model.scopes:
-        if sc.kind == "node":
-            names |= set(sc.variables)
+    scopes = ([model.top] if entry.role == "site" else []) + [sc for sc in model.scopes if sc.kind == "node"]
+    names: set = set()
+    for sc in scopes:
+        for name, defs in sc.variables.items():
+            if name not in names and defs:
+                # where hover and go to definition send a class that uses it
+                entry.entities.append(Entity("top_variable", name, entry.path, defs[0].offset, defs[0].end,
+                                             extra={"scope": "node" if sc.kind == "node" else "top"}))
+            names.add(name)
     entry.top_variables = frozenset(names)
     entry.uses = uses_of(model)
 

@@ -164,7 +164,8 @@ def definition(an: Analysis, offset: int) -> list:
                     if defs:
                         return [Location(None, defs[0].offset, defs[0].end, True)]
             return [Location(t.path, t.offset, t.end) for t in lookup.find(an, "class", cls) if t.path]
-        return []
+        # a top-scope variable of the site manifest, or a node-scope one
+        return [Location(e.path, e.offset, e.end) for e in an.env.lookup("top_variable", name)]
     out = [Location(t.path, t.offset, t.end) for t in _targets(an, sym) if t.path != ""]
     if sym.kind == "type":
         out = _declared_resources(an, offset, sym.name) + out

@@ -136,7 +136,7 @@ def test_shipped_config_is_the_documented_one():
     shipped = (HERE.parents[1] / "editors" / "nvim" / "lsp" / "puppet_ls.lua").read_text()
     documented = (NVIM_DIR / "init-0.11.lua").read_text()
     for key in ("cmd", "filetypes", "root_markers"):
-        line = re.search(rf"^  {key} = .*$", documented, re.M)
+        line = re.search(rf"^  {key} = .*$", documented, re.MULTILINE)
         assert line and line.group(0) in shipped.splitlines(), key
 
 
