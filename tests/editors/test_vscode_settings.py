@@ -54,3 +54,11 @@ def test_declared_defaults_are_accepted_by_the_server():
     settings, problems = settings_mod.parse_settings({"puppet": nested})
     assert problems == []
     assert settings == settings_mod.DEFAULTS
+
+
+def test_no_setting_is_machine_scoped():
+    """Machine-scoped settings are ignored in remote windows when set in User settings (they
+    only show under the Remote tab, and 'Open Settings' finds nothing): every setting is
+    window- or resource-scoped."""
+    scopes = {key: prop.get("scope", "window") for key, prop in PROPS.items()}
+    assert {k: s for k, s in scopes.items() if s not in ("window", "resource")} == {}
