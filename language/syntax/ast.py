@@ -939,7 +939,8 @@ def dq_text_value(raw: str) -> str:
     """Decode the escapes of double-quoted string text."""
     if "\\" not in raw:
         return raw
-    return _decode_escapes(raw, _DQ_SIMPLE, True, False)
+    # a backslash before a line break joins the lines (Puppet drops both, as in heredocs with L)
+    return _decode_escapes(raw, _DQ_SIMPLE, True, True)
 
 
 def heredoc_text_value(raw: str, escapes: frozenset) -> str:

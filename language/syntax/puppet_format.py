@@ -12,6 +12,7 @@ Both exist so that the conformance cases of Puppet's own test suite can be check
 from __future__ import annotations
 
 import math
+import re
 from typing import ClassVar
 
 from . import ast as A
@@ -43,6 +44,9 @@ def _fmt_float(x: float) -> str:
 
 
 class _Dumper:
+    def __init__(self, complete: bool = False):
+        self.complete = complete
+
     def dump(self, node) -> object:
         if node is None:
             return "()"
@@ -73,7 +77,8 @@ class _Dumper:
         return self.block(stmts) if stmts else []
 
     def d_SourceFile(self, n):
-        return self.block_or_expr(n.statements())
+        # a file with nothing but comments and blanks is Puppet's no-op program
+        return self.block_or_expr(n.statements()) if n.statements() else ":nop"
 
     def d_EppFile(self, n):
         return ["epp", self.block_or_expr(n.statements())]
@@ -114,7 +119,9 @@ class _Dumper:
 
     def d_QName(self, n):
         t = n.syntax.first_token()
-        if t is not None and t.kind in (K.TYPE, K.FUNCTION, K.PLAN, K.APPLY):
+        # keywords used as names, and hyphenated words (Puppet's WORD token), are strings to
+        # Puppet, not qualified names
+        if t is not None and (t.kind in (K.TYPE, K.FUNCTION, K.PLAN, K.APPLY, K.WORD)):
             return f"'{t.text}'"
         return n.name
 
@@ -271,7 +278,9 @@ class _Dumper:
         for o in n.options():
             body = o.body()
             out += [_BREAK, ["when", [self.dump(v) for v in o.values()],
-                             ["then", self.block_or_expr(body.statements() if body is not None else [])]]]
+                             # Puppet keeps a case option's body as a block even for one statement
+                             # (unlike if/unless): `(then (block …))`, or `(then ())` when empty
+                             ["then", self.body(body) or "()"]]]
         out.append(_DEDENT)
         return out
 
@@ -312,7 +321,11 @@ class _Dumper:
         query = n.query()
         if query is not None:
             q.append(self.dump(query))
-        return ["collect", self.dump(n.type_expr()), _INDENT, _BREAK, q, _INDENT] + self._ops(n.ops()) + [_DEDENT, _DEDENT]
+        # Puppet's dumper never prints a collector's attribute operations (`{ tag +> 'x' }`):
+        # it hands `operations` a block that the method ignores.  Printed as Puppet prints them
+        # unless `complete` asks for the whole tree (safety checks of rewrites need it).
+        ops = self._ops(n.ops()) if self.complete else []
+        return ["collect", self.dump(n.type_expr()), _INDENT, _BREAK, q, _INDENT] + ops + [_DEDENT, _DEDENT]
 
     # -- definitions -----------------------------------------------------------------------
     def _params(self, n) -> list:
@@ -400,19 +413,27 @@ def _format(x) -> str:
     walk(x)
     out: list = []
     for i, p in enumerate(parts):
-        if i > 0:
-            prev = parts[i - 1]
-            if p != ")" and not (prev.endswith("(") or (prev and prev[-1].isspace())) and not (p and p[0].isspace()):
-                out.append(" ")
+        if i > 0 and p != ")" and not _ENDS_A_LINE_OPEN.search(parts[i - 1]) and not _STARTS_A_LINE_BLANK.search(p):
+            out.append(" ")
         out.append(p)
     return "".join(out)
 
 
-def puppet_dump(node) -> str:
-    """Puppet's model-tree dump of a parsed file (a SyntaxNode root) or an AST view."""
+# Puppet's dumper separates two parts with a space unless a line of the first ends with
+# whitespace or '(' or a line of the second starts with whitespace: its regexps are tested line
+# by line (Ruby's ^ and $), so a string holding a line break can lose the space before it
+# (`(content =>'#!/bin/sh⏎  …`).  Ruby's \s is ASCII whitespace only.
+_ENDS_A_LINE_OPEN = re.compile(r".*(?:[ \t\r\n\f\v]+|\()$", re.MULTILINE)
+_STARTS_A_LINE_BLANK = re.compile(r"^[ \t\r\n\f\v]+", re.MULTILINE)
+
+
+def puppet_dump(node, complete: bool = False) -> str:
+    """Puppet's model-tree dump of a parsed file (a SyntaxNode root) or an AST view, exactly as
+    `puppet parser dump` prints it; ``complete`` adds what Puppet's dumper leaves out (the
+    attribute operations of collectors), for comparing two trees in full."""
     if not isinstance(node, A.AstNode):
         node = A.view(node)
-    return _format(_Dumper().dump(node))
+    return _format(_Dumper(complete).dump(node))
 
 
 # ---- tokens ----------------------------------------------------------------------------------
