@@ -425,7 +425,9 @@ class _Lexer:
                 self.error(pos, end, "INVALID_HEX_NUMBER", text=value)
                 self.emit(K.ERROR_TOKEN, value, pos)
                 return end
-        elif len(value) > 1 and value[0] == "0" and value.isdigit() and not all(ch in "01234567" for ch in value):
+        elif len(value) > 1 and value[0] == "0" and value[1] != "." and not all(ch in "01234567" for ch in value):
+            # Puppet reads every number that starts with 0 and is not '0.…' as octal: '09',
+            # '09.5', '012e3' and '0e3' are all invalid octal numbers to it
             self.error(pos, end, "INVALID_OCTAL_NUMBER", text=value)
             self.emit(K.ERROR_TOKEN, value, pos)
             return end

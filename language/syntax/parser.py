@@ -1166,6 +1166,8 @@ class Parser:
             self.syntax_error("'{'")
             return GreenNode(K.CASE_EXPR, node)
         self.bump(node)
+        if kinds[self.i] == K.RBRACE:
+            self.syntax_error("a case option")    # Puppet's grammar wants at least one
         while kinds[self.i] not in (K.RBRACE, K.EOF):
             opt: list = []
             if kinds[self.i] not in EXPR_START:
