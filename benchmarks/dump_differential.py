@@ -22,10 +22,10 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _corpus import corpus_files, read_texts  # noqa: E402
+from _corpus import corpus_files, read_texts
 
-from puppet_ls.language.ide.diagnostics import parse_for_path  # noqa: E402
-from puppet_ls.language.syntax.puppet_format import puppet_dump  # noqa: E402
+from puppet_ls.language.ide.diagnostics import parse_for_path
+from puppet_ls.language.syntax.puppet_format import puppet_dump
 
 
 def puppet_dumps(paths: list[str], batch: int) -> dict[str, str]:
