@@ -18,12 +18,37 @@ class DocComment:
     params: dict = field(default_factory=dict)
     returns: str = ""
 
+    def full(self) -> str:
+        """What hover shows: the summary, then the free text."""
+        return join_summary(self.summary, self.text)
+
     def short(self) -> str:
         """One paragraph for hovers and completion details."""
         if self.summary:
             return self.summary
         para = self.text.strip().split("\n\n", 1)[0]
         return " ".join(para.split())
+
+
+def _without_types(text: str) -> str:
+    """``text`` without a leading YARD type list (``[Integer[1, 2]]``, brackets nest)."""
+    text = text.lstrip()
+    if not text.startswith("["):
+        return text
+    depth = 0
+    for i, ch in enumerate(text):
+        depth += {"[": 1, "]": -1}.get(ch, 0)
+        if depth == 0:
+            return text[i + 1:].lstrip()
+    return text
+
+
+def join_summary(summary: str, text: str) -> str:
+    """``summary`` above ``text``, unless the text already opens with it (an index entry keeps
+    the short form, which is the first paragraph when there is no @summary)."""
+    if not summary or " ".join(text.split()).startswith(summary):
+        return text or summary
+    return f"{summary}\n\n{text}" if text else summary
 
 
 def leading_comment(text: str, offset: int) -> str:
@@ -40,7 +65,7 @@ def leading_comment(text: str, offset: int) -> str:
             break
         lines.append(line[1:][1:] if line[1:2] == " " else line[1:])
         pos = prev_start
-        if len(lines) > 400:
+        if len(lines) > 20_000:     # a bound, far above real doc comments (apache::vhost: ~1,800 lines)
             break
     lines.reverse()
     return "\n".join(lines)
@@ -59,7 +84,10 @@ def parse_doc(comment: str) -> DocComment:
                 doc.summary = rest
                 current = ("summary",)
             elif tag == "param":
-                name, _, desc = rest.partition(" ")
+                # YARD allows the types before or after the name: `@param [String] name text`,
+                # `@param name [String] text`
+                name, _, desc = _without_types(rest).partition(" ")
+                desc = _without_types(desc)
                 name = name.lstrip("$")
                 doc.params[name] = desc.strip()
                 current = ("param", name)

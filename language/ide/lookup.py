@@ -16,7 +16,7 @@ from ..knowledge.resource_types import metaparameters, resource_type
 from ..syntax import ast as A
 from ..types.build import BUILTIN_RESOURCE_TYPES
 from ..types.catalogue import describe
-from .docs import leading_comment, parse_doc
+from .docs import join_summary, leading_comment, parse_doc
 
 
 @dataclass
@@ -36,7 +36,7 @@ class Target:
 
 def _own_doc(an: Analysis, node) -> tuple:
     d = parse_doc(leading_comment(an.result.text, node.range[0]))
-    return d.short() if not d.text or d.summary else d.text, d.params
+    return d.full(), d.params
 
 
 def _params_of(view, param_docs: dict) -> dict:
@@ -93,7 +93,7 @@ def find(an: Analysis, kind: str, name: str) -> list:
         sig = e.signature
         if kind in ("class", "define", "plan"):
             sig = _signature_text(kind, e.name, params)
-        doc = e.extra.get("text") or e.doc
+        doc = join_summary(e.doc, e.extra.get("text", ""))
         out.append(Target(kind, e.name, e.path, e.offset, e.end, sig, doc, params,
                           {"api": e.api, "attributes": e.attributes}))
     return out

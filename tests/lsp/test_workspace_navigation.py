@@ -62,3 +62,21 @@ def test_site_variables_are_known_in_classes():
         assert h is not None and h.markdown.endswith(says), (marker, h)
         found = [(t.path, t.start) for t in navigation.definition(an, at)]
         assert found == ([("/r/manifests/site.pp", defined_at)] if defined_at is not None else []), marker
+
+
+LONG_DOC = ("# @summary A class with a long comment.\n#\n# Body text under the summary.\n#\n"
+            + "".join(f"# @param p{i}\n#   Parameter {i}.\n" for i in range(400))
+            + "class longdoc (\n" + "".join(f"  $p{i} = {i},\n" for i in range(400)) + ") {}\n")
+USES = "include longdoc\nclass { 'longdoc': p399 => 1 }\n"
+
+
+def test_docs_of_a_class_in_another_file():
+    """The summary and the body text both show, and a comment of 1,200 lines is read whole
+    (its last parameter keeps its doc)."""
+    env = WorkspaceIndex(complete=True)
+    env.add(index_source("/m/longdoc/manifests/init.pp", LONG_DOC, "longdoc", "manifest"))
+    an = analyze(parse_for_path(USES, "/x/site.pp"), env)
+    h = hover.hover(an, USES.index("longdoc") + 1)
+    assert h is not None and "A class with a long comment." in h.markdown and "Body text under the summary." in h.markdown
+    h = hover.hover(an, USES.index("p399") + 1)
+    assert h is not None and "Parameter 399." in h.markdown, h
