@@ -28,6 +28,25 @@ DEFAULT_MAX_SIZE = 524_288
 
 from .positions import UTF16, PositionCodec
 
+# Language identifiers editors give Puppet manifests and EPP templates (VS Code's extension:
+# puppet, puppet-epp; Neovim: puppet, epuppet; Emacs/Eglot: puppet; others: epp, embeddedpuppet).
+PUPPET_LANGUAGE_IDS = frozenset({"puppet", "puppet-epp", "epp", "epuppet", "embeddedpuppet"})
+# Files of a Puppet project that are not Puppet code, whatever a client calls them: the
+# Puppetfile is a Ruby DSL, Hiera data and metadata are YAML/JSON.
+_NEVER_PUPPET_NAMES = frozenset({"Puppetfile", "Gemfile", "Rakefile", "metadata.json", "hiera.yaml"})
+_NEVER_PUPPET_SUFFIXES = (".rb", ".yaml", ".yml", ".json", ".erb", ".md")
+
+
+def is_puppet_document(language_id: str, path: str) -> bool:
+    """Whether a document a client opened is Puppet code the server should analyse: a .pp or
+    .epp file, or one the client calls Puppet, but never a Puppetfile, Ruby, YAML or JSON file
+    (a generic client may open those with this server too, e.g. for a whole project)."""
+    name = path.replace("\\", "/").rsplit("/", 1)[-1]
+    if name in _NEVER_PUPPET_NAMES or name.endswith(_NEVER_PUPPET_SUFFIXES):
+        return False
+    return name.endswith((".pp", ".epp")) or language_id.lower() in PUPPET_LANGUAGE_IDS
+
+
 # Reparsing piecewise beyond this many changes in one notification costs more than parsing once.
 _MAX_INCREMENTAL_CHANGES = 16
 

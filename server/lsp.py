@@ -51,7 +51,7 @@ from pygls.protocol.language_server import lsp_method
 from pygls.uris import from_fs_path, to_fs_path
 
 from . import __version__, convert, framing
-from .documents import Document, apply_changes, open_document
+from .documents import Document, apply_changes, is_puppet_document, open_document
 from .evalworker import EvalWorker
 from .positions import UTF8, UTF16, UTF32, PositionCodec
 from .settings import DEFAULTS, Settings, parse_settings
@@ -374,6 +374,9 @@ def build_server() -> PuppetServer:
     @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: PuppetServer, params: lsp.DidOpenTextDocumentParams) -> None:
         td = params.text_document
+        if not is_puppet_document(td.language_id or "", uri_to_path(td.uri)):
+            log.info("not analysing %s: language %r is not Puppet", td.uri, td.language_id)
+            return
         ls.docs[td.uri] = open_document(td.uri, uri_to_path(td.uri), td.version, td.text, ls.encoding,
                                         ls.settings.documents_max_size)
         _publish(ls, td.uri)

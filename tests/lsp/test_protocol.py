@@ -134,6 +134,22 @@ async def test_requests_for_unknown_documents_are_empty_not_errors(client):
     assert hover is None
 
 
+async def test_a_puppetfile_is_not_analysed_as_puppet(client):
+    """A generic client may send the Puppetfile (a Ruby DSL) to this server: it gets no
+    diagnostics, and requests on it answer nothing, instead of false Puppet errors."""
+    uri = new_uri("Puppetfile")
+    client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
+        uri=uri, language_id="ruby", version=1, text="mod 'puppetlabs/stdlib', '9.4.1'\n")))
+    hover = await client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(0, 1)))
+    assert hover is None
+    # a Puppet document opened after it gets its diagnostics; the Puppetfile never does
+    after = new_uri("after_puppetfile.pp")
+    open_doc(client, after, "notice(1)\n")
+    await wait_for_diagnostics(client, after)
+    assert uri not in client.diagnostics
+
+
 async def test_diagnostics_have_codes_and_related_locations(client):
     uri = new_uri("related.pp")
     text = "define own::conf(Integer $mode) { }\nown::conf { 'a': mode => 'x', colour => 1 }\n"

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings as hsettings, strategies as st
 
 from puppet_ls.language.syntax.lines import LineIndex
-from puppet_ls.server.documents import apply_changes, open_document
+from puppet_ls.server.documents import apply_changes, is_puppet_document, open_document
 from puppet_ls.server.lsp import uri_to_path
 from puppet_ls.server.positions import UTF8, UTF16, UTF32, PositionCodec
 from puppet_ls.server.settings import DEFAULTS, parse_settings
@@ -85,6 +85,29 @@ URI_CASES = [
 @pytest.mark.parametrize("uri, path", URI_CASES)
 def test_uri_to_path(uri, path) -> None:
     assert uri_to_path(uri) == path
+
+
+DOCUMENT_CASES = [
+    # (languageId the client sent, path, analysed as Puppet?)
+    ("puppet", "/r/manifests/site.pp", True),
+    ("puppet-epp", "/r/templates/motd.epp", True),
+    ("epuppet", "/r/templates/motd.epp", True),
+    ("plaintext", "/r/manifests/init.pp", True),      # the file name says Puppet
+    ("", "/r/x.epp", True),
+    ("puppet", "/tmp/untitled-1", True),               # the client says Puppet
+    ("ruby", "/r/Puppetfile", False),
+    ("puppet", "/r/Puppetfile", False),                # a Ruby DSL, whatever it is called
+    ("yaml", "/r/data/common.yaml", False),
+    ("puppet", "/r/hiera.yaml", False),
+    ("json", "/r/metadata.json", False),
+    ("ruby", "/r/lib/facter/role.rb", False),
+    ("plaintext", "/r/README", False),
+]
+
+
+@pytest.mark.parametrize("language_id, path, puppet", DOCUMENT_CASES)
+def test_which_documents_are_puppet(language_id, path, puppet) -> None:
+    assert is_puppet_document(language_id, path) is puppet
 
 
 def _change(codec, start, end, text):
