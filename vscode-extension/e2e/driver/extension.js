@@ -29,7 +29,7 @@ async function run(r) {
   r.extensionVersion = ext.packageJSON.version;
   const api = await ext.activate();
   await until('the server to run', () => api.state === 'running');
-  r.status = { state: api.state, text: api.statusText, serverInfo: api.serverInfo };
+  r.status = { state: api.state, text: api.statusText, serverInfo: api.serverInfo, how: api.how };
 
   const diags = await until('diagnostics', () => { const d = vscode.languages.getDiagnostics(uri); return d.length ? d : null; });
   r.diagnostics = diags.map(diagJson);
