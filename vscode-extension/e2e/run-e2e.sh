@@ -7,11 +7,11 @@
 #        suggest list, status bar) and writes OUT_DIR/ui.json and screenshots.
 # Usage: run-e2e.sh api|ui SERVER OUT_DIR      (exit 0 = the run completed)
 #   SERVER: the puppet-ls executable, set as the user's "puppet-ls.server.path"; or `bundled`: no
-#   server setting, and code-server runs with HOME a new empty folder and PATH = Node, FRESH_BIN
-#   (a Python without puppet-ls) and /usr/bin:/bin, as on a machine with only Python and VS Code:
-#   the extension must run the puppet-ls bundled in the .vsix.
+#   server setting, and code-server runs with HOME a new empty folder and PATH = Node and the
+#   system folders (VS Code takes a login shell's PATH anyway), as on a machine with only Python
+#   and VS Code: the extension must run the puppet-ls bundled in the .vsix.
 # Env: PREFIX (see setup-code-server.sh), VSIX (the .vsix to install), KEEP=1 keeps the temp dir,
-#   FRESH_BIN (with `bundled`), WORKSPACE (a folder copied into the workspace first, e.g. a
+#   WORKSPACE (a folder copied into the workspace first, e.g. a
 #   control repo; the sample files tests/editors/demo.pp and demo.epp go at its top).
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -36,7 +36,7 @@ cp "$REPO/tests/editors/demo.pp" "$REPO/tests/editors/demo.epp" "$W/ws/"
 if [ "$SERVER" = bundled ]; then
   SERVER_SETTING=''
   mkdir -p "$W/home"
-  RUN_ENV=(env -u PYTHONPATH -u VIRTUAL_ENV "HOME=$W/home" "PATH=$NODE24_BIN:${FRESH_BIN:?FRESH_BIN is needed with bundled}:/usr/bin:/bin")
+  RUN_ENV=(env -u PYTHONPATH -u VIRTUAL_ENV "HOME=$W/home" "PATH=$NODE24_BIN:/usr/local/bin:/usr/bin:/bin")
 else
   SERVER_SETTING="\"puppet-ls.server.path\": \"$SERVER\","
   RUN_ENV=(env "PATH=$NODE24_BIN:$PATH")
