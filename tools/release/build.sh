@@ -6,7 +6,7 @@
 # Usage: tools/release/build.sh [TARGET...]     (default: this machine's target, e.g. linux-x64;
 #        `all` = every target of tools/release/bundle.py)
 # Env: PYTHON (default python3; needs the `release` extra: pip install -e '.[release]'),
-#      DIST (default ./dist, emptied first).  Needs vscode-extension/node_modules (npm ci).
+#      DIST (default ./dist, emptied first), RELEASE_TAG (checked to be v + the version).  Needs vscode-extension/node_modules (npm ci).
 set -euo pipefail
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 EXT=$REPO/vscode-extension
@@ -41,6 +41,10 @@ version=$(sed -n 's/^version = "\(.*\)"$/\1/p' pyproject.toml | head -1)
 ext_version=$(node -p 'require("./vscode-extension/package.json").version')
 if [ "$version" != "$ext_version" ]; then
   echo "build.sh: pyproject.toml says $version, vscode-extension/package.json says $ext_version" >&2; exit 1
+fi
+# the release workflow passes the pushed tag: it must name that version
+if [ -n "${RELEASE_TAG:-}" ] && [ "$RELEASE_TAG" != "v$version" ]; then
+  echo "build.sh: tag $RELEASE_TAG does not name version $version (expected v$version)" >&2; exit 1
 fi
 
 rm -rf "$DIST" && mkdir -p "$DIST"
