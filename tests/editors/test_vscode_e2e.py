@@ -144,6 +144,15 @@ def test_api_missing_server_is_explained(api):
     assert "pip install" not in missing["lastError"]
 
 
+def test_api_no_python_is_explained(api):
+    """Nothing configured and no Python on PATH: one state and one message that says what to do."""
+    no_python = api["noPython"]
+    assert no_python["state"] == "noPython" and no_python["text"] == "$(error) puppet-ls"
+    assert no_python["lastError"].startswith(
+        "puppet-ls needs Python 3.10 or newer, and none was found (no python3 or python on PATH). "
+        "Install Python 3.10 or newer")
+
+
 # ---- through the UI, like a person ----------------------------------------------------------------
 
 def test_ui_language_mode_and_problems_panel(ui):

@@ -25,13 +25,14 @@ from packaging.requirements import Requirement
 PYTHON_VERSIONS = ("3.10", "3.11", "3.12", "3.13", "3.14")
 
 # VS Code's target names (`vsce package --target`) and the wheel platform tags of each, oldest
-# first: a manylinux2014 wheel runs on glibc 2.17 and later, a macOS 10.13/11.0 wheel on later macOS.
+# first: a manylinux2014 wheel runs on glibc 2.17 and later; for macOS, pip takes a wheel for that
+# version or older (VS Code itself needs macOS 11).
 TARGETS: dict[str, tuple[str, ...]] = {
     "linux-x64": ("manylinux_2_17_x86_64", "manylinux2014_x86_64"),
     "linux-arm64": ("manylinux_2_17_aarch64", "manylinux2014_aarch64"),
     "alpine-x64": ("musllinux_1_2_x86_64",),
     "alpine-arm64": ("musllinux_1_2_aarch64",),
-    "darwin-x64": ("macosx_10_13_x86_64",),
+    "darwin-x64": ("macosx_11_0_x86_64",),   # pip also takes older tags: CPython 3.14 has 10.15, 3.10 10.9
     "darwin-arm64": ("macosx_11_0_arm64",),
     "win32-x64": ("win_amd64",),
     "win32-arm64": ("win_arm64",),

@@ -1,6 +1,7 @@
 // The status bar item that shows the language server's state (starting, running, stopped,
 // not installed, no Python to run it, failed) and opens the server's output when clicked.
 import * as vscode from 'vscode';
+import { MIN_PYTHON } from './resolve';
 
 export type ServerState = 'starting' | 'running' | 'stopped' | 'missing' | 'noPython' | 'failed';
 
@@ -9,7 +10,7 @@ const LOOK: Record<ServerState, { icon: string; label: string }> = {
   running: { icon: '$(check)', label: 'running' },
   stopped: { icon: '$(debug-stop)', label: 'stopped' },
   missing: { icon: '$(error)', label: 'not installed' },
-  noPython: { icon: '$(error)', label: 'needs Python 3.10 or newer' },
+  noPython: { icon: '$(error)', label: `needs Python ${MIN_PYTHON.join('.')} or newer` },
   failed: { icon: '$(error)', label: 'failed' },
 };
 
