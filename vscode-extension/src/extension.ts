@@ -123,8 +123,12 @@ async function start(): Promise<void> {
   status.set('starting');
   const settings = readSettings();
   const probe = nodeProbe();
-  const selected = settings.path || settings.pythonPath ? undefined : await selectedPython();
-  const resolution = resolveServer(settings, probe, bundledLibs, selected);
+  let resolution = resolveServer(settings, probe, bundledLibs);
+  if (resolution.kind === 'python' && !resolution.explicit) {
+    // only now ask the Python extension (activating it costs time): its interpreter comes first
+    const selected = await selectedPython();
+    if (selected) resolution = resolveServer(settings, probe, bundledLibs, selected);
+  }
   let launch;
   if (resolution.kind === 'problem') {
     status.set(resolution.problem.action === 'getPython' ? 'noPython' : 'missing', resolution.problem.message);
