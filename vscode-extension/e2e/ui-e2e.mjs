@@ -1,7 +1,8 @@
 // Works the real VS Code UI (code-server) in Debian's headless Chromium the way a person would:
 // Quick Open demo.pp, wait for puppet-ls's squiggle, read the Problems panel, open the hover on
-// $greeting, trigger completion after a `$`, read the status bar, and take screenshots.
-// Usage: node ui-e2e.mjs BASE_URL FOLDER OUT_JSON   (screenshots go next to OUT_JSON)
+// $greeting, trigger completion after a `$`, read the status bar, and take screenshots; in a
+// control repo, also hover a profile included by a role (found through environment.conf).
+// Usage: node ui-e2e.mjs BASE_URL FOLDER OUT_JSON [control-repo]   (screenshots go next to OUT_JSON)
 // What was learnt: scope selectors to '.part.editor' (the chat input is a Monaco editor too);
 // wait for the Quick Open row before Enter; open the hover with the keyboard (Ctrl+K Ctrl+I),
 // because token <span>s do not line up with words for a mouse hover.
@@ -9,7 +10,7 @@ import { chromium } from 'playwright-core';
 import fs from 'node:fs';
 import path from 'node:path';
 
-const [base, folder, out] = process.argv.slice(2);
+const [base, folder, out, kind] = process.argv.slice(2);
 const dir = path.dirname(out);
 const t0 = Date.now();
 const lap = (m) => console.error(`[${((Date.now() - t0) / 1000).toFixed(1)}s] ${m}`);
@@ -81,7 +82,26 @@ try {
     null, { timeout: 30000 });
   result.completion = await page.locator('.suggest-widget .monaco-list-row .label-name').allInnerTexts();
   await page.screenshot({ path: path.join(dir, 'vscode-completion.png') });
+  await page.keyboard.press('Escape');
   lap('completion shown');
+
+  if (kind === 'control-repo') {
+    // role::webserver includes profile::webserver: its hover shows the profile's @summary
+    await page.keyboard.press('Control+P');
+    await page.waitForSelector('.quick-input-widget input', { state: 'visible', timeout: 30000 });
+    await page.keyboard.type('role/manifests/webserver.pp');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'webserver.pp' }).first().waitFor({ timeout: 30000 });
+    await page.keyboard.press('Enter');
+    await page.locator(`${ED} .view-lines`, { hasText: 'class role::webserver' }).waitFor({ timeout: 30000 });
+    await gotoLine('4:15');
+    await page.keyboard.press('Control+K');
+    await page.keyboard.press('Control+I');
+    await page.waitForFunction(() => [...document.querySelectorAll('.monaco-hover')].some((e) => e.innerText.includes('nginx')),
+      null, { timeout: 30000 });
+    result.controlRepoHover = (await page.locator('.monaco-hover', { hasText: 'nginx' }).first().innerText()).trim();
+    await page.screenshot({ path: path.join(dir, 'vscode-control-repo-hover.png') });
+    lap('control repo hover shown');
+  }
   result.ok = true;
 } catch (e) {
   result.error = String(e);

@@ -1,7 +1,10 @@
 // The VS Code extension's entry point: starts puppet-ls over stdio with vscode-languageclient,
-// keeps the status item in step with the server, restarts it when its settings change, and
-// tells the user how to install the server when it is missing.
+// keeps the status item in step with the server, restarts it when its settings change, runs the
+// copy of puppet-ls bundled in the extension with a Python found on the machine when the user has
+// not installed or configured one, and tells the user what to do when there is nothing to run.
 import { execFile } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import {
   DidChangeConfigurationNotification,
@@ -11,7 +14,20 @@ import {
   State,
 } from 'vscode-languageclient/node';
 import { SERVER_SECTIONS, serverSettings, settingsPayload } from './config';
-import { explainPythonProbe, nodeProbe, PYTHON_MODULE, resolveServer, ServerSettings } from './resolve';
+import {
+  choosePython,
+  GET_PYTHON_URL,
+  launchEnv,
+  newEnough,
+  nodeProbe,
+  parseProbe,
+  Problem,
+  PYTHON_PROBE,
+  ProbeAnswer,
+  PythonCandidate,
+  resolveServer,
+  ServerSettings,
+} from './resolve';
 import { ServerState, ServerStatus } from './status';
 
 const SECTION = 'puppet-ls';
@@ -21,6 +37,8 @@ let client: LanguageClient | undefined;
 let status: ServerStatus;
 let output: vscode.LogOutputChannel;
 let lastError = '';
+let launchedHow = '';
+let bundledLibs: string | undefined;
 
 /** What the extension exports (used by the end-to-end test driver and by other extensions). */
 export interface PuppetLsApi {
@@ -28,6 +46,8 @@ export interface PuppetLsApi {
   readonly statusText: string;
   readonly serverInfo: { name: string; version?: string } | undefined;
   readonly lastError: string;
+  /** where the running server comes from, e.g. "bundled puppet-ls, run by /usr/bin/python3 (Python 3.11.2)" */
+  readonly how: string;
   restart(): Promise<void>;
 }
 
@@ -50,12 +70,14 @@ function readSettings(): ServerSettings {
   };
 }
 
-async function tellUser(message: string, fix: string, installCommand: string): Promise<void> {
+async function tellUser(problem: Problem): Promise<void> {
+  const { message, fix, action } = problem;
   lastError = `${message} ${fix}`;
   output.appendLine(`[puppet-ls] ${message}\n[puppet-ls] Fix: ${fix}`);
-  const choice = await vscode.window.showErrorMessage(`${message} ${fix}`, 'Copy Install Command', 'Open Settings', 'Show Output');
-  if (choice === 'Copy Install Command') {
-    await vscode.env.clipboard.writeText(installCommand);
+  const first = action === 'getPython' ? 'Get Python' : 'Open Settings';
+  const choice = await vscode.window.showErrorMessage(`${message} ${fix}`, first, 'Show Output');
+  if (choice === 'Get Python') {
+    await vscode.env.openExternal(vscode.Uri.parse(GET_PYTHON_URL));
   } else if (choice === 'Open Settings') {
     await vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.server`);
   } else if (choice === 'Show Output') {
@@ -63,39 +85,80 @@ async function tellUser(message: string, fix: string, installCommand: string): P
   }
 }
 
-/** `python -c "import puppet_ls.server.cli"`: '' when it imports, else its stderr. */
-function probePython(python: string): Promise<string> {
+/** Runs PYTHON_PROBE with one candidate interpreter. */
+function probePython(c: PythonCandidate, askInstalled: boolean): Promise<ProbeAnswer> {
+  const args = [...c.prefix, '-c', PYTHON_PROBE, ...(askInstalled ? ['import'] : [])];
   return new Promise((resolve) => {
-    execFile(python, ['-c', `import ${PYTHON_MODULE}`], { timeout: 20000 }, (err, _stdout, stderr) =>
-      resolve(err ? stderr || String(err) : ''));
+    execFile(c.command, args, { timeout: 20000 }, (err, stdout, stderr) =>
+      resolve(parseProbe(String(stdout), err ? (String(stderr).trim().split('\n').pop() || err.message) : undefined)));
   });
+}
+
+/** The interpreter selected in the Python extension (ms-python.python), when it is installed. */
+async function selectedPython(): Promise<string | undefined> {
+  const ext = vscode.extensions.getExtension('ms-python.python');
+  if (!ext) return undefined;
+  try {
+    const api = ext.isActive ? ext.exports : await ext.activate();
+    const environments = api?.environments;
+    const active = environments?.getActiveEnvironmentPath?.(vscode.workspace.workspaceFolders?.[0]?.uri);
+    if (!active?.path) return undefined;
+    const resolved = await environments.resolveEnvironment?.(active);
+    return resolved?.executable?.uri?.fsPath ?? active.path;
+  } catch (err) {
+    output.appendLine(`[puppet-ls] the Python extension's interpreter is not available: ${String(err)}`);
+    return undefined;
+  }
+}
+
+/** The bundled libraries (bundled/libs, put there by tools/release/build.sh), if this build has them. */
+function findBundled(context: vscode.ExtensionContext): string | undefined {
+  const libs = path.join(context.extensionPath, 'bundled', 'libs');
+  return fs.existsSync(path.join(libs, 'puppet_ls', 'server', 'cli.py')) ? libs : undefined;
 }
 
 async function start(): Promise<void> {
   lastError = '';
+  launchedHow = '';
   status.set('starting');
   const settings = readSettings();
-  const resolution = resolveServer(settings, nodeProbe());
-  if (!resolution.ok) {
-    status.set('missing', resolution.message);
-    void tellUser(resolution.message, resolution.fix, resolution.installCommand);
-    return;
+  const probe = nodeProbe();
+  let resolution = resolveServer(settings, probe, bundledLibs);
+  if (resolution.kind === 'python' && !resolution.explicit) {
+    // only now ask the Python extension (activating it costs time): its interpreter comes first
+    const selected = await selectedPython();
+    if (selected) resolution = resolveServer(settings, probe, bundledLibs, selected);
   }
-  if (resolution.args[0] === '-m') {
-    const problem = await probePython(resolution.command);
-    if (problem) {
-      const e = explainPythonProbe(resolution.command, problem);
-      status.set('missing', e.message);
-      void tellUser(e.message, e.fix, e.installCommand);
+  let launch;
+  if (resolution.kind === 'problem') {
+    status.set(resolution.problem.action === 'getPython' ? 'noPython' : 'missing', resolution.problem.message);
+    void tellUser(resolution.problem);
+    return;
+  } else if (resolution.kind === 'python') {
+    // one candidate at a time: the first Python that is new enough is the one
+    const answers: ProbeAnswer[] = [];
+    for (const c of resolution.candidates) {
+      const a = await probePython(c, resolution.explicit);
+      answers.push(a);
+      output.appendLine(`[puppet-ls] Python candidate ${c.label}: ${a.version ? a.version.join('.') + (a.installed ? ', has puppet-ls' : '') : a.error}`);
+      if (a.version && newEnough(a.version)) break;
+    }
+    const chosen = choosePython(resolution, answers, settings.args ?? []);
+    if ('problem' in chosen) {
+      status.set(chosen.problem.action === 'getPython' ? 'noPython' : 'missing', chosen.problem.message);
+      void tellUser(chosen.problem);
       return;
     }
+    launch = chosen.launch;
+  } else {
+    launch = resolution.launch;
   }
-  output.appendLine(`[puppet-ls] starting ${resolution.command} ${resolution.args.join(' ')} (from ${resolution.how})`);
+  launchedHow = launch.how;
+  output.appendLine(`[puppet-ls] starting ${launch.command} ${launch.args.join(' ')} (from ${launch.how})`);
 
-  const serverOptions: ServerOptions = {
-    run: { command: resolution.command, args: resolution.args },
-    debug: { command: resolution.command, args: resolution.args },
-  };
+  const env = launchEnv(launch, process.env, process.platform);
+  const executable = { command: launch.command, args: launch.args, options: { env } };
+  const serverOptions: ServerOptions = { run: executable, debug: executable };
   const clientOptions: LanguageClientOptions = {
     documentSelector: LANGUAGES.flatMap((language) => [
       { scheme: 'file', language },
@@ -124,7 +187,7 @@ async function start(): Promise<void> {
     if (client !== c) return;
     if (e.newState === State.Running) {
       const info = c.initializeResult?.serverInfo;
-      status.set('running', info ? `${info.name}${info.version ? ' ' + info.version : ''}` : resolution.how);
+      status.set('running', `${info ? `${info.name}${info.version ? ' ' + info.version : ''}, ` : ''}${launch.how}`);
     } else if (e.newState === State.Starting) {
       status.set('starting');
     } else {
@@ -135,9 +198,12 @@ async function start(): Promise<void> {
     await c.start();
   } catch (err) {
     const text = err instanceof Error ? err.message : String(err);
-    lastError = `puppet-ls could not be started (${resolution.command}): ${text}`;
-    status.set('failed', lastError);
-    void tellUser(`puppet-ls could not be started: ${text}.`, `Check "puppet-ls.server.path" / "puppet-ls.server.pythonPath", or reinstall with \`python3 -m pip install puppet-ls\`.`, 'python3 -m pip install puppet-ls');
+    status.set('failed', `puppet-ls could not be started (${launch.command}): ${text}`);
+    void tellUser({
+      message: `puppet-ls could not be started (${launch.how}): ${text}.`,
+      fix: 'See the output for the server\'s own message, and check "puppet-ls.server.path" and "puppet-ls.server.pythonPath".',
+      action: 'openSettings',
+    });
   }
 }
 
@@ -162,6 +228,7 @@ async function restart(): Promise<void> {
 
 export async function activate(context: vscode.ExtensionContext): Promise<PuppetLsApi> {
   output = vscode.window.createOutputChannel('puppet-ls', { log: true });
+  bundledLibs = findBundled(context);
   status = new ServerStatus('puppet-ls.showOutput');
   context.subscriptions.push(
     output,
@@ -189,6 +256,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Puppet
     },
     get lastError() {
       return lastError;
+    },
+    get how() {
+      return launchedHow;
     },
     restart,
   };

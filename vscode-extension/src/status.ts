@@ -1,14 +1,16 @@
 // The status bar item that shows the language server's state (starting, running, stopped,
-// not installed, failed) and opens the server's output when clicked.
+// not installed, no Python to run it, failed) and opens the server's output when clicked.
 import * as vscode from 'vscode';
+import { MIN_PYTHON } from './resolve';
 
-export type ServerState = 'starting' | 'running' | 'stopped' | 'missing' | 'failed';
+export type ServerState = 'starting' | 'running' | 'stopped' | 'missing' | 'noPython' | 'failed';
 
 const LOOK: Record<ServerState, { icon: string; label: string }> = {
   starting: { icon: '$(loading~spin)', label: 'starting' },
   running: { icon: '$(check)', label: 'running' },
   stopped: { icon: '$(debug-stop)', label: 'stopped' },
   missing: { icon: '$(error)', label: 'not installed' },
+  noPython: { icon: '$(error)', label: `needs Python ${MIN_PYTHON.join('.')} or newer` },
   failed: { icon: '$(error)', label: 'failed' },
 };
 
@@ -42,7 +44,7 @@ export class ServerStatus implements vscode.Disposable {
     tooltip.isTrusted = false;
     this.item.tooltip = tooltip;
     this.item.backgroundColor =
-      state === 'missing' || state === 'failed' ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
+      state === 'missing' || state === 'noPython' || state === 'failed' ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
     this.item.accessibilityInformation = { label: `puppet-ls ${look.label}${detail ? `: ${detail}` : ''}` };
   }
 

@@ -1,7 +1,7 @@
 // Test-only extension for the real-VS-Code end-to-end test: inside code-server's extension host
 // it opens the sample files, waits for puppet-ls's diagnostics, asks VS Code for the hover and
 // the completions (the providers the Puppet extension registered), checks the status item and the
-// "server not installed" message, and writes everything as JSON to $E2E_OUT.  Idle without it.
+// "server not found" and "needs Python" messages, and writes everything as JSON to $E2E_OUT.  Idle without it.
 const vscode = require('vscode');
 const fs = require('fs');
 
@@ -29,7 +29,7 @@ async function run(r) {
   r.extensionVersion = ext.packageJSON.version;
   const api = await ext.activate();
   await until('the server to run', () => api.state === 'running');
-  r.status = { state: api.state, text: api.statusText, serverInfo: api.serverInfo };
+  r.status = { state: api.state, text: api.statusText, serverInfo: api.serverInfo, how: api.how };
 
   const diags = await until('diagnostics', () => { const d = vscode.languages.getDiagnostics(uri); return d.length ? d : null; });
   r.diagnostics = diags.map(diagJson);
@@ -51,6 +51,14 @@ async function run(r) {
   await vscode.workspace.getConfiguration('puppet-ls').update('server.path', '/nonexistent/puppet-ls', vscode.ConfigurationTarget.Global);
   await until('the "not installed" state', () => api.state === 'missing');
   r.missing = { state: api.state, text: api.statusText, lastError: api.lastError };
+
+  // no server setting, no puppet-ls and no Python on PATH (the extension host's environment is
+  // shared by all extensions): the bundled copy has nothing to run it, and the status says so
+  process.env.PATH = '/nonexistent';
+  process.env.HOME = '/nonexistent';
+  await vscode.workspace.getConfiguration('puppet-ls').update('server.path', undefined, vscode.ConfigurationTarget.Global);
+  await until('the "needs Python" state', () => api.state === 'noPython');
+  r.noPython = { state: api.state, text: api.statusText, lastError: api.lastError };
   return r;
 }
 
