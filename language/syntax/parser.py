@@ -50,7 +50,7 @@ _SELECTOR_BP = 25
 _UNARY_BP = 100
 _RELATIONSHIP = frozenset({K.IN_EDGE, K.IN_EDGE_SUB, K.OUT_EDGE, K.OUT_EDGE_SUB})
 _ASSIGN = frozenset({K.EQUALS, K.APPENDS, K.DELETES})
-_CHAIN_OPERATORS = frozenset(_BINARY) | _RELATIONSHIP | frozenset({K.DOT, K.LBRACK, K.LPAREN})
+_CHAIN_OPERATORS = frozenset(_BINARY) | _RELATIONSHIP | frozenset({K.DOT, K.LBRACK, K.LPAREN, K.QMARK})
 
 # tokens that can start an expression
 EXPR_START = frozenset({
@@ -303,6 +303,9 @@ class Parser:
         kinds = self.kinds
         while kinds[self.i] in _CHAIN_OPERATORS:
             self.skip_group(node)
+            if kinds[self.i] == K.SELBRACE:
+                self.skip_group(node)      # a selector's { cases }
+                continue
             if kinds[self.i] in EXPR_START and kinds[self.i] not in _CHAIN_OPERATORS:
                 node.append(self.primary())
         return GreenNode(K.ERROR, node)
@@ -737,6 +740,10 @@ class Parser:
             if k == K.QMARK:
                 if _SELECTOR_BP <= min_bp:
                     return left
+                # selectors chain like operators, each nesting the previous one a level deeper
+                chain += 1
+                if chain > MAX_CHAIN:
+                    return self.chain_too_long(left)
                 left = self.selector(left)
                 continue
             return left

@@ -31,6 +31,7 @@ PATHOLOGICAL = {
     "arrays": "$x = [" + "[1," * 3000 + "]" * 3000 + "]",
     "heredocs": "@(E)\n" * 500 + "E\n" * 500,
     "selectors": "$a = $b ? { " * 2000 + "}" * 2000,
+    "chained selectors": "$a = $b" + " ? { 1 => 2, default => 3 }" * 3000,
     "unclosed": "class a { " * 3000,
     "closers": "}" * 5000 + ")" * 5000 + "]" * 5000,
     "epp": "<% if true { %>" * 2000,
