@@ -499,8 +499,8 @@ class Worker:
             if self.conn.poll(0.2):
                 try:
                     return self.conn.recv()
-                except EOFError:
-                    return self._died("the worker died")
+                except (EOFError, OSError):
+                    return self._died(f"the worker died (exit code {self.proc.exitcode})")
             start = self.state["start"].value
             if start and time.monotonic() - start > limit:
                 stage = self.state["name"].value.decode()
