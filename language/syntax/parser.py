@@ -66,7 +66,8 @@ _RECOVERY_STOP = frozenset({
     K.FUNCTION, K.TYPE, K.PLAN, K.AT, K.ATAT, K.RENDER_EXPR, K.EPP_TEXT,
 })
 # Bounds on the shape of trees: recursive descent goes at most MAX_NESTING constructs deep, and
-# an operator chain (left-nested) is at most MAX_CHAIN long.  Beyond them: NESTING_TOO_DEEP.
+# an operator chain (left-nested) grows no taller than MAX_CHAIN levels, its first operand's
+# height included (so chains nested in parentheses do not add up).  Beyond: NESTING_TOO_DEEP.
 MAX_NESTING = 100
 MAX_CHAIN = 300
 _ENTRY_RECOVERY = frozenset({K.COMMA, K.RBRACE, K.EOF})
@@ -530,10 +531,8 @@ class Parser:
     def relationship(self) -> GreenNode:
         left = self.resource()
         kinds = self.kinds
-        chain = 0
         while kinds[self.i] in _RELATIONSHIP:
-            chain += 1
-            if chain > MAX_CHAIN:
+            if left.height >= MAX_CHAIN:
                 return self.chain_too_long(left)
             node = [left]
             self.bump(node)
@@ -719,15 +718,13 @@ class Parser:
             left = GreenNode(K.UNARY_EXPR, node)
         else:
             left = self.postfix(self.primary())
-        chain = 0
         while True:
             k = kinds[self.i]
             bp = _BINARY.get(k)
             if bp is not None:
                 if bp <= min_bp:
                     return left
-                chain += 1
-                if chain > MAX_CHAIN:
+                if left.height >= MAX_CHAIN:
                     return self.chain_too_long(left)
                 node = [left]
                 self.bump(node)
@@ -741,8 +738,7 @@ class Parser:
                 if _SELECTOR_BP <= min_bp:
                     return left
                 # selectors chain like operators, each nesting the previous one a level deeper
-                chain += 1
-                if chain > MAX_CHAIN:
+                if left.height >= MAX_CHAIN:
                     return self.chain_too_long(left)
                 left = self.selector(left)
                 continue
@@ -773,11 +769,9 @@ class Parser:
 
     def postfix(self, left: GreenNode) -> GreenNode:
         kinds = self.kinds
-        chain = 0
         while True:
             k = kinds[self.i]
-            chain += 1
-            if chain > MAX_CHAIN and k in _POSTFIX_START:
+            if k in _POSTFIX_START and left.height >= MAX_CHAIN:
                 return self.chain_too_long(left)
             if k == K.LBRACK:
                 left = self.access(left, "an index or type parameter")

@@ -32,6 +32,9 @@ PATHOLOGICAL = {
     "heredocs": "@(E)\n" * 500 + "E\n" * 500,
     "selectors": "$a = $b ? { " * 2000 + "}" * 2000,
     "chained selectors": "$a = $b" + " ? { 1 => 2, default => 3 }" * 3000,
+    # each chain below MAX_CHAIN, but nested in parentheses they used to stack to 3,000 levels
+    "stacked chains": "$a = " + "(" * 10 + "1" + (" + 1" * 299 + ")") * 10,
+    "stacked chains in arrays": "$a = " + "[" * 10 + "1" + (" + 1" * 299 + "]") * 10,
     "unclosed": "class a { " * 3000,
     "closers": "}" * 5000 + ")" * 5000 + "]" * 5000,
     "epp": "<% if true { %>" * 2000,
@@ -41,6 +44,7 @@ PATHOLOGICAL = {
 def exercise(text: str, epp: bool = False) -> None:
     result = parse(text, epp=epp)
     assert result.green.text() == text
+    assert result.green == parse(text, epp=epp).green
     file_diagnostics(result)
     puppet_dump(result.root)
     dump_tree(result.root)
