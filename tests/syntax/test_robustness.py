@@ -20,6 +20,7 @@ PATHOLOGICAL = {
     "sum": "$a = " + "+".join(["1"] * 20000),
     "ifs": "if true {" * 2000 + "}" * 2000,
     "interpolation": '"${' * 500 + "}\"" * 500,
+    "strings in interpolations": '"${' * 3000 + '"' * 3000 + '}' * 3000,
     "unary": "-" * 20000 + "1",
     "not": "!" * 20000 + "1",
     "calls": "f(" * 3000 + ")" * 3000,
