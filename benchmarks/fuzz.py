@@ -13,7 +13,10 @@ result, each one timed as one *operation*:
   parse, validate, analyze (scopes and types), check (``file_diagnostics``, what
   ``puppet-ls check`` and the server publish), symbols, folding, semantic tokens; hover,
   completion, signature help and highlights at 5 seeded offsets; previews (``ide.preview.previews``
-  over the whole file with the server's default budget: the inlay hints); incremental (6
+  over the whole file with the server's default budget: the inlay hints); hover values and
+  previews are evaluated by the server's own supervised worker (``server/evalworker.py``,
+  killed at the request's deadline), and an internal error of the evaluator is a finding;
+  incremental (6
   seeded edits, each ``reparse`` of the previous result compared with ``parse`` of the new
   text: equal green trees and equal errors, as tests/syntax/test_edits.py compares them).
 
@@ -282,11 +285,49 @@ class CaseResult:
 
 class Runner:
     """Runs the stages on one text, timing each operation; ``state`` (shared with the watching
-    parent) holds the running operation's stage and start time, ``dump`` a file for stack dumps."""
+    parent) holds the running operation's stage and start time, ``dump`` a file for stack dumps.
+    Hover values and previews are evaluated as the server evaluates them: by its supervised
+    worker process (``server/evalworker.py``, killed at the request's deadline) when
+    ``server_evaluator``, else in this process (the CLI's evaluator)."""
 
-    def __init__(self, state=None, dump=None):
+    def __init__(self, state=None, dump=None, server_evaluator: bool = False):
         self.state = state
         self.dump = dump
+        self.server_evaluator = server_evaluator
+        self._evalworker = None
+        self.eval_errors: list[str] = []
+
+    def evaluator(self, total_seconds: float):
+        """The evaluator of one request (a deadline of ``total_seconds`` from now) that also
+        notes the evaluator's internal errors, which it answers as ordinary failures."""
+        from puppet_ls.language.ide.preview import evaluate_in_process
+        if self.server_evaluator and self._evalworker is None:
+            from puppet_ls.server.evalworker import EvalWorker
+            self._evalworker = EvalWorker()
+            self._evalworker.ever_ready.wait(60)
+        worker = self._evalworker
+        deadline = time.monotonic() + total_seconds
+
+        def evaluate(program: str, budget) -> tuple:
+            if worker is not None:
+                res = worker.evaluate(program, budget.steps, budget.seconds, deadline)
+            else:
+                res = evaluate_in_process(program, budget)
+            error = res[3] or ""
+            if "Internal error" in error or error.startswith("evaluation failed"):
+                self.eval_errors.append(error)
+            return res
+        return evaluate
+
+    def evaluating(self, fn):
+        """``fn`` raising when the evaluator reported an internal error while it ran."""
+        def run():
+            self.eval_errors.clear()
+            out = fn()
+            if self.eval_errors:
+                raise RuntimeError(f"the evaluator failed: {self.eval_errors[0]}")
+            return out
+        return run
 
     def run(self, text: str, path: str, ops_seed: str, only: str | None = None,
             offset: int | None = None) -> CaseResult:
@@ -336,13 +377,16 @@ class Runner:
         # The server's defaults (server/settings.py, lsp.py:_budget): 20,000 steps and 50 ms an
         # expression, 0.3 s a request.
         def budget():
-            return ide_preview.PreviewBudget(steps=20_000, seconds=0.05, total_seconds=0.3)
+            b = ide_preview.PreviewBudget(steps=20_000, seconds=0.05, total_seconds=0.3)
+            b.evaluator = self.evaluator(b.total_seconds)
+            return b
         offsets = [r.randrange(len(text) + 1) for _ in range(OFFSETS)]
         if offset is not None:
             offsets = [offset]
         for off in offsets:
             if want("hover"):
-                self.op(res, "hover", lambda off=off: ide_hover.hover(an, off, budget(), values=True), off)
+                self.op(res, "hover", self.evaluating(lambda off=off: ide_hover.hover(an, off, budget(), values=True)),
+                        off)
             if want("completion"):
                 self.op(res, "completion", lambda off=off: ide_completion.complete(an, off), off)
             if want("signature"):
@@ -350,7 +394,7 @@ class Runner:
             if want("highlights"):
                 self.op(res, "highlights", lambda off=off: ide_navigation.highlights(an, off), off)
         if want("previews"):
-            self.op(res, "previews", lambda: ide_preview.previews(an, 0, len(text), budget()))
+            self.op(res, "previews", self.evaluating(lambda: ide_preview.previews(an, 0, len(text), budget())))
         if want("incremental"):
             self.incremental(res, r, text, path, result)
         return res
@@ -453,7 +497,7 @@ def _worker_main(conn, state, dump_path: str) -> None:
         pass
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 1000))
     with open(dump_path, "w+", encoding="utf-8") as dump:
-        runner = Runner(state, dump)
+        runner = Runner(state, dump, server_evaluator=True)
         while True:
             try:
                 job = conn.recv()
