@@ -675,7 +675,9 @@ class Recorder:
         if self.by_sig[sig] > self.keep:
             return
         self.saved += 1
-        small, offset = (text, f.arg) if f.kind == "mismatch" else shrink(worker, f, f.base or text, path, ops_seed)
+        # an incremental finding keeps the text its failing edit was applied to (f.base)
+        small, offset = (f.base or text, f.arg) if f.kind == "mismatch" else \
+            shrink(worker, f, f.base or text, path, ops_seed)
         ext = ".epp" if path.endswith(".epp") else ".pp"
         name = f"finding-{self.saved:03d}-{f.stage}-{f.kind}{ext}"
         (self.out / name).write_text(small, encoding="utf-8", errors="surrogatepass", newline="")
