@@ -489,7 +489,13 @@ def _difference(inc, full, text: str) -> str:
 # ---- the watched worker -----------------------------------------------------------------------
 
 def _worker_main(conn, state, dump_path: str) -> None:
+    import ctypes
     import resource
+    import signal
+    try:    # end with the fuzzer, even when it is killed (Linux)
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)   # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
     cap = MEMORY_MB * 1024 * 1024
     try:
         resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
