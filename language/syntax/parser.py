@@ -21,6 +21,7 @@ to the next token that can start a statement, skipping whole bracketed groups.
 """
 from __future__ import annotations
 
+import bisect
 import gc
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -1462,11 +1463,47 @@ def _pair_braces(p: Parser) -> None:
             stack.pop()
             out.append(tok)
             continue
-        if k == K.EOF:
-            while stack:
-                _close_virtually(p, out, stack.pop(), line_info, eof_offset=tok[2])
+        if k == K.EOF and stack:
+            _close_at_eof(p, out, stack, line_info, tok[2])
+            stack = []
         out.append(tok)
     p.toks = out
+
+
+def _close_at_eof(p: Parser, out: list, stack: list, line_info: _LineInfo, eof_offset: int) -> None:
+    """What ``_close_virtually`` does to each opener still open at the end of input, innermost
+    first, in one pass: closing thousands of them one by one rescanned and shifted the token
+    list each time (seconds for a few thousand unclosed '{' on one line)."""
+    # Where a '}' may go: before a token that starts a line (virtual '}'s never do).
+    cands = [(j, col) for j, t in enumerate(out)
+             if t[0] != K.RBRACE and (col := line_info.column_if_first(t)) is not None]
+    cand_index = [j for j, _ in cands]
+    before: dict = {}    # index in out (len(out): the end) -> virtual '}'s to insert there, in order
+    for open_idx in reversed(stack):
+        opener = out[open_idx]
+        indent = line_info.indent_of(opener)
+        at = len(out)
+        for c in range(bisect.bisect_right(cand_index, open_idx), len(cands)):
+            if cands[c][1] <= indent:
+                at = cands[c][0]
+                break
+        if at < len(out):
+            prev = out[at - 1]
+            offset = error_at = prev[2] + len(prev[1])
+        else:
+            prev = out[-1] if out else None
+            offset = prev[2] + len(prev[1]) if prev else 0
+            error_at = eof_offset
+        before.setdefault(at, []).append((K.RBRACE, "", offset, ()))
+        p.errors.append(SyntaxError_(error_at, error_at, "MISSING_RBRACE",
+                                     issue("MISSING_RBRACE").format(line=line_info.line_of(opener))))
+    merged: list = []
+    for j, t in enumerate(out):
+        if j in before:
+            merged.extend(before[j])
+        merged.append(t)
+    merged.extend(before.get(len(out), ()))
+    out[:] = merged
 
 
 _STATEMENT_BOUNDARY = frozenset({K.LBRACE, K.SELBRACE, K.RBRACE, K.SEMIC})

@@ -72,3 +72,22 @@ def test_random_garbage(seed: int) -> None:
         text = "".join(rnd.choice(ALPHABET) for _ in range(rnd.randrange(1, 400)))
         exercise(text)
         exercise(text, epp=True)
+
+
+def test_closing_unclosed_braces_is_linear(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Thousands of '{' left open at the end of input are closed in one pass (closing them one by
+    one rescanned the tokens each time: seconds; found by benchmarks/fuzz.py).  Counted, not
+    timed: how often the brace pairing asks whether a token starts a line."""
+    from puppet_ls.language.syntax import parser
+
+    calls = []
+    real = parser._LineInfo.column_if_first
+
+    def counting(self, tok):
+        calls.append(1)
+        return real(self, tok)
+    monkeypatch.setattr(parser._LineInfo, "column_if_first", counting)
+    text = "if $x {" * 3000 + "\nnotice(1)\n"
+    result = parse(text)
+    assert sum(e.code == "MISSING_RBRACE" for e in result.errors) == 3000
+    assert len(calls) < 4 * len(text)
