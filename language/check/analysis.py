@@ -559,6 +559,18 @@ def _resolved(t: m.PType) -> m.PType:
 def _common(types: list) -> m.PType:
     if not types:
         return m.ANY
+    if any(type(x) is m.AnyType for x in types):
+        return m.ANY        # what the fold ends with once it meets Any, without the fold
+    if len(types) > 2 and all(type(x) is m.StringType and x.value is not None and x.size is None for x in types):
+        # What folding common_type over string literals gives, built at once: the fold grows
+        # (and sorts) an Enum one value at a time, seconds for a literal of a few thousand keys.
+        values = {x.value for x in types}
+        return types[0] if len(values) == 1 else m.EnumType(tuple(sorted(values)))
+    if len(types) > 2 and all(type(x) is m.IntegerType for x in types):
+        # likewise for integer ranges: the fold's result is the smallest range holding them all
+        lo = None if any(x.lo is None for x in types) else min(x.lo for x in types)
+        hi = None if any(x.hi is None for x in types) else max(x.hi for x in types)
+        return m.IntegerType(lo, hi)
     t = types[0]
     for x in types[1:]:
         try:

@@ -142,7 +142,9 @@ def _try_tail(old: ParseResult, container: SyntaxNode, start: int, end: int, del
     new_children.pop()   # the stand-in closer (its trivia stays)
     if any(e.offset >= eof[2] for e in p.errors):
         return None
-    if any(gap_start <= e.offset < close_offset for e in old.errors):
+    if any(gap_start - last_stmt.width <= e.offset <= close_offset for e in old.errors):
+        # an error in the last statement or at the closer itself ("end of input"): the last
+        # statement may be unfinished (an unclosed '['), and new code in the gap continue it
         return None
     green = GreenNode(container.kind, list(children[:gap_index]) + new_children + list(children[close_index:]))
     cur = container

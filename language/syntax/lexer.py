@@ -468,9 +468,11 @@ class _Lexer:
     def scan_dq_close(self, pos: int) -> int:
         """Find the closing quote of a double-quoted string starting at ``pos`` (after the
         opening quote), skipping escapes and the insides of interpolations (which may hold
-        strings of their own).  -1 when there is none."""
+        strings of their own).  -1 when there is none.  Iterative (a stack of the enclosing
+        interpolations' brace depths): strings nest in interpolations without limit."""
         text = self.text
         n = self.n
+        enclosing: list[int] = []
         depth = 0
         while pos < n:
             c = text[pos]
@@ -479,8 +481,10 @@ class _Lexer:
                 continue
             if depth == 0:
                 if c == '"':
-                    return pos
-                if c == "$" and text.startswith("${", pos):
+                    if not enclosing:
+                        return pos
+                    depth = enclosing.pop()      # back in the interpolation holding that string
+                elif c == "$" and text.startswith("${", pos):
                     depth = 1
                     pos += 2
                     continue
@@ -492,10 +496,8 @@ class _Lexer:
             elif c == "}":
                 depth -= 1
             elif c == '"':
-                inner = self.scan_dq_close(pos + 1)
-                if inner < 0:
-                    return -1
-                pos = inner
+                enclosing.append(depth)
+                depth = 0
             elif c == "'":
                 m = _SQ_RE.match(text, pos)
                 if m is None:

@@ -21,6 +21,7 @@ to the next token that can start a statement, skipping whole bracketed groups.
 """
 from __future__ import annotations
 
+import bisect
 import gc
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -50,7 +51,7 @@ _SELECTOR_BP = 25
 _UNARY_BP = 100
 _RELATIONSHIP = frozenset({K.IN_EDGE, K.IN_EDGE_SUB, K.OUT_EDGE, K.OUT_EDGE_SUB})
 _ASSIGN = frozenset({K.EQUALS, K.APPENDS, K.DELETES})
-_CHAIN_OPERATORS = frozenset(_BINARY) | _RELATIONSHIP | frozenset({K.DOT, K.LBRACK, K.LPAREN})
+_CHAIN_OPERATORS = frozenset(_BINARY) | _RELATIONSHIP | frozenset({K.DOT, K.LBRACK, K.LPAREN, K.QMARK})
 
 # tokens that can start an expression
 EXPR_START = frozenset({
@@ -66,7 +67,8 @@ _RECOVERY_STOP = frozenset({
     K.FUNCTION, K.TYPE, K.PLAN, K.AT, K.ATAT, K.RENDER_EXPR, K.EPP_TEXT,
 })
 # Bounds on the shape of trees: recursive descent goes at most MAX_NESTING constructs deep, and
-# an operator chain (left-nested) is at most MAX_CHAIN long.  Beyond them: NESTING_TOO_DEEP.
+# an operator chain (left-nested) grows no taller than MAX_CHAIN levels, its first operand's
+# height included (so chains nested in parentheses do not add up).  Beyond: NESTING_TOO_DEEP.
 MAX_NESTING = 100
 MAX_CHAIN = 300
 _ENTRY_RECOVERY = frozenset({K.COMMA, K.RBRACE, K.EOF})
@@ -303,6 +305,9 @@ class Parser:
         kinds = self.kinds
         while kinds[self.i] in _CHAIN_OPERATORS:
             self.skip_group(node)
+            if kinds[self.i] == K.SELBRACE:
+                self.skip_group(node)      # a selector's { cases }
+                continue
             if kinds[self.i] in EXPR_START and kinds[self.i] not in _CHAIN_OPERATORS:
                 node.append(self.primary())
         return GreenNode(K.ERROR, node)
@@ -527,10 +532,8 @@ class Parser:
     def relationship(self) -> GreenNode:
         left = self.resource()
         kinds = self.kinds
-        chain = 0
         while kinds[self.i] in _RELATIONSHIP:
-            chain += 1
-            if chain > MAX_CHAIN:
+            if left.height >= MAX_CHAIN:
                 return self.chain_too_long(left)
             node = [left]
             self.bump(node)
@@ -716,15 +719,13 @@ class Parser:
             left = GreenNode(K.UNARY_EXPR, node)
         else:
             left = self.postfix(self.primary())
-        chain = 0
         while True:
             k = kinds[self.i]
             bp = _BINARY.get(k)
             if bp is not None:
                 if bp <= min_bp:
                     return left
-                chain += 1
-                if chain > MAX_CHAIN:
+                if left.height >= MAX_CHAIN:
                     return self.chain_too_long(left)
                 node = [left]
                 self.bump(node)
@@ -737,6 +738,9 @@ class Parser:
             if k == K.QMARK:
                 if _SELECTOR_BP <= min_bp:
                     return left
+                # selectors chain like operators, each nesting the previous one a level deeper
+                if left.height >= MAX_CHAIN:
+                    return self.chain_too_long(left)
                 left = self.selector(left)
                 continue
             return left
@@ -766,11 +770,9 @@ class Parser:
 
     def postfix(self, left: GreenNode) -> GreenNode:
         kinds = self.kinds
-        chain = 0
         while True:
             k = kinds[self.i]
-            chain += 1
-            if chain > MAX_CHAIN and k in _POSTFIX_START:
+            if k in _POSTFIX_START and left.height >= MAX_CHAIN:
                 return self.chain_too_long(left)
             if k == K.LBRACK:
                 left = self.access(left, "an index or type parameter")
@@ -1463,11 +1465,47 @@ def _pair_braces(p: Parser) -> None:
             stack.pop()
             out.append(tok)
             continue
-        if k == K.EOF:
-            while stack:
-                _close_virtually(p, out, stack.pop(), line_info, eof_offset=tok[2])
+        if k == K.EOF and stack:
+            _close_at_eof(p, out, stack, line_info, tok[2])
+            stack = []
         out.append(tok)
     p.toks = out
+
+
+def _close_at_eof(p: Parser, out: list, stack: list, line_info: _LineInfo, eof_offset: int) -> None:
+    """What ``_close_virtually`` does to each opener still open at the end of input, innermost
+    first, in one pass: closing thousands of them one by one rescanned and shifted the token
+    list each time (seconds for a few thousand unclosed '{' on one line)."""
+    # Where a '}' may go: before a token that starts a line (virtual '}'s never do).
+    cands = [(j, col) for j, t in enumerate(out)
+             if t[0] != K.RBRACE and (col := line_info.column_if_first(t)) is not None]
+    cand_index = [j for j, _ in cands]
+    before: dict = {}    # index in out (len(out): the end) -> virtual '}'s to insert there, in order
+    for open_idx in reversed(stack):
+        opener = out[open_idx]
+        indent = line_info.indent_of(opener)
+        at = len(out)
+        for c in range(bisect.bisect_right(cand_index, open_idx), len(cands)):
+            if cands[c][1] <= indent:
+                at = cands[c][0]
+                break
+        if at < len(out):
+            prev = out[at - 1]
+            offset = error_at = prev[2] + len(prev[1])
+        else:
+            prev = out[-1] if out else None
+            offset = prev[2] + len(prev[1]) if prev else 0
+            error_at = eof_offset
+        before.setdefault(at, []).append((K.RBRACE, "", offset, ()))
+        p.errors.append(SyntaxError_(error_at, error_at, "MISSING_RBRACE",
+                                     issue("MISSING_RBRACE").format(line=line_info.line_of(opener))))
+    merged: list = []
+    for j, t in enumerate(out):
+        if j in before:
+            merged.extend(before[j])
+        merged.append(t)
+    merged.extend(before.get(len(out), ()))
+    out[:] = merged
 
 
 _STATEMENT_BOUNDARY = frozenset({K.LBRACE, K.SELBRACE, K.RBRACE, K.SEMIC})

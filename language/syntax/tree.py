@@ -19,12 +19,20 @@ _TRIVIA = K.TRIVIA
 
 
 class GreenNode:
-    __slots__ = ("kind", "children", "_width")
+    __slots__ = ("kind", "children", "_width", "_height")
 
     def __init__(self, kind: str, children):
         self.kind = kind
         self.children = children
         self._width = -1
+        self._height = -1
+
+    @property
+    def height(self) -> int:
+        """Levels of nodes from this one down to its deepest (1: only tokens below); computed
+        once, when first asked (the parser asks it of operator chains to bound their depth)."""
+        h = self._height
+        return h if h >= 0 else _compute_height(self)
 
     @property
     def width(self) -> int:
@@ -42,11 +50,24 @@ class GreenNode:
         return "".join(parts)
 
     def __eq__(self, other) -> bool:
-        if self is other:
-            return True
-        if not isinstance(other, GreenNode) or self.kind != other.kind:
-            return False
-        return self.children == other.children
+        # Iterative: trees legally reach hundreds of levels (operator chains inside nesting),
+        # where a recursive comparison would exhaust Python's recursion limit.
+        stack = [(self, other)]
+        while stack:
+            a, b = stack.pop()
+            if a is b:
+                continue
+            if not isinstance(b, GreenNode) or a.kind != b.kind or len(a.children) != len(b.children):
+                return False
+            for x, y in zip(a.children, b.children):
+                if type(x) is tuple:
+                    if x != y:
+                        return False
+                elif type(y) is tuple:
+                    return False
+                else:
+                    stack.append((x, y))
+        return True
 
     def __hash__(self) -> int:
         return hash((self.kind, len(self.children)))
@@ -55,12 +76,40 @@ class GreenNode:
         return f"GreenNode({self.kind}, {len(self.children)} children)"
 
 
-def _collect_text(node: GreenNode, parts: list) -> None:
-    for c in node.children:
-        if type(c) is tuple:
-            parts.append(c[1])
+def _compute_height(root: GreenNode) -> int:
+    # Iterative post-order; heights already known are not walked again.
+    stack: list = [[root, iter(root.children), 0]]
+    while stack:
+        top = stack[-1]
+        for c in top[1]:
+            if type(c) is tuple:
+                continue
+            if c._height >= 0:
+                top[2] = max(top[2], c._height)
+                continue
+            stack.append([c, iter(c.children), 0])
+            break
         else:
-            _collect_text(c, parts)
+            stack.pop()
+            node = top[0]
+            node._height = top[2] + 1
+            if stack and node._height > stack[-1][2]:
+                stack[-1][2] = node._height
+    return root._height
+
+
+def _collect_text(node: GreenNode, parts: list) -> None:
+    # Iterative for the same reason as GreenNode.__eq__.
+    stack = [iter(node.children)]
+    while stack:
+        for c in stack[-1]:
+            if type(c) is tuple:
+                parts.append(c[1])
+            else:
+                stack.append(iter(c.children))
+                break
+        else:
+            stack.pop()
 
 
 def is_trivia(kind: str) -> bool:

@@ -49,6 +49,23 @@ def test_random_edits(seed: int) -> None:
     assert not mismatches, mismatches[:5]
 
 
+# (text, start, end, inserted): edits after an unfinished last statement, where the reparse of
+# the gap before the end of input once left the new code outside it (found by benchmarks/fuzz.py)
+KNOWN_EDITS = [
+    ("[x\n# y", 5, 5, "\n"),                           # a comment after an unclosed '[' turns into code
+    ("[== Class: m\n#\n# %>Setup m", 18, 23, "\n"),    # ... after a broken one
+]
+
+
+@pytest.mark.parametrize("case", KNOWN_EDITS, ids=lambda c: repr(c[0]))
+def test_known_edits(case) -> None:
+    text, start, end, inserted = case
+    new_text = text[:start] + inserted + text[end:]
+    full = parse(new_text)
+    inc = reparse(parse(text), start, end, inserted)
+    assert inc.green == full.green and signature(inc) == signature(full)
+
+
 @pytest.mark.parametrize("where", ["end of file", "end of last block"])
 def test_typing_after_the_last_statement(where: str) -> None:
     """Typing new code after the last statement of a file or block (a reparse of just that

@@ -20,6 +20,7 @@ PATHOLOGICAL = {
     "sum": "$a = " + "+".join(["1"] * 20000),
     "ifs": "if true {" * 2000 + "}" * 2000,
     "interpolation": '"${' * 500 + "}\"" * 500,
+    "strings in interpolations": '"${' * 3000 + '"' * 3000 + '}' * 3000,
     "unary": "-" * 20000 + "1",
     "not": "!" * 20000 + "1",
     "calls": "f(" * 3000 + ")" * 3000,
@@ -31,6 +32,10 @@ PATHOLOGICAL = {
     "arrays": "$x = [" + "[1," * 3000 + "]" * 3000 + "]",
     "heredocs": "@(E)\n" * 500 + "E\n" * 500,
     "selectors": "$a = $b ? { " * 2000 + "}" * 2000,
+    "chained selectors": "$a = $b" + " ? { 1 => 2, default => 3 }" * 3000,
+    # each chain below MAX_CHAIN, but nested in parentheses they used to stack to 3,000 levels
+    "stacked chains": "$a = " + "(" * 10 + "1" + (" + 1" * 299 + ")") * 10,
+    "stacked chains in arrays": "$a = " + "[" * 10 + "1" + (" + 1" * 299 + "]") * 10,
     "unclosed": "class a { " * 3000,
     "closers": "}" * 5000 + ")" * 5000 + "]" * 5000,
     "epp": "<% if true { %>" * 2000,
@@ -40,6 +45,7 @@ PATHOLOGICAL = {
 def exercise(text: str, epp: bool = False) -> None:
     result = parse(text, epp=epp)
     assert result.green.text() == text
+    assert result.green == parse(text, epp=epp).green
     file_diagnostics(result)
     puppet_dump(result.root)
     dump_tree(result.root)
@@ -66,3 +72,22 @@ def test_random_garbage(seed: int) -> None:
         text = "".join(rnd.choice(ALPHABET) for _ in range(rnd.randrange(1, 400)))
         exercise(text)
         exercise(text, epp=True)
+
+
+def test_closing_unclosed_braces_is_linear(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Thousands of '{' left open at the end of input are closed in one pass (closing them one by
+    one rescanned the tokens each time: seconds; found by benchmarks/fuzz.py).  Counted, not
+    timed: how often the brace pairing asks whether a token starts a line."""
+    from puppet_ls.language.syntax import parser
+
+    calls = []
+    real = parser._LineInfo.column_if_first
+
+    def counting(self, tok):
+        calls.append(1)
+        return real(self, tok)
+    monkeypatch.setattr(parser._LineInfo, "column_if_first", counting)
+    text = "if $x {" * 3000 + "\nnotice(1)\n"
+    result = parse(text)
+    assert sum(e.code == "MISSING_RBRACE" for e in result.errors) == 3000
+    assert len(calls) < 4 * len(text)

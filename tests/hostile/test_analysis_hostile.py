@@ -1,0 +1,48 @@
+"""Static analysis of huge literals does work in proportion to their size: inferring the type
+of a hash of thousands of string keys (what a hover on it asks) once folded ``common_type``
+over the keys pairwise, growing and sorting an Enum at each step (seconds for a few thousand
+keys), and over its integer values one costly call at a time (seconds for 20,000); both found
+by benchmarks/fuzz.py.  Counted, not timed: the number of pairwise
+``common_type`` calls the inference makes."""
+from __future__ import annotations
+
+import pytest
+
+from puppet_ls.language.check import analysis, analyze
+from puppet_ls.language.ide.hover import hover
+from puppet_ls.language.syntax import parse
+from puppet_ls.language.types import model as m
+
+N = 3000
+CASES = {
+    # a key that is not a literal: Hash[common key type, common value type]
+    "hash with a variable key": "$h = {" + ", ".join(f"'k{i}' => {i}" for i in range(N)) + ", $x => 1}\n",
+    # a repeated key and values that are not constant
+    "hash with a repeated key": "$h = {" + ", ".join(f"'k{i}' => $v" for i in range(N)) + ", 'k0' => $v}\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_hash_type_is_not_quadratic(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    text = CASES[name]
+    calls = []
+    real = analysis.common_type
+
+    def counting(a, b):
+        calls.append(1)
+        return real(a, b)
+    monkeypatch.setattr(analysis, "common_type", counting)
+    an = analyze(parse(text))
+    res = hover(an, text.index("{"), values=False)
+    assert res is not None and "Hash" in res.markdown
+    # neither the keys (string literals) nor the values (integers) are folded pairwise
+    assert len(calls) <= 10
+
+
+def test_common_of_string_literals_is_their_enum() -> None:
+    lits = [m.StringType(value=v) for v in ("b", "a", "b", "c")]
+    assert analysis._common(lits) == m.EnumType(("a", "b", "c"))
+    assert analysis._common([m.StringType(value="a")] * 3) == m.StringType(value="a")
+    assert analysis._common([m.StringType(value="a"), m.ANY, m.INTEGER]) == m.ANY
+    assert analysis._common([m.IntegerType(3, 3), m.IntegerType(1, 1), m.IntegerType(2, 2)]) == m.IntegerType(1, 3)
+    assert analysis._common([m.IntegerType(3, 3), m.IntegerType(None, 1), m.IntegerType(2, 2)]) == m.IntegerType(None, 3)
