@@ -23,6 +23,7 @@ from puppet_ls.language.ide.index import (FileEntry, WorkspaceIndex, environment
                                           file_role, index_source, module_name, parse_metadata)
 
 from .files import ReadProblem, read_bounded
+from .index_cache import IndexCache
 
 log = logging.getLogger("puppet-ls")
 
@@ -45,33 +46,70 @@ def read_text(path: str, limit: int = MAX_FILE_BYTES) -> str | None:
     data = read_bounded(path, limit)
     if isinstance(data, ReadProblem):
         return None
+    return decode(data)
+
+
+def decode(data: bytes) -> str:
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     return data.decode("utf-8", errors="replace")
 
 
-def _walk(root: str, limit: int) -> Iterable[str]:
-    seen: set = set()
+def _walk(root: str, limit: int, seen_dirs: set | None = None) -> Iterable[tuple]:
+    """(path, identity, path parts relative to ``root``) of the files the index reads, a
+    directory's files before its sub-directories, names sorted.  ``identity`` is the file's
+    (device, inode): directories are told apart the same way, so a link loop ends and a folder
+    reached twice (through a link, or from two roots sharing ``seen_dirs``) is read once.
+    ``os.scandir`` gives the inode of a file that is not a link without a system call, which
+    matters on a workspace of thousands of files (``realpath`` per file cost 0.8 s of 1.5 s)."""
+    seen = set() if seen_dirs is None else seen_dirs
     count = 0
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=True):
-        real = os.path.realpath(dirpath)
-        if real in seen:
-            dirnames[:] = []
+    stack: list = [(root, ())]
+    while stack:
+        dirpath, parts = stack.pop()
+        try:
+            st = os.stat(dirpath)
+        except OSError:
             continue
-        seen.add(real)
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in _SKIP_DIRS)
-        for name in sorted(filenames):
-            if name.endswith((".pp", ".rb")) or name in ("metadata.json", "environment.conf"):
-                count += 1
-                if count > limit:
-                    return
-                yield os.path.join(dirpath, name)
+        ident = (st.st_dev, st.st_ino)
+        if ident in seen:
+            continue
+        seen.add(ident)
+        try:
+            with os.scandir(dirpath) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError:
+            continue
+        subdirs = []
+        for e in entries:
+            name = e.name
+            try:
+                if e.is_dir():
+                    if not name.startswith(".") and name not in _SKIP_DIRS:
+                        subdirs.append(e)
+                    continue
+                if not (name.endswith((".pp", ".rb")) or name in ("metadata.json", "environment.conf")):
+                    continue
+                if e.is_symlink():
+                    fst = os.stat(e.path)
+                    fid = (fst.st_dev, fst.st_ino)
+                else:
+                    fid = (st.st_dev, e.inode())
+            except OSError:
+                continue
+            count += 1
+            if count > limit:
+                return
+            yield e.path, fid, parts + (name,)
+        for e in reversed(subdirs):
+            stack.append((e.path, parts + (e.name,)))
 
 
-def classify(path: str, walk_root: str, module_names: dict) -> SourceFile | None:
-    """The module and role of a file found under ``walk_root`` (None when it is not indexed)."""
-    rel = os.path.relpath(path, walk_root)
-    parts = Path(rel).parts
+def classify(path: str, walk_root: str, module_names: dict, parts: tuple | None = None) -> SourceFile | None:
+    """The module and role of a file found under ``walk_root`` (None when it is not indexed);
+    ``parts``: its path relative to ``walk_root``, when the caller knows them."""
+    if parts is None:
+        parts = Path(os.path.relpath(path, walk_root)).parts
     for i in range(len(parts) - 2, -1, -1):
         if parts[i] not in _ROLE_SEGMENTS:
             continue
@@ -123,24 +161,26 @@ def build_index(roots: list, modulepath: list, complete: bool | None = None,
                 skip_paths: Callable[[str], bool] | None = None,
                 max_files: int = MAX_FILES,
                 guard: Callable[[str], AbstractContextManager] | None = None,
-                max_file_bytes: int = MAX_FILE_BYTES) -> WorkspaceIndex:
+                max_file_bytes: int = MAX_FILE_BYTES,
+                cache: IndexCache | None = None) -> WorkspaceIndex:
     """Index every module file under the workspace ``roots`` and the ``modulepath``
     directories.  ``progress(done, total, path)`` is called now and then; ``cancelled()`` stops
     the work early (the partial index is returned).  ``complete`` says whether the result
     covers every module the code may use (by default: when a modulepath was given).
     ``guard(path)`` is a context manager entered around the indexing of each file (the
-    command line puts a time limit there; it may swallow what it raises to skip the file)."""
+    command line puts a time limit there; it may swallow what it raises to skip the file).
+    With a ``cache``, a file whose entry is cached is not parsed, and new entries are stored."""
     index = WorkspaceIndex(complete=bool(modulepath) if complete is None else complete)
     files: list = []
     module_names: dict = {}
     walk_roots = [r for r in roots if os.path.isdir(r)] + [d for d in modulepath if os.path.isdir(d)]
     seen_files: set = set()
+    seen_dirs: set = set()
     for root in walk_roots:
-        for path in _walk(root, max_files):
-            real = os.path.realpath(path)
-            if real in seen_files:
+        for path, ident, parts in _walk(root, max_files, seen_dirs):
+            if ident in seen_files:
                 continue
-            seen_files.add(real)
+            seen_files.add(ident)
             base = os.path.basename(path)
             try:
                 if base == "metadata.json":
@@ -152,7 +192,7 @@ def build_index(roots: list, modulepath: list, complete: bool | None = None,
                     continue
                 if base == "environment.conf":
                     continue
-                sf = classify(path, root, module_names)
+                sf = classify(path, root, module_names, parts)
             except Exception:   # one odd file must not stop indexing
                 log.exception("indexing %s failed", path)
                 continue
@@ -172,14 +212,22 @@ def build_index(roots: list, modulepath: list, complete: bool | None = None,
                     break
         if skip_paths is not None and skip_paths(sf.path):
             continue
-        source = read_text(sf.path, max_file_bytes)
-        if source is None:
+        data = read_bounded(sf.path, max_file_bytes)
+        if isinstance(data, ReadProblem):
             continue
-        try:
-            with guard(sf.path) if guard is not None else nullcontext():
-                index.add(index_source(sf.path, source, sf.module, sf.role))
-        except Exception:   # one odd file must not stop indexing
-            log.exception("indexing %s failed", sf.path)
+        key = cache.key(sf.path, sf.module, sf.role, data) if cache is not None else ""
+        entry = cache.get(key) if cache is not None else None
+        if entry is not None:
+            index.add(entry)
+        else:
+            try:
+                with guard(sf.path) if guard is not None else nullcontext():
+                    entry = index_source(sf.path, decode(data), sf.module, sf.role)
+                index.add(entry)
+                if cache is not None:
+                    cache.put(key, entry)
+            except Exception:   # one odd file must not stop indexing
+                log.exception("indexing %s failed", sf.path)
         if progress is not None and (i % 50 == 0 or i == total - 1):
             progress(i + 1, total, sf.path)
     return index
@@ -200,6 +248,15 @@ def index_entry_for(path: str, text: str, roots: list) -> FileEntry | None:
             except Exception:
                 log.exception("indexing %s failed", path)
                 return None
+    return None
+
+
+def module_root_of(path: str) -> str | None:
+    """The module folder of a file inside one (``.../<module>/manifests/x.pp``), as written:
+    not resolved, so that entries name the paths the workspace walk names."""
+    for c in Path(path).parents:
+        if c.name in _ROLE_SEGMENTS:
+            return str(c.parent)
     return None
 
 
