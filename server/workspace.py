@@ -223,9 +223,10 @@ def build_index(roots: list, modulepath: list, complete: bool | None = None,
             try:
                 with guard(sf.path) if guard is not None else nullcontext():
                     entry = index_source(sf.path, decode(data), sf.module, sf.role)
-                index.add(entry)
-                if cache is not None:
-                    cache.put(key, entry)
+                if entry is not None:       # None: the guard stopped it (and said so)
+                    index.add(entry)
+                    if cache is not None:
+                        cache.put(key, entry)
             except Exception:   # one odd file must not stop indexing
                 log.exception("indexing %s failed", sf.path)
         if progress is not None and (i % 50 == 0 or i == total - 1):
