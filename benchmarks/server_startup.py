@@ -17,6 +17,9 @@ Each run starts a fresh server and measures, wall clock from spawn:
   first hover     the first hover answered with the class's signature from the index (re-asked
                   every 20 ms until then)
   index complete  the ``$/progress`` end of the indexing (the client offers workDoneProgress)
+  CPU             the server's CPU time until then, and its finished children's (the
+                  processes that parse files for the index): on a loaded machine the CPU times
+                  say more than the wall clock
   RSS             of the server process after indexing (``VmRSS``, and the evaluation
                   worker's beside it), from /proc
 twice: cold (an empty cache folder, ``PUPPET_LS_CACHE_DIR``) and warm (the cache a previous run
@@ -123,6 +126,9 @@ def one_run(drv, server: list, root: Path, rel: str, cache: Path, timeout: float
             raise SystemExit("the server never reported the end of indexing")
         out["index complete"] = t - t_spawn
         out["index message"] = m["params"]["value"].get("message", "")
+        cpu = c.cpu_seconds()     # the server's own, and its finished children's (index workers)
+        out["server CPU"] = cpu.get("server_cpu_s", 0) * 1000
+        out["index workers CPU"] = cpu.get("reaped_children_cpu_s", 0) * 1000
         time.sleep(0.1)
         out["RSS after indexing"] = c.rss_kb().get("VmRSS", 0) / 1024
         out["worker RSS"] = children_rss_kb(c.proc.pid) / 1024
@@ -194,6 +200,7 @@ def main() -> int:
     print("floor (median of 5): " + ", ".join(f"{k} {v:.0f} ms" for k, v in floor.items()))
     print(f"{'':22}{'cold':>10}{'warm':>10}")
     for key, unit in (("initialize", "ms"), ("first hover", "ms"), ("index complete", "ms"),
+                      ("server CPU", "ms"), ("index workers CPU", "ms"),
                       ("RSS after indexing", "MB"), ("worker RSS", "MB")):
         print(f"{key + ' (' + unit + ')':22}{med(cold, key):>10.0f}{med(warm, key):>10.0f}")
     results = {"first hover": max(med(cold, "first hover"), med(warm, "first hover")),

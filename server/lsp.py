@@ -890,7 +890,8 @@ def _start_indexing(ls: PuppetServer) -> None:
         cache = _index_cache(ls)
         try:
             index = build_index(roots, modulepath, complete=bool(modulepath), progress=progress,
-                                cancelled=cancel.is_set, max_files=ls.settings.index_max_files, cache=cache)
+                                cancelled=cancel.is_set, max_files=ls.settings.index_max_files, cache=cache,
+                                jobs=min(4, os.cpu_count() or 1))
         except Exception:
             log.exception("indexing failed")
             index = WorkspaceIndex()

@@ -12,8 +12,14 @@ FIFO or device among module files never blocks indexing), and each file is index
 """
 from __future__ import annotations
 
+import contextlib
 import logging
+import marshal
 import os
+import subprocess
+import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor, wait
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,7 +29,7 @@ from puppet_ls.language.ide.index import (FileEntry, WorkspaceIndex, environment
                                           file_role, index_source, module_name, parse_metadata)
 
 from .files import ReadProblem, read_bounded
-from .index_cache import IndexCache
+from .index_cache import IndexCache, dumps, loads
 
 log = logging.getLogger("puppet-ls")
 
@@ -162,14 +168,16 @@ def build_index(roots: list, modulepath: list, complete: bool | None = None,
                 max_files: int = MAX_FILES,
                 guard: Callable[[str], AbstractContextManager] | None = None,
                 max_file_bytes: int = MAX_FILE_BYTES,
-                cache: IndexCache | None = None) -> WorkspaceIndex:
+                cache: IndexCache | None = None, jobs: int = 1) -> WorkspaceIndex:
     """Index every module file under the workspace ``roots`` and the ``modulepath``
     directories.  ``progress(done, total, path)`` is called now and then; ``cancelled()`` stops
     the work early (the partial index is returned).  ``complete`` says whether the result
     covers every module the code may use (by default: when a modulepath was given).
     ``guard(path)`` is a context manager entered around the indexing of each file (the
     command line puts a time limit there; it may swallow what it raises to skip the file).
-    With a ``cache``, a file whose entry is cached is not parsed, and new entries are stored."""
+    With a ``cache``, a file whose entry is cached is not parsed, and new entries are stored.
+    With ``jobs`` > 1 (and no guard), the files to parse are parsed in that many processes when
+    there are at least ``PARALLEL_MIN`` of them."""
     index = WorkspaceIndex(complete=bool(modulepath) if complete is None else complete)
     files: list = []
     module_names: dict = {}
@@ -202,6 +210,10 @@ def build_index(roots: list, modulepath: list, complete: bool | None = None,
                 log.warning("indexing stopped at %d files (the index.maxFiles setting)", max_files)
                 break
     total = len(files)
+    if guard is not None:
+        jobs = 1        # the guard's time limit works in this process only
+    deferred: list = []     # jobs > 1: (position, entry or None, work) in file order
+    misses = 0
     for i, sf in enumerate(files):
         if cancelled is not None and cancelled():
             break
@@ -217,21 +229,140 @@ def build_index(roots: list, modulepath: list, complete: bool | None = None,
             continue
         key = cache.key(sf.path, sf.module, sf.role, data) if cache is not None else ""
         entry = cache.get(key) if cache is not None else None
+        if jobs > 1:
+            deferred.append((entry, None if entry is not None else (sf.path, sf.module, sf.role, key, data)))
+            misses += entry is None
+            continue
+        if entry is None:
+            entry = _index_one(sf.path, sf.module, sf.role, data, guard)
+            if entry is not None and cache is not None:
+                cache.put(key, entry)
         if entry is not None:
             index.add(entry)
-        else:
-            try:
-                with guard(sf.path) if guard is not None else nullcontext():
-                    entry = index_source(sf.path, decode(data), sf.module, sf.role)
-                if entry is not None:       # None: the guard stopped it (and said so)
-                    index.add(entry)
-                    if cache is not None:
-                        cache.put(key, entry)
-            except Exception:   # one odd file must not stop indexing
-                log.exception("indexing %s failed", sf.path)
         if progress is not None and (i % 50 == 0 or i == total - 1):
             progress(i + 1, total, sf.path)
+    if deferred:
+        _index_in_processes(index, deferred, misses, jobs, cache, progress, cancelled)
     return index
+
+
+def _index_one(path: str, module: str, role: str, data: bytes,
+               guard: Callable[[str], AbstractContextManager] | None = None) -> FileEntry | None:
+    try:
+        with guard(path) if guard is not None else nullcontext():
+            return index_source(path, decode(data), module, role)
+        return None     # the guard stopped it (and said so)
+    except Exception:   # one odd file must not stop indexing
+        log.exception("indexing %s failed", path)
+        return None
+
+
+PARALLEL_MIN = 200      # fewer files to parse than this: starting processes costs more than it saves
+
+
+def _index_batch(batch: list, cache_root: str | None) -> list:
+    """In a worker process (server/index_worker.py): index (path, module, role, key, bytes) items, store them in the
+    cache, and return each entry in its stored form (``marshal`` is the cheapest way back)."""
+    cache = IndexCache(cache_root) if cache_root is not None else None
+    out = []
+    for path, module, role, key, data in batch:
+        entry = _index_one(path, module, role, data)
+        if entry is not None and cache is not None:
+            cache.put(key, entry)
+        out.append(dumps(entry) if entry is not None else None)
+    return out
+
+
+WORKER_COMMAND = [sys.executable, "-m", "puppet_ls.server.index_worker"]
+
+
+def _run_worker(items: list, cache: IndexCache | None, procs: list) -> list | None:
+    """The stored forms of ``items`` indexed by one worker process (None when it failed or
+    was killed: the caller indexes them itself).  The process is put in ``procs`` so that the
+    caller can kill it when the work is cancelled."""
+    try:
+        proc = subprocess.Popen([*WORKER_COMMAND, cache.root if cache is not None else ""],
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    except OSError:
+        log.warning("cannot start an indexing process", exc_info=True)
+        return None
+    procs.append(proc)
+    stdin, stdout = proc.stdin, proc.stdout
+    assert stdin is not None and stdout is not None
+
+    def feed(data: bytes) -> None:
+        # a thread, because communicate() with a timeout cannot be retried with its input
+        with contextlib.suppress(OSError), stdin:
+            stdin.write(data)
+
+    writer = threading.Thread(target=feed, args=(marshal.dumps(items),), daemon=True)
+    writer.start()
+    result = None
+    try:
+        out = stdout.read()
+        if proc.wait() == 0:
+            result = marshal.loads(out)
+    except (OSError, EOFError, ValueError, TypeError):
+        pass
+    finally:
+        stdout.close()
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+        writer.join()
+    if not isinstance(result, list) or len(result) != len(items):
+        log.warning("an indexing process failed (exit status %s); going on in this one", proc.returncode)
+        return None
+    return result
+
+
+def _index_in_processes(index: WorkspaceIndex, deferred: list, misses: int, jobs: int,
+                        cache: IndexCache | None, progress, cancelled) -> None:
+    """Parse the cache misses of ``deferred`` in ``jobs`` worker processes (every core, and the
+    caller's interpreter stays free: the server keeps answering meanwhile), then add every
+    entry in file order, so that the index is the same as a serial build's.  Items are dealt
+    out in turn (worker k gets items k, k + jobs, ...): neighbouring files are alike in size,
+    so the workers finish together."""
+    work = [w for _, w in deferred if w is not None]
+    parsed: list = [None] * len(work)
+    todo = list(range(len(work)))
+    if len(work) >= PARALLEL_MIN:
+        shares = [list(range(k, len(work), jobs)) for k in range(jobs)]
+        procs: list = []
+        with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="puppet-ls-index-worker") as pool:
+            futures = [pool.submit(_run_worker, [work[i] for i in share], cache, procs) for share in shares]
+            while wait(futures, timeout=0.1).done != set(futures):
+                if cancelled is not None and cancelled():
+                    for proc in procs:
+                        with contextlib.suppress(OSError):
+                            proc.kill()
+            outs = [f.result() for f in futures]
+        todo = []
+        for share, out in zip(shares, outs):
+            if out is None:
+                todo.extend(share)
+                continue
+            for i, b in zip(share, out):
+                parsed[i] = loads(b) if b is not None else None
+        todo.sort()
+        if progress is not None and work:
+            progress(len(work) - len(todo), len(work), work[-1][0])
+    for n, i in enumerate(todo):
+        if cancelled is not None and cancelled():
+            break
+        path, module, role, key, data = work[i]
+        entry = _index_one(path, module, role, data)
+        if entry is not None and cache is not None:
+            cache.put(key, entry)
+        parsed[i] = entry
+        if progress is not None and (n % 50 == 0 or n == len(todo) - 1):
+            progress(len(work) - len(todo) + n + 1, len(work), path)
+    it = iter(parsed)
+    for entry, w in deferred:
+        if w is not None:
+            entry = next(it)
+        if entry is not None:
+            index.add(entry)
 
 
 def index_entry_for(path: str, text: str, roots: list) -> FileEntry | None:

@@ -1,13 +1,15 @@
 """The persistent index cache (server/index_cache.py) and its use by build_index: every entry
 survives the round trip through the stored form (the fixture workspace's files, and the corpus
 when present), a second build is served from the cache and equals an uncached build, a changed
-file, a new version or a damaged entry is a miss (never an error), and concurrent writers leave
-only whole entries."""
+file, a new version or a damaged entry is a miss (never an error), concurrent writers leave
+only whole entries, and indexing in worker processes builds the same index as in one process,
+whatever the workers do."""
 from __future__ import annotations
 
 import multiprocessing
 import os
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -190,3 +192,28 @@ def test_default_folder(monkeypatch: pytest.MonkeyPatch, env, setting, xdg, expe
         else:
             monkeypatch.setenv(var, value)
     assert default_folder(setting) == os.path.expanduser(expected)
+
+
+WORKERS = [
+    # (worker command, or None for the real one; what it shows)
+    (None, "the worker processes index every file"),
+    (["false"], "a worker that fails: this process indexes its files"),
+    ([sys.executable, "-c", "import sys; sys.stdout.buffer.write(b'not marshal')"], "a worker answering rubbish"),
+    (["/nonexistent/python"], "a worker that cannot start"),
+]
+
+
+@pytest.mark.parametrize("command,what", WORKERS, ids=[w[1] for w in WORKERS])
+def test_indexing_in_processes_equals_serial(workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                             command, what) -> None:
+    from puppet_ls.server import workspace as ws_mod
+    monkeypatch.setattr(ws_mod, "PARALLEL_MIN", 1)
+    if command is not None:
+        monkeypatch.setattr(ws_mod, "WORKER_COMMAND", command)
+    index = build_index([str(workspace)], [], jobs=2, cache=IndexCache(str(tmp_path / "cache")))
+    serial = build_index([str(workspace)], [])
+    assert snapshot(index) == snapshot(serial)
+    assert list(index._by_name.items()) == list(serial._by_name.items())    # the same order of definitions
+    cache = IndexCache(str(tmp_path / "cache"))
+    build(workspace, cache)
+    assert cache.misses == 0        # the workers (or the fallback) stored every entry
