@@ -217,3 +217,25 @@ def test_indexing_in_processes_equals_serial(workspace: Path, tmp_path: Path, mo
     cache = IndexCache(str(tmp_path / "cache"))
     build(workspace, cache)
     assert cache.misses == 0        # the workers (or the fallback) stored every entry
+
+
+def test_cancelling_stops_the_workers(workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from puppet_ls.server import workspace as ws_mod
+    monkeypatch.setattr(ws_mod, "PARALLEL_MIN", 1)
+    # a worker that never answers: only cancelling ends the build
+    monkeypatch.setattr(ws_mod, "WORKER_COMMAND", [sys.executable, "-c", "import time; time.sleep(600)"])
+    started = []
+    real_popen = ws_mod.subprocess.Popen
+
+    def popen(*args, **kwargs):
+        proc = real_popen(*args, **kwargs)
+        started.append(proc)
+        return proc
+
+    monkeypatch.setattr(ws_mod.subprocess, "Popen", popen)
+    def cancelled() -> bool:
+        return len(started) == 2     # once both workers run
+
+    index = build_index([str(workspace)], [], jobs=2, cancelled=cancelled)
+    assert index.files == {}
+    assert [p.poll() is not None for p in started] == [True, True]
