@@ -53,11 +53,13 @@ from pygls.uris import from_fs_path, to_fs_path
 from . import __version__, convert, framing
 from .documents import Document, apply_changes, is_puppet_document, open_document
 from .evalworker import EvalWorker
+from .index_cache import IndexCache, default_folder
 from .positions import UTF8, UTF16, UTF32, PositionCodec
 from .settings import DEFAULTS, Settings, parse_settings
 from .workspace import (
     build_index,
     index_entry_for,
+    module_root_of,
     modulepath_from_environment,
     read_text,
 )
@@ -160,6 +162,7 @@ class PuppetServer(LanguageServer):
         self.index_thread: threading.Thread | None = None
         self.index_cancel = threading.Event()
         self.index_ready = False
+        self.early_roots: set = set()          # module folders indexed ahead of the workspace
         self.timers: dict = {}                 # uri -> asyncio.TimerHandle
         self.last_change: dict = {}            # uri -> time of the last edit (for debouncing)
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -379,6 +382,7 @@ def build_server() -> PuppetServer:
             return
         ls.docs[td.uri] = open_document(td.uri, uri_to_path(td.uri), td.version, td.text, ls.encoding,
                                         ls.settings.documents_max_size)
+        _index_module_early(ls, ls.docs[td.uri].path)
         _publish(ls, td.uri)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
@@ -760,6 +764,52 @@ def _send_diagnostics(ls: PuppetServer, uri: str, doc: Document, compute_only: b
 
 # ---- indexing -------------------------------------------------------------------------------------
 
+def _index_cache(ls: PuppetServer) -> IndexCache | None:
+    return IndexCache(default_folder(ls.settings.index_cache_dir)) if ls.settings.index_cache else None
+
+
+def _index_module_early(ls: PuppetServer, path: str) -> None:
+    """While the workspace is being indexed, index the module of a document just opened on its
+    own (a few dozen files, usually from the cache) and add it to the partial index, so that
+    hover, definition and completion of the module's own classes answer within a moment of
+    start instead of after the whole workspace."""
+    if ls.index_ready or not ls.settings.index_enable:
+        return
+    root = module_root_of(path)
+    roots = ls.roots() + ls.modulepath()
+    if root is None or root in ls.early_roots or not any(
+            root == r or root.startswith(r.rstrip(os.sep) + os.sep) for r in roots):
+        return
+    ls.early_roots.add(root)
+    try:    # didOpen may come before the "initialized" handler has recorded the loop
+        loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+    except RuntimeError:
+        loop = ls.loop
+    cache = _index_cache(ls)
+
+    def merge(index):
+        if ls.index_ready:      # the whole workspace won the race
+            return
+        for name, mroot in index.module_roots.items():
+            ls.index.add_module(name, mroot, index.module_meta.get(name))
+        for entry in index.files.values():
+            ls.index.add(entry)
+        ls.index_key += 1
+        for uri in list(ls.docs):
+            _schedule_diagnostics(ls, uri, 0)
+
+    def work():
+        try:
+            index = build_index([root], [], complete=False, cache=cache)
+        except Exception:
+            log.exception("indexing %s failed", root)
+            return
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(merge, index)
+
+    threading.Thread(target=work, name="puppet-ls-index-early", daemon=True).start()
+
+
 def _start_indexing(ls: PuppetServer) -> None:
     """(Re)build the workspace index in a background thread; the previous build is cancelled."""
     ls.index_cancel.set()
@@ -817,6 +867,7 @@ def _start_indexing(ls: PuppetServer) -> None:
         ls.index = index
         ls.index_key += 1
         ls.index_ready = True
+        ls.early_roots.clear()
         log.info("indexed %d files of %d modules in %.1f s", len(index.files), len(index.modules()), seconds)
         for uri in list(ls.docs):
             _schedule_diagnostics(ls, uri, 0)
@@ -839,13 +890,18 @@ def _start_indexing(ls: PuppetServer) -> None:
             # give the event loop thread the interpreter between files
             time.sleep(0)
 
+        cache = _index_cache(ls)
         try:
             index = build_index(roots, modulepath, complete=bool(modulepath), progress=progress,
-                                cancelled=cancel.is_set, max_files=ls.settings.index_max_files)
+                                cancelled=cancel.is_set, max_files=ls.settings.index_max_files, cache=cache,
+                                jobs=min(4, os.cpu_count() or 1))
         except Exception:
             log.exception("indexing failed")
             index = WorkspaceIndex()
         on_loop(finish, index, time.monotonic() - t0)
+        if cache is not None and not cancel.is_set():
+            log.info("index cache %s: %d hits, %d misses; %d stale entries pruned",
+                     cache.folder, cache.hits, cache.misses, cache.prune())
 
     t = threading.Thread(target=work, name="puppet-ls-index", daemon=True)
     ls.index_thread = t

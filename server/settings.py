@@ -19,6 +19,10 @@ class Settings:
     # index the workspace and modulepath in the background
     index_enable: bool = True
     index_max_files: int = 50_000
+    # keep what indexing found between runs (server/index_cache.py); '' = the user's cache
+    # folder ($PUPPET_LS_CACHE_DIR overrides both)
+    index_cache: bool = True
+    index_cache_dir: str = ""
     # diagnostics: on/off, and how long to wait after the last keystroke
     diagnostics_enable: bool = True
     diagnostics_debounce_ms: int = 60
@@ -43,6 +47,8 @@ _KEYS = {
     ("modulepath",): "modulepath",
     ("index", "enable"): "index_enable",
     ("index", "maxFiles"): "index_max_files",
+    ("index", "cache"): "index_cache",
+    ("index", "cacheDir"): "index_cache_dir",
     ("diagnostics", "enable"): "diagnostics_enable",
     ("diagnostics", "debounceMs"): "diagnostics_debounce_ms",
     ("previews", "enable"): "previews_enable",

@@ -1,7 +1,11 @@
 """Test-wide settings: Hypothesis runs derandomized (the same examples on every run, so CI is
 reproducible; HYPOTHESIS_PROFILE=explore runs fresh random examples when hunting bugs), and the
-summary names every outside input that was missing and what was skipped for it."""
+summary names every outside input that was missing and what was skipped for it.  Servers and
+commands started by the tests keep their index cache in a temporary folder, never the user's."""
+import atexit
 import os
+import shutil
+import tempfile
 
 from hypothesis import settings
 
@@ -10,6 +14,10 @@ from tests.corpus import missing_inputs
 settings.register_profile("ci", derandomize=True, deadline=None)
 settings.register_profile("explore", deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+_CACHE = tempfile.mkdtemp(prefix="puppet-ls-test-cache-")
+os.environ["PUPPET_LS_CACHE_DIR"] = _CACHE
+atexit.register(shutil.rmtree, _CACHE, True)
 
 
 def pytest_terminal_summary(terminalreporter) -> None:

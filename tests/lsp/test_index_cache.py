@@ -1,0 +1,241 @@
+"""The persistent index cache (server/index_cache.py) and its use by build_index: every entry
+survives the round trip through the stored form (the fixture workspace's files, and the corpus
+when present), a second build is served from the cache and equals an uncached build, a changed
+file, a new version or a damaged entry is a miss (never an error), concurrent writers leave
+only whole entries, and indexing in worker processes builds the same index as in one process,
+whatever the workers do."""
+from __future__ import annotations
+
+import multiprocessing
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from puppet_ls.server import index_cache
+from puppet_ls.server.index_cache import IndexCache, default_folder, dumps, loads
+from puppet_ls.server.workspace import build_index
+from tests.corpus import corpus_files
+from tests.lsp.conftest import WORKSPACE
+
+
+def snapshot(index) -> dict:
+    """Everything an index holds, comparable (Entity's ``extra`` is left out of its ==)."""
+    return {path: (e.module, e.role, [(x, x.extra) for x in e.entities], e.uses, e.top_variables)
+            for path, e in index.files.items()}
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    ws = tmp_path / "ws"
+    shutil.copytree(WORKSPACE, ws)
+    return ws
+
+
+def build(ws: Path, cache: IndexCache | None):
+    return build_index([str(ws)], [], cache=cache)
+
+
+def entries_of(index) -> list:
+    return sorted(index.files.values(), key=lambda e: e.path)
+
+
+def check_round_trip(index) -> None:
+    for entry in entries_of(index):
+        back = loads(dumps(entry))
+        assert back is not None, entry.path
+        assert snapshot_entry(back) == snapshot_entry(entry), entry.path
+
+
+def snapshot_entry(e) -> tuple:
+    return (e.path, e.module, e.role, [(x, x.extra) for x in e.entities], e.uses, e.top_variables)
+
+
+def test_round_trip_fixture_workspace(workspace: Path) -> None:
+    index = build(workspace, None)
+    assert len(index.files) >= 7
+    check_round_trip(index)
+
+
+def test_round_trip_corpus_modules() -> None:
+    files = corpus_files()
+    if not files:
+        pytest.skip("missing: the shared corpus (../shared/corpus/corpus_files.txt)")
+    modules = sorted({p.split("/manifests/")[0] for p in files if "/manifests/" in p})[:12]
+    index = build_index(modules, [])
+    assert index.files
+    check_round_trip(index)
+
+
+def test_second_build_hits_and_equals_uncached(workspace: Path, tmp_path: Path) -> None:
+    plain = snapshot(build(workspace, None))
+    first = IndexCache(str(tmp_path / "cache"))
+    assert snapshot(build(workspace, first)) == plain
+    assert (first.hits, first.misses) == (0, len(plain))
+    second = IndexCache(str(tmp_path / "cache"))
+    assert snapshot(build(workspace, second)) == plain
+    assert (second.hits, second.misses) == (len(plain), 0)
+
+
+def test_changed_file_misses(workspace: Path, tmp_path: Path) -> None:
+    build(workspace, IndexCache(str(tmp_path / "cache")))
+    init = workspace / "modules" / "webapp" / "manifests" / "init.pp"
+    init.write_text(init.read_text() + "\nclass webapp::added_later {}\n")
+    cache = IndexCache(str(tmp_path / "cache"))
+    index = build(workspace, cache)
+    assert cache.misses == 1
+    assert cache.hits == len(index.files) - 1
+    assert index.lookup("class", "webapp::added_later")
+    assert snapshot(index) == snapshot(build(workspace, None))
+
+
+def test_new_version_misses_and_prune_removes_the_old_folder(workspace: Path, tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    root = tmp_path / "cache"
+    old = IndexCache(str(root))
+    n = len(build(workspace, old).files)
+    monkeypatch.setattr(index_cache, "__version__", "99.0.0")
+    new = IndexCache(str(root))
+    build(workspace, new)
+    assert (new.hits, new.misses) == (0, n)
+    assert new.folder != old.folder
+    assert new.prune() == 1
+    assert not os.path.exists(old.folder) and os.path.isdir(new.folder)
+
+
+DAMAGE = [
+    ("empty", lambda data: b""),
+    ("truncated", lambda data: data[: len(data) // 2]),
+    ("garbage", lambda data: b"\x00\xff not marshal at all"),
+    ("another marshalled value", lambda data: __import__("marshal").dumps(("puppet-ls-index", 1))),
+    ("wrong magic", lambda data: __import__("marshal").dumps(("other", "", "", "", (), (), frozenset()))),
+]
+
+
+@pytest.mark.parametrize("name,damage", DAMAGE, ids=[d[0] for d in DAMAGE])
+def test_damaged_entries_are_misses(workspace: Path, tmp_path: Path, name, damage) -> None:
+    root = tmp_path / "cache"
+    plain = snapshot(build(workspace, IndexCache(str(root))))
+    files = [p for p in root.rglob("*") if p.is_file()]
+    assert files
+    for p in files:
+        p.write_bytes(damage(p.read_bytes()))
+    cache = IndexCache(str(root))
+    assert snapshot(build(workspace, cache)) == plain
+    assert (cache.hits, cache.misses) == (0, len(plain))
+    again = IndexCache(str(root))     # the damaged entries were replaced
+    build(workspace, again)
+    assert again.misses == 0
+
+
+def test_unusable_cache_folder_is_no_error(workspace: Path, tmp_path: Path) -> None:
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the cache folder should be")
+    cache = IndexCache(str(blocker))
+    assert snapshot(build(workspace, cache)) == snapshot(build(workspace, None))
+    assert cache.hits == 0 and cache.prune() == 0
+
+
+def _build_into(args) -> dict:
+    ws, root = args
+    cache = IndexCache(root)
+    return {p: snapshot_entry(e) for p, e in build_index([ws], [], cache=cache).files.items()}
+
+
+def test_concurrent_writers(workspace: Path, tmp_path: Path) -> None:
+    root = str(tmp_path / "cache")
+    plain = {p: snapshot_entry(e) for p, e in build(workspace, None).files.items()}
+    with multiprocessing.get_context("spawn").Pool(4) as pool:
+        results = pool.map(_build_into, [(str(workspace), root)] * 8)
+    assert all(r == plain for r in results)
+    leftovers = [p for p in Path(root).rglob(".tmp-*")]
+    assert leftovers == []
+    for p in Path(root).rglob("*"):
+        if p.is_file():
+            assert loads(p.read_bytes()) is not None, p
+    cache = IndexCache(root)
+    build(workspace, cache)
+    assert cache.misses == 0
+
+
+def test_prune_removes_stale_entries_and_temporary_files(workspace: Path, tmp_path: Path) -> None:
+    root = tmp_path / "cache"
+    cache = IndexCache(str(root))
+    n = len(build(workspace, cache).files)
+    entries = sorted(p for p in Path(cache.folder).rglob("*") if p.is_file())
+    assert len(entries) == n
+    old = 1_000_000_000.0
+    os.utime(entries[0], (old, old))
+    tmp = entries[1].parent / ".tmp-abandoned"
+    tmp.write_bytes(b"half")
+    os.utime(tmp, (old, old))
+    assert cache.prune() == 2
+    assert not entries[0].exists() and not tmp.exists() and entries[1].exists()
+
+
+FOLDERS = [
+    # (PUPPET_LS_CACHE_DIR, setting, XDG_CACHE_HOME, expected)
+    ("/env/dir", "/setting/dir", "/xdg", "/env/dir"),
+    (None, "/setting/dir", "/xdg", "/setting/dir"),
+    (None, "", "/xdg", "/xdg/puppet-ls"),
+    (None, None, None, "~/.cache/puppet-ls"),
+]
+
+
+@pytest.mark.parametrize("env,setting,xdg,expected", FOLDERS)
+def test_default_folder(monkeypatch: pytest.MonkeyPatch, env, setting, xdg, expected) -> None:
+    for var, value in (("PUPPET_LS_CACHE_DIR", env), ("XDG_CACHE_HOME", xdg)):
+        if value is None:
+            monkeypatch.delenv(var, raising=False)
+        else:
+            monkeypatch.setenv(var, value)
+    assert default_folder(setting) == os.path.expanduser(expected)
+
+
+WORKERS = [
+    # (worker command, or None for the real one; what it shows)
+    (None, "the worker processes index every file"),
+    (["false"], "a worker that fails: this process indexes its files"),
+    ([sys.executable, "-c", "import sys; sys.stdout.buffer.write(b'not marshal')"], "a worker answering rubbish"),
+    (["/nonexistent/python"], "a worker that cannot start"),
+]
+
+
+@pytest.mark.parametrize("command,what", WORKERS, ids=[w[1] for w in WORKERS])
+def test_indexing_in_processes_equals_serial(workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                             command, what) -> None:
+    from puppet_ls.server import workspace as ws_mod
+    monkeypatch.setattr(ws_mod, "PARALLEL_MIN", 1)
+    if command is not None:
+        monkeypatch.setattr(ws_mod, "WORKER_COMMAND", command)
+    index = build_index([str(workspace)], [], jobs=2, cache=IndexCache(str(tmp_path / "cache")))
+    serial = build_index([str(workspace)], [])
+    assert snapshot(index) == snapshot(serial)
+    assert list(index._by_name.items()) == list(serial._by_name.items())    # the same order of definitions
+    cache = IndexCache(str(tmp_path / "cache"))
+    build(workspace, cache)
+    assert cache.misses == 0        # the workers (or the fallback) stored every entry
+
+
+def test_cancelling_stops_the_workers(workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from puppet_ls.server import workspace as ws_mod
+    monkeypatch.setattr(ws_mod, "PARALLEL_MIN", 1)
+    # a worker that never answers: only cancelling ends the build
+    monkeypatch.setattr(ws_mod, "WORKER_COMMAND", [sys.executable, "-c", "import time; time.sleep(600)"])
+    started = []
+    real_popen = ws_mod.subprocess.Popen
+
+    def popen(*args, **kwargs):
+        proc = real_popen(*args, **kwargs)
+        started.append(proc)
+        return proc
+
+    monkeypatch.setattr(ws_mod.subprocess, "Popen", popen)
+    def cancelled() -> bool:
+        return len(started) == 2     # once both workers run
+
+    index = build_index([str(workspace)], [], jobs=2, cancelled=cancelled)
+    assert index.files == {}
+    assert [p.poll() is not None for p in started] == [True, True]
