@@ -96,7 +96,14 @@ class _Edit:
         self.text = text
         self.delta = delta
         self.tasks = tasks
-        self.budget = max(4096, len(old.text) // 8)   # largest window worth more than a full parse
+        # Windows tried for one edit may add up to no more than about half a full parse (each
+        # is lexed and parsed once); past that, parsing everything once is cheaper.
+        self.budget = max(4096, len(old.text) // 2)
+
+    def afford(self, size: int) -> bool:
+        """Charge a window of ``size`` characters to the budget; False when it is spent."""
+        self.budget -= size
+        return self.budget >= 0
 
     def in_container(self, node: SyntaxNode) -> ParseResult | None:
         """Reparse a run of statements of this block or file around the edit."""
@@ -145,7 +152,7 @@ class _Edit:
             tried.add((a, b))
             lo = span_start(a)
             hi = closer_offset if b == n else item_end(b - 1)
-            if hi - lo > self.budget:
+            if not self.afford(hi - lo):
                 return None
             result = self.window(node, children, items, a, b, lo, hi, b == n, closer[0])
             if result is not None:
@@ -211,7 +218,7 @@ class _Edit:
             return None
         if not (first.end <= self.start and self.end <= last.offset):
             return None
-        if node.end - node.offset > self.budget or "@(" in self.old.text[node.offset:node.end]:
+        if not self.afford(node.end - node.offset) or "@(" in self.old.text[node.offset:node.end]:
             return None
         if not _balanced([node.green]):
             return None
