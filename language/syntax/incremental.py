@@ -22,6 +22,7 @@ equals ``parse(new_text)``.
 from __future__ import annotations
 
 from . import kinds as K
+from .lexer import same_extent
 from .parser import (ParseResult, Piece, SyntaxError_, depends_on_previous, gc_paused,
                      last_token_kind, parse, parse_block_at, parse_statements_at,
                      prefer_closed_runaway_string)
@@ -34,6 +35,10 @@ _GLOBAL_ERRORS = frozenset({
     "HEREDOC_INVALID_ESCAPE", "HEREDOC_MULTIPLE_ESCAPE", "HEREDOC_WITHOUT_END_TAGGED_LINE",
     "HEREDOC_WITHOUT_TEXT", "EPP_UNCLOSED_COMMENT", "EPP_UNCLOSED_TAG",
 })
+# Edits inside these tokens that keep them one token of their kind: (characters at the start
+# and at the end that the edit must leave alone: the '#', '/*', '*/', quotes).
+_TOKEN_MARGINS = {K.COMMENT: (1, 0), K.ML_COMMENT: (2, 2), K.STRING: (1, 1), K.STRING_TEXT: (1, 0)}
+_INSIDE_STRINGS = frozenset({K.DQ_STRING, K.INTERPOLATION, K.HEREDOC_BODY, K.HEREDOC_TEXT})
 _BRACES = {K.LBRACE: 1, K.SELBRACE: 1, K.RBRACE: -1}
 # How a window grows when it fails: statements added before and after it.
 _GROWTH = ((0, 0), (0, 1), (1, 1), (1, 3), (2, 7), (4, 15))
@@ -56,6 +61,9 @@ def _reparse(old: ParseResult, start: int, end: int, new_text: str, tasks: bool)
         # closed by the edit, so no part of such a file can be reparsed on its own.
         return parse(text, tasks=tasks)
     edit = _Edit(old, start, end, text, len(new_text) - (end - start), tasks)
+    result = edit.in_token(root, new_text)
+    if result is not None:
+        return result
     for node in reversed(_path(root, start, end)):
         if node.kind == K.BLOCK or node.kind == K.SOURCE_FILE:
             result = edit.in_container(node)
@@ -99,6 +107,65 @@ class _Edit:
         # Windows tried for one edit may add up to no more than about half a full parse (each
         # is lexed and parsed once); past that, parsing everything once is cheaper.
         self.budget = max(4096, len(old.text) // 2)
+
+    def in_token(self, root: SyntaxNode, new_text: str) -> ParseResult | None:
+        """An edit inside a comment or inside the text of a string that leaves it the same
+        token (no quote closed or opened, no line added or removed): only that token's text
+        changes, and nothing the parser decides depends on it."""
+        start, end = self.start, self.end
+        if "\n" in new_text or "\n" in self.old.text[start:end]:
+            return None
+        found = _token_at(root, start, end)
+        if found is None:
+            return None
+        path, tok, off = found
+        kind = tok[0]
+        tok_end = off + len(tok[1])
+        margin = _TOKEN_MARGINS.get(kind)
+        if margin is None or not (off + margin[0] <= start and end <= tok_end - margin[1]):
+            return None
+        parent = path[-1]
+        if any(n.kind in _INSIDE_STRINGS for n in path[:-1]) or \
+                (parent.kind in _INSIDE_STRINGS and not (kind == K.STRING_TEXT and parent.kind == K.DQ_STRING)):
+            return None   # a '#' or quote in an interpolation changes where its string ends
+        if kind == K.STRING_TEXT and parent.kind != K.DQ_STRING:
+            return None
+        delta = self.delta
+        if not same_extent(self.text, kind, off, tok_end + delta):
+            return None
+        errors = []
+        for e in self.old.errors:
+            if e.offset >= tok_end:
+                errors.append(_moved(e, delta))
+            elif e.offset >= off or off < e.end < tok_end:
+                return None   # an error at the token may quote its text
+            elif e.end >= tok_end:
+                errors.append(SyntaxError_(e.offset, e.end + delta, e.code, e.message, e.hint))
+            else:
+                errors.append(e)
+        multiline = []
+        for a, b in self.old.multiline_strings:
+            if b <= off:
+                multiline.append((a, b))
+            elif a >= tok_end:
+                multiline.append((a + delta, b + delta))
+            elif a <= off and b >= tok_end:
+                multiline.append((a, b + delta))
+            else:
+                return None
+        green: GreenNode | tuple = (kind, self.text[off:tok_end + delta])
+        index = _child_index_at(parent, off)
+        cur = parent
+        while True:
+            children = list(cur.green.children)
+            children[index] = green
+            green = GreenNode(cur.green.kind, children)
+            if cur.parent is None:
+                break
+            index = cur.index
+            cur = cur.parent
+        assert isinstance(green, GreenNode)
+        return prefer_closed_runaway_string(ParseResult(green, errors, self.text, tuple(multiline)), False, self.tasks)
 
     def afford(self, size: int) -> bool:
         """Charge a window of ``size`` characters to the budget; False when it is spent."""
@@ -253,6 +320,39 @@ class _Edit:
         multiline = tuple([m for m in old.multiline_strings if m[0] < lo] + list(piece.multiline) +
                           [(x + delta, y + delta) for x, y in old.multiline_strings if x > hi])
         return prefer_closed_runaway_string(ParseResult(green, errors, self.text, multiline), False, self.tasks)
+
+
+def _token_at(root: SyntaxNode, start: int, end: int):
+    """The token holding [start, end) strictly after its first character: (the nodes from the
+    root down to its parent, the token, its offset); None when there is none."""
+    path = [root]
+    node = root
+    while True:
+        off = node.offset
+        nxt = None
+        for i, c in enumerate(node.green.children):
+            w = len(c[1]) if type(c) is tuple else c.width
+            if off < start and end <= off + w:
+                if type(c) is tuple:
+                    return path, c, off
+                nxt = SyntaxNode(c, off, node, i)
+                break
+            if off >= start:
+                return None
+            off += w
+        if nxt is None:
+            return None
+        path.append(nxt)
+        node = nxt
+
+
+def _child_index_at(node: SyntaxNode, offset: int) -> int:
+    off = node.offset
+    for i, c in enumerate(node.green.children):
+        if off == offset and type(c) is tuple and c[1]:
+            return i
+        off += len(c[1]) if type(c) is tuple else c.width
+    raise AssertionError("no token at the offset")   # _token_at found one there
 
 
 def _first_after_opener(node: SyntaxNode, children) -> int:

@@ -733,6 +733,23 @@ LOCAL_LEX_ERRORS = frozenset({"ILLEGAL_CHARACTER", "ILLEGAL_NUMBER", "INVALID_HE
                               "INVALID_OCTAL_NUMBER", "ILLEGAL_FULLY_QUALIFIED_NAME", "ILLEGAL_VARIABLE"})
 
 
+def same_extent(text: str, kind: str, offset: int, end: int) -> bool:
+    """Is the text at [offset, end) still exactly one token of ``kind``, for a token whose
+    extent only its own text decides (a comment, a single-quoted string, a text piece of a
+    double-quoted string), after an edit inside it?"""
+    if kind == K.COMMENT:
+        m = _COMMENT_RE.match(text, offset)
+    elif kind == K.ML_COMMENT:
+        m = _ML_COMMENT_RE.match(text, offset)
+    elif kind == K.STRING:
+        m = _SQ_RE.match(text, offset) if text.startswith("'", offset) else None
+    elif kind == K.STRING_TEXT:
+        m = _DQ_TEXT_RE.match(text, offset)
+    else:
+        return False
+    return m is not None and m.end() == end
+
+
 def next_tokens(text: str, pos: int, prev_kind: str | None, count: int, tasks: bool = False,
                 limit: int = 1 << 16) -> list | None:
     """The first ``count`` significant tokens at or after ``pos`` as the whole text lexes them
