@@ -24,7 +24,7 @@ from __future__ import annotations
 from . import kinds as K
 from .lexer import same_extent
 from .parser import (ParseResult, Piece, SyntaxError_, depends_on_previous, gc_paused,
-                     last_token_kind, parse, parse_block_at, parse_statements_at,
+                     last_token_kind, parse, parse_block_at, parse_param_at, parse_statements_at,
                      prefer_closed_runaway_string)
 from .tree import GreenNode, SyntaxNode
 
@@ -65,6 +65,10 @@ def _reparse(old: ParseResult, start: int, end: int, new_text: str, tasks: bool)
     if result is not None:
         return result
     for node in reversed(_path(root, start, end)):
+        if node.kind == K.PARAM:
+            result = edit.param(node)
+            if result is not None:
+                return result
         if node.kind == K.BLOCK or node.kind == K.SOURCE_FILE:
             result = edit.in_container(node)
             if result is not None:
@@ -242,6 +246,11 @@ class _Edit:
                 prev_kind, prev_statement = prev[0], None
             else:
                 prev_kind, prev_statement = last_token_kind(prev), prev
+                # A statement left open ('foo(1,') may go on into the window: it reports an
+                # error somewhere from its start to what ended it.
+                prev_start = lo - prev.width
+                if any(prev_start <= e.offset <= hi for e in old.errors):
+                    return None
         else:
             prev_kind, prev_statement = (K.LBRACE if node.kind == K.BLOCK else None), None
         if a > 0 and a < len(items):
@@ -276,6 +285,27 @@ class _Edit:
         start = items[a - 1] + 1 if a > 0 else _first_after_opener(node, children)
         stop = len(children) - 1 if tail else items[b - 1] + 1
         return self.splice(node, children, start, stop, piece, lo, hi, tail)
+
+    def param(self, node: SyntaxNode) -> ParseResult | None:
+        """Reparse one parameter of a parameter list (a class's list may be hundreds of lines)."""
+        parent = node.parent
+        if parent is None or parent.kind != K.PARAM_LIST or not self.afford(node.end - node.offset):
+            return None
+        siblings = parent.green.children
+        close = last_token_kind(parent.green)
+        nxt = next((c for c in siblings[node.index + 1:] if type(c) is not tuple or c[0] not in K.TRIVIA), None)
+        if close not in (K.RPAREN, K.PIPE) or type(nxt) is not tuple or nxt[0] not in (K.COMMA, close):
+            return None
+        if "@(" in self.old.text[node.offset:node.end] or not _balanced([node.green]):
+            return None
+        first_at = node.offset + _leading_trivia_width(node.green)
+        if any(e.offset == first_at for e in self.old.errors):
+            return None   # reported by the list before this parameter, naming its first token
+        piece = parse_param_at(self.text, node.offset, node.end + self.delta, _previous_token_kind(node),
+                               close, self.tasks)
+        if piece is None or piece.next_token != (nxt[0], nxt[1]):
+            return None
+        return self.splice(parent, siblings, node.index, node.index + 1, piece, node.offset, node.end, False)
 
     def block(self, node: SyntaxNode) -> ParseResult | None:
         """Reparse the whole block holding the edit."""

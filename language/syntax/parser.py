@@ -1478,13 +1478,20 @@ def _lex_piece(text: str, start: int, end: int, prev_kind: str | None, tasks: bo
     the range, a heredoc takes lines beyond it) or when its braces do not balance."""
     if 0 < start < len(text) and not text[start].isspace():
         return None
-    if end < len(text) and not text[end].isspace():
-        return None
     lexed = lex_range(text, start, end, prev_kind, tasks)
     if lexed.heredocs or any(e.code not in LOCAL_LEX_ERRORS for e in lexed.errors):
         return None
+    toks = lexed.tokens
+    if end < len(text) and not text[end].isspace():
+        # the last token must end at ``end`` in the whole text too ('$a,' but not '-' + '>')
+        if len(toks) < 2 or toks[-1][3]:
+            return None
+        last = toks[-2]
+        again = next_tokens(text, last[2], toks[-3][0] if len(toks) > 2 else prev_kind, 2, tasks)
+        if again is None or again[0][:2] != last[:2] or again[1][2] != end:
+            return None
     depth = 0
-    for t in lexed.tokens:
+    for t in toks:
         k = t[0]
         if k == K.LBRACE or k == K.SELBRACE:
             depth += 1
@@ -1577,6 +1584,37 @@ def parse_block_at(text: str, start: int, end: int, prev_kind: str | None, tasks
     if p.i != len(toks) - 1 or any(e.offset >= eof[2] for e in p.errors):
         return None
     return Piece([node], sorted(p.errors, key=lambda e: (e.offset, e.end)), p.multiline, toks[0][0], (K.EOF, ""))
+
+
+def parse_param_at(text: str, start: int, end: int, prev_kind: str | None, close: str,
+                   tasks: bool = False) -> Piece | None:
+    """Parse ``text[start:end]`` as one parameter (with its leading trivia) of a parameter list
+    closed by ``close`` (')' or '|'), exactly as a full parse of ``text`` (whose braces balance)
+    parses it there: after the '(', '|' or ',' of kind ``prev_kind``, followed by the tokens
+    that really follow ``end``.  None unless it is exactly one parameter, followed by ',' or
+    the closer, with nothing still expected at its end."""
+    if prev_kind not in (K.LPAREN, K.WSLPAREN, K.PIPE, K.COMMA):
+        return None
+    lexed = _lex_piece(text, start, end, prev_kind, tasks)
+    if lexed is None:
+        return None
+    toks = lexed.tokens
+    eof = toks.pop()
+    if eof[3] or not toks or toks[0][0] not in (K.CLASSREF, K.TIMES, K.VARIABLE):
+        return None
+    following = next_tokens(text, end, toks[-1][0], 2, tasks)
+    if following is None or following[0][0] not in (K.COMMA, close):
+        return None
+    stop = len(toks)
+    toks.extend(following)
+    if toks[-1][0] != K.EOF:
+        toks.append((K.EOF, "", toks[-1][2] + len(toks[-1][1]), ()))
+    p = Parser(lexed, pair_braces=False)
+    node = p.param()
+    if p.i != stop or any(e.offset >= eof[2] for e in p.errors):
+        return None
+    nxt = following[0]
+    return Piece([node], sorted(p.errors, key=lambda e: (e.offset, e.end)), p.multiline, toks[0][0], (nxt[0], nxt[1]))
 
 
 # ---- brace pairing ----------------------------------------------------------------------------
