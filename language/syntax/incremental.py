@@ -1,46 +1,33 @@
 """Incremental reparsing: apply a text edit to a parsed file and get the tree a full parse of
 the new text would give, reusing every subtree the edit does not touch.
 
-The edit is reparsed inside the smallest *unit* that contains it: a statement (a direct child
-of a block or of the file) or a ``{ … }`` block.  A unit's text is lexed and parsed on its own,
-and the result is only trusted when that is provably what a full parse would do:
+The edit is reparsed inside a *window*: a run of whole statements of the innermost block (or
+the file) that holds it, or, failing that, a whole ``{ … }`` block.  The window is lexed and
+parsed by the parser's own entry points (``parse_statements_at``, ``parse_block_at``), which
+refuse whenever the range cannot be parsed on its own.  The result is only used when it is
+provably what a full parse gives:
 
-* the unit's text lexes on its own with no error that could reach past it (unclosed quotes or
-  comments), contains no heredoc, and keeps its braces balanced;
-* its parse consumes exactly its tokens and yields one node of the same shape;
-* re-parsing the *old* text of the unit the same way reproduces the old node and the old
-  errors inside it exactly (so the unit's parse did not depend on what surrounds it);
-* for a statement, neither neighbour can glue onto it: the token after it cannot continue an
-  expression, the first token cannot continue the previous statement, and no function that
-  may be called without parentheses is left dangling.
+* the file's braces balance before the edit and the window's braces balance before and after
+  it (so brace pairing, a whole-file heuristic, changes nothing anywhere);
+* the window lexes on its own (no quote or comment runs past it, no heredoc) and the lexer is
+  back in step at its end: the first token after it is the old one, at the shifted offset;
+* the parse of the window stops exactly at its end, its first statement cannot be glued onto
+  the statement before, and the statement after it does not depend on the one before.
 
-Whenever a check fails the next enclosing unit is tried, and in the end the whole file is
-parsed again, so the result always equals ``parse(new_text)``.
+When the window fails, it grows by whole statements on both sides (an opened quote or bracket
+reaches further), a few times, within a budget; then the enclosing block is tried, then the
+next enclosing window, and in the end the whole file is parsed again, so the result always
+equals ``parse(new_text)``.
 """
 from __future__ import annotations
 
 from . import kinds as K
-from .lexer import lex_range, next_token_kind
-from .parser import (EXPR_START, STATEMENT_CALLS, ParseResult, Parser, SyntaxError_, _ASSIGN,
-                     _BINARY, _RELATIONSHIP, _qname_text, gc_paused, parse, prefer_closed_runaway_string)
+from .lexer import same_extent
+from .parser import (ParseResult, Piece, SyntaxError_, depends_on_previous, gc_paused,
+                     last_token_kind, parse, parse_block_at, parse_param_at, parse_statements_at,
+                     prefer_closed_runaway_string)
 from .tree import GreenNode, SyntaxNode
 
-# Tokens that, following a statement, would make the parser continue that statement.
-_CONTINUATION = frozenset(_BINARY) | _RELATIONSHIP | _ASSIGN | frozenset({
-    K.QMARK, K.LBRACK, K.DOT, K.LPAREN, K.PIPE, K.LCOLLECT, K.LLCOLLECT, K.COMMA, K.LBRACE,
-    K.SELBRACE, K.FARROW, K.PARROW,
-})
-# A statement can only be reparsed alone when the token before it closes what came before.
-_COMPLETE_BEFORE = frozenset({
-    K.SEMIC, K.LBRACE, K.RBRACE, K.VARIABLE, K.NAME, K.WORD, K.CLASSREF, K.NUMBER, K.STRING,
-    K.REGEX, K.BOOLEAN, K.UNDEF, K.DEFAULT, K.DQ_CLOSE, K.HEREDOC, K.RPAREN, K.RBRACK,
-    K.RCOLLECT, K.RRCOLLECT, K.ERROR_TOKEN, K.EPP_END, K.EPP_END_TRIM, K.EPP_TEXT,
-})
-# Lexer errors that stay where they are (anything else, like an unclosed quote, may swallow
-# text beyond the unit).
-_LOCAL_LEX_ERRORS = frozenset({"ILLEGAL_CHARACTER", "ILLEGAL_NUMBER", "INVALID_HEX_NUMBER",
-                               "INVALID_OCTAL_NUMBER", "ILLEGAL_FULLY_QUALIFIED_NAME", "ILLEGAL_VARIABLE"})
-_STATEMENT_PARENTS = frozenset({K.SOURCE_FILE, K.BLOCK})
 # Errors that mean a change anywhere may re-pair braces or re-close quotes far away.
 _GLOBAL_ERRORS = frozenset({
     "MISSING_RBRACE", "UNMATCHED_BRACE", "UNCLOSED_QUOTE", "UNCLOSED_COMMENT",
@@ -48,6 +35,13 @@ _GLOBAL_ERRORS = frozenset({
     "HEREDOC_INVALID_ESCAPE", "HEREDOC_MULTIPLE_ESCAPE", "HEREDOC_WITHOUT_END_TAGGED_LINE",
     "HEREDOC_WITHOUT_TEXT", "EPP_UNCLOSED_COMMENT", "EPP_UNCLOSED_TAG",
 })
+# Edits inside these tokens that keep them one token of their kind: (characters at the start
+# and at the end that the edit must leave alone: the '#', '/*', '*/', quotes).
+_TOKEN_MARGINS = {K.COMMENT: (1, 0), K.ML_COMMENT: (2, 2), K.STRING: (1, 1), K.STRING_TEXT: (1, 0)}
+_INSIDE_STRINGS = frozenset({K.DQ_STRING, K.INTERPOLATION, K.HEREDOC_BODY, K.HEREDOC_TEXT})
+_BRACES = {K.LBRACE: 1, K.SELBRACE: 1, K.RBRACE: -1}
+# How a window grows when it fails: statements added before and after it.
+_GROWTH = ((0, 0), (0, 1), (1, 1), (1, 3), (2, 7), (4, 15))
 
 
 def reparse(old: ParseResult, start: int, end: int, new_text: str, tasks: bool = False) -> ParseResult:
@@ -66,115 +60,24 @@ def _reparse(old: ParseResult, start: int, end: int, new_text: str, tasks: bool)
         # Unbalanced braces are paired by a whole-file heuristic, and an unclosed quote may be
         # closed by the edit, so no part of such a file can be reparsed on its own.
         return parse(text, tasks=tasks)
-    delta = len(new_text) - (end - start)
-    budget = len(old.text) // 2
+    edit = _Edit(old, start, end, text, len(new_text) - (end - start), tasks)
+    result = edit.in_token(root, new_text)
+    if result is not None:
+        return result
     for node in reversed(_path(root, start, end)):
-        if node.kind in (K.BLOCK, K.SOURCE_FILE):
-            # typing after the last statement of a block or file (the most common place to add
-            # code): reparse just that gap
-            result = _try_tail(old, node, start, end, delta, text, tasks)
+        if node.kind == K.PARAM:
+            result = edit.param(node)
             if result is not None:
                 return result
-        if node.end - node.offset > budget:
-            break   # a unit this large costs more (parsed twice) than parsing everything once
-        result = _try_unit(old, node, start, end, delta, text, tasks)
-        if result is not None:
-            return result
-        # An edit right at the end of a statement may belong to the one after it instead
-        # (typing in the blank line before it): try that one too before going up.
-        after = _next_sibling_at(node, start, end)
-        if after is not None:
-            result = _try_unit(old, after, start, end, delta, text, tasks)
+        if node.kind == K.BLOCK or node.kind == K.SOURCE_FILE:
+            result = edit.in_container(node)
+            if result is not None:
+                return result
+        if node.kind == K.BLOCK:
+            result = edit.block(node)
             if result is not None:
                 return result
     return parse(text, tasks=tasks)
-
-
-def _try_tail(old: ParseResult, container: SyntaxNode, start: int, end: int, delta: int, text: str,
-              tasks: bool) -> ParseResult | None:
-    """Reparse the gap between the last statement of a block (or file) and its closing '}' (or
-    the end of input), when the edit lies in it: the new text there becomes zero or more
-    statements, spliced in before the closer."""
-    children = container.green.children
-    close_kind = K.RBRACE if container.kind == K.BLOCK else K.EOF
-    if not children or type(children[-1]) is not tuple or children[-1][0] != close_kind:
-        return None
-    close_index = len(children) - 1
-    close_offset = container.end - len(children[-1][1])
-    # the gap: everything after the last node (the trivia of the closer)
-    gap_index = close_index
-    while gap_index > 0 and type(children[gap_index - 1]) is tuple and children[gap_index - 1][0] in K.TRIVIA:
-        gap_index -= 1
-    if gap_index == 0 or type(children[gap_index - 1]) is tuple:
-        return None   # nothing before the gap but the opening brace: the block unit does it
-    gap_start = close_offset - sum(len(c[1]) for c in children[gap_index:close_index])
-    if not (gap_start <= start and end <= close_offset):
-        return None
-    last_stmt = children[gap_index - 1]
-    if _qname_text(last_stmt) in STATEMENT_CALLS or _last_kind(last_stmt) not in _COMPLETE_BEFORE:
-        return None
-    new_close = close_offset + delta
-    if not text[gap_start:gap_start + 1].isspace():
-        return None   # the new text touches the last statement's last token
-    lexed = lex_range(text, gap_start, new_close, _last_kind(last_stmt), tasks)
-    if lexed.heredocs or any(e.code not in _LOCAL_LEX_ERRORS for e in lexed.errors):
-        return None
-    toks = lexed.tokens
-    depth = 0
-    for t in toks:
-        if t[0] in (K.LBRACE, K.SELBRACE):
-            depth += 1
-        elif t[0] == K.RBRACE:
-            depth -= 1
-            if depth < 0:
-                return None
-    if depth != 0 or (len(toks) > 1 and toks[0][0] not in EXPR_START):
-        return None
-    eof = toks[-1]
-    # the closer itself ends the statements, as in a full parse
-    lexed.tokens = toks[:-1] + [(close_kind, "", eof[2], eof[3]), (K.EOF, "", eof[2], ())]
-    p = Parser(lexed)
-    new_children: list = []
-    p.statements(new_children)
-    if p.kinds[p.i] != close_kind or p.i != len(lexed.tokens) - 2:
-        return None
-    p.bump(new_children)
-    new_children.pop()   # the stand-in closer (its trivia stays)
-    if any(e.offset >= eof[2] for e in p.errors):
-        return None
-    if any(gap_start - last_stmt.width <= e.offset <= close_offset for e in old.errors):
-        # an error in the last statement or at the closer itself ("end of input"): the last
-        # statement may be unfinished (an unclosed '['), and new code in the gap continue it
-        return None
-    green = GreenNode(container.kind, list(children[:gap_index]) + new_children + list(children[close_index:]))
-    cur = container
-    while cur.parent is not None:
-        siblings = list(cur.parent.green.children)
-        siblings[cur.index] = green
-        green = GreenNode(cur.parent.green.kind, siblings)
-        cur = cur.parent
-    errors = [e for e in old.errors if e.offset < gap_start] + sorted(p.errors, key=lambda e: (e.offset, e.end)) + \
-        [_moved(e, delta) for e in old.errors if e.offset >= close_offset]
-    errors.sort(key=lambda e: (e.offset, e.end))
-    multiline = tuple([m for m in old.multiline_strings if m[0] < gap_start] + list(p.multiline) +
-                      [(a + delta, b + delta) for a, b in old.multiline_strings if a >= close_offset])
-    return prefer_closed_runaway_string(ParseResult(green, errors, text, multiline), False, tasks)
-
-
-def _next_sibling_at(node: SyntaxNode, start: int, end: int) -> SyntaxNode | None:
-    parent = node.parent
-    if parent is None or start != node.end:
-        return None
-    children = parent.green.children
-    off = node.end
-    for i in range(node.index + 1, len(children)):
-        c = children[i]
-        if type(c) is tuple:
-            if c[1]:
-                return None
-            continue
-        return SyntaxNode(c, off, parent, i) if end <= off + c.width else None
-    return None
 
 
 def _path(root: SyntaxNode, start: int, end: int) -> list[SyntaxNode]:
@@ -195,141 +98,351 @@ def _path(root: SyntaxNode, start: int, end: int) -> list[SyntaxNode]:
         node = nxt
 
 
-def _try_unit(old: ParseResult, node: SyntaxNode, start: int, end: int, delta: int, text: str,
-              tasks: bool) -> ParseResult | None:
-    parent = node.parent
-    if node.kind == K.BLOCK:
+class _Edit:
+    """One edit being applied: the old result, the edit, the new text."""
+
+    def __init__(self, old: ParseResult, start: int, end: int, text: str, delta: int, tasks: bool):
+        self.old = old
+        self.start = start
+        self.end = end
+        self.text = text
+        self.delta = delta
+        self.tasks = tasks
+        # Windows tried for one edit may add up to no more than about half a full parse (each
+        # is lexed and parsed once); past that, parsing everything once is cheaper.
+        self.budget = max(4096, len(old.text) // 2)
+
+    def in_token(self, root: SyntaxNode, new_text: str) -> ParseResult | None:
+        """An edit inside a comment or inside the text of a string that leaves it the same
+        token (no quote closed or opened, no line added or removed): only that token's text
+        changes, and nothing the parser decides depends on it."""
+        start, end = self.start, self.end
+        if "\n" in new_text or "\n" in self.old.text[start:end]:
+            return None
+        found = _token_at(root, start, end)
+        if found is None:
+            return None
+        path, tok, off = found
+        kind = tok[0]
+        tok_end = off + len(tok[1])
+        margin = _TOKEN_MARGINS.get(kind)
+        if margin is None or not (off + margin[0] <= start and end <= tok_end - margin[1]):
+            return None
+        parent = path[-1]
+        if any(n.kind in _INSIDE_STRINGS for n in path[:-1]) or \
+                (parent.kind in _INSIDE_STRINGS and not (kind == K.STRING_TEXT and parent.kind == K.DQ_STRING)):
+            return None   # a '#' or quote in an interpolation changes where its string ends
+        if kind == K.STRING_TEXT and parent.kind != K.DQ_STRING:
+            return None
+        delta = self.delta
+        if not same_extent(self.text, kind, off, tok_end + delta):
+            return None
+        errors = []
+        for e in self.old.errors:
+            if e.offset >= tok_end:
+                errors.append(_moved(e, delta))
+            elif e.offset >= off or off < e.end < tok_end:
+                return None   # an error at the token may quote its text
+            elif e.end >= tok_end:
+                errors.append(SyntaxError_(e.offset, e.end + delta, e.code, e.message, e.hint))
+            else:
+                errors.append(e)
+        multiline = []
+        for a, b in self.old.multiline_strings:
+            if b <= off:
+                multiline.append((a, b))
+            elif a >= tok_end:
+                multiline.append((a + delta, b + delta))
+            elif a <= off and b >= tok_end:
+                multiline.append((a, b + delta))
+            else:
+                return None
+        green: GreenNode | tuple = (kind, self.text[off:tok_end + delta])
+        index = _child_index_at(parent, off)
+        cur = parent
+        while True:
+            children = list(cur.green.children)
+            children[index] = green
+            green = GreenNode(cur.green.kind, children)
+            if cur.parent is None:
+                break
+            index = cur.index
+            cur = cur.parent
+        assert isinstance(green, GreenNode)
+        return prefer_closed_runaway_string(ParseResult(green, errors, self.text, tuple(multiline)), False, self.tasks)
+
+    def afford(self, size: int) -> bool:
+        """Charge a window of ``size`` characters to the budget; False when it is spent."""
+        self.budget -= size
+        return self.budget >= 0
+
+    def in_container(self, node: SyntaxNode) -> ParseResult | None:
+        """Reparse a run of statements of this block or file around the edit."""
+        children = node.green.children
+        offsets = []
+        off = node.offset
+        for c in children:
+            offsets.append(off)
+            off += len(c[1]) if type(c) is tuple else c.width
+        # significant children: the opener, the statements and ';' between, the closer
+        sig = [i for i, c in enumerate(children) if type(c) is not tuple or c[0] not in K.TRIVIA]
+        if not sig:
+            return None
+        closer_i = sig[-1]
+        closer = children[closer_i]
+        if type(closer) is not tuple or closer[0] != (K.RBRACE if node.kind == K.BLOCK else K.EOF):
+            return None
+        if node.kind == K.BLOCK:
+            opener_i = sig[0]
+            if type(children[opener_i]) is not tuple or children[opener_i][0] != K.LBRACE:
+                return None
+            items = sig[1:-1]
+            content_start = offsets[opener_i] + 1
+        else:
+            items = sig[:-1]
+            content_start = node.offset
+        closer_offset = offsets[closer_i]
+        if self.start < content_start or self.end > closer_offset:
+            return None
+
+        def item_end(k: int) -> int:
+            i = items[k]
+            return offsets[i] + (len(children[i][1]) if type(children[i]) is tuple else children[i].width)
+
+        def span_start(k: int) -> int:
+            return item_end(k - 1) if k > 0 else content_start
+
+        n = len(items)
+        ia = next((k for k in range(n) if item_end(k) >= self.start), n)
+        ib = next((k for k in range(ia, n) if span_start(k) > self.end), n)
+        tried = set()
+        for before, after in _GROWTH:
+            a, b = max(0, ia - before), min(n, ib + after)
+            if (a, b) in tried:
+                continue
+            tried.add((a, b))
+            lo = span_start(a)
+            hi = closer_offset if b == n else item_end(b - 1)
+            if not self.afford(hi - lo):
+                return None
+            result = self.window(node, children, items, a, b, lo, hi, b == n, closer[0])
+            if result is not None:
+                return result
+            if a == 0 and b == n:
+                return None
+        return None
+
+    def window(self, node: SyntaxNode, children, items: list, a: int, b: int, lo: int, hi: int,
+               tail: bool, closer_kind: str) -> ParseResult | None:
+        old = self.old
+        if "@(" in old.text[lo:hi]:
+            return None
+        old_items = [children[i] for i in items[a:b]]
+        if not _balanced(old_items):
+            return None
+        if a > 0:
+            prev = children[items[a - 1]]
+            if type(prev) is tuple:
+                prev_kind, prev_statement = prev[0], None
+            else:
+                prev_kind, prev_statement = last_token_kind(prev), prev
+                # A statement left open ('foo(1,') may go on into the window: it reports an
+                # error somewhere from its start to what ended it.
+                prev_start = lo - prev.width
+                if any(prev_start <= e.offset <= hi for e in old.errors):
+                    return None
+        else:
+            prev_kind, prev_statement = (K.LBRACE if node.kind == K.BLOCK else None), None
+        if a > 0 and a < len(items):
+            # The statement before reports what it still expected at the first token after it;
+            # that error names the token, so it is redone with that statement.
+            first_at = lo + _leading_trivia_width(children[items[a]])
+            if any(e.offset == first_at for e in old.errors):
+                return None
+        following = None
+        if not tail:
+            following = children[items[b]]
+            if type(following) is tuple or depends_on_previous(following):
+                return None
+            # an error at its first token may be the last statement's of the window
+            first_at = hi + _leading_trivia_width(following)
+            if any(e.offset == first_at for e in old.errors):
+                return None
+        piece = parse_statements_at(self.text, lo, hi + self.delta, prev_kind, prev_statement,
+                                    closer_kind if tail else None, self.tasks)
+        if piece is None:
+            return None
+        if following is not None:
+            # The lexer must be back in step after the window, and the statement after it
+            # must come after what it came after before (a statement, or a ';').
+            old_first = _first_token(following)
+            if old_first is None or piece.next_token != old_first:
+                return None
+            old_last = children[items[b - 1]]
+            new_last = next((c for c in reversed(piece.children) if type(c) is not tuple or c[0] not in K.TRIVIA), None)
+            if new_last is None or (type(new_last) is tuple) != (type(old_last) is tuple):
+                return None
+        start = items[a - 1] + 1 if a > 0 else _first_after_opener(node, children)
+        stop = len(children) - 1 if tail else items[b - 1] + 1
+        return self.splice(node, children, start, stop, piece, lo, hi, tail)
+
+    def param(self, node: SyntaxNode) -> ParseResult | None:
+        """Reparse one parameter of a parameter list (a class's list may be hundreds of lines)."""
+        parent = node.parent
+        if parent is None or parent.kind != K.PARAM_LIST or not self.afford(node.end - node.offset):
+            return None
+        siblings = parent.green.children
+        close = last_token_kind(parent.green)
+        nxt = next((c for c in siblings[node.index + 1:] if type(c) is not tuple or c[0] not in K.TRIVIA), None)
+        if close not in (K.RPAREN, K.PIPE) or type(nxt) is not tuple or nxt[0] not in (K.COMMA, close):
+            return None
+        if "@(" in self.old.text[node.offset:node.end] or not _balanced([node.green]):
+            return None
+        first_at = node.offset + _leading_trivia_width(node.green)
+        if any(e.offset == first_at for e in self.old.errors):
+            return None   # reported by the list before this parameter, naming its first token
+        piece = parse_param_at(self.text, node.offset, node.end + self.delta, _previous_token_kind(node),
+                               close, self.tasks)
+        if piece is None or piece.next_token != (nxt[0], nxt[1]):
+            return None
+        return self.splice(parent, siblings, node.index, node.index + 1, piece, node.offset, node.end, False)
+
+    def block(self, node: SyntaxNode) -> ParseResult | None:
+        """Reparse the whole block holding the edit."""
         first = node.first_token()
         last = node.last_token()
         if first is None or first.kind != K.LBRACE or last is None or last.kind != K.RBRACE:
             return None
-        if not (first.end <= start and end <= last.offset):
+        if not (first.end <= self.start and self.end <= last.offset):
             return None
-        statement = False
-    elif parent is not None and parent.kind in _STATEMENT_PARENTS and node.kind != K.ERROR:
-        first = node.first_token()
-        last = node.last_token()
-        # the edit may also lie in the statement's leading trivia (a comment above it)
-        if first is None or last is None or not (node.offset <= start and end <= last.end):
+        if not self.afford(node.end - node.offset) or "@(" in self.old.text[node.offset:node.end]:
             return None
-        statement = True
-    else:
-        return None
-
-    region_start = node.offset
-    if "@(" in old.text[region_start:node.end]:
-        return None
-
-    prev_green = None
-    if statement:
-        prev_green = _previous_statement(node)
-        if prev_green is not None and _qname_text(prev_green) in STATEMENT_CALLS:
+        if not _balanced([node.green]):
             return None
-    prev_kind = _previous_token_kind(node)
-    if statement and prev_kind is not None and prev_kind not in _COMPLETE_BEFORE:
-        return None   # the statement before is still open ('foo.' or '$a ='): it would glue on
+        prev_kind = _previous_token_kind(node)
+        piece = parse_block_at(self.text, node.offset, node.end + self.delta, prev_kind, self.tasks)
+        if piece is None or piece.children[0].kind != K.BLOCK:
+            return None
+        parent = node.parent
+        assert parent is not None   # a block is never the root
+        # the construct that owns the block reports its errors at the opening brace
+        return self.splice(parent, parent.green.children, node.index, node.index + 1, piece,
+                           first.end, last.offset, False)
 
-    # The unit parsed on its own (lexed in the context of the text before it) must reproduce
-    # the old node and the old errors inside it.  A statement is parsed followed by a stand-in
-    # for the token that really follows it, so that it sees the lookahead a full parse sees.
-    old_parsed = _parse_unit(old.text, region_start, node.end, statement, prev_green, prev_kind, tasks)
-    if old_parsed is None or old_parsed[0] != node.green:
-        return None
-    lo, hi = _owned_interval(node)
-    old_inside = [e for e in old.errors if lo <= e.offset <= hi]
-    if old_parsed[1] != old_inside:
-        return None
-
-    new_parsed = _parse_unit(text, region_start, node.end + delta, statement, prev_green, prev_kind, tasks)
-    if new_parsed is None:
-        return None
-    new_green, new_errors, first_kind, new_multiline = new_parsed
-    if new_green.kind != node.kind and not (statement and new_green.kind != K.ERROR):
-        return None
-    if statement and (first_kind in _CONTINUATION or first_kind not in EXPR_START):
-        return None   # it would glue onto the previous statement, or start with junk
-
-    # Splice the new node in and rebuild its ancestors.
-    green = new_green
-    cur = node
-    while cur.parent is not None:
-        children = list(cur.parent.green.children)
-        children[cur.index] = green
-        green = GreenNode(cur.parent.green.kind, children)
-        cur = cur.parent
-    # The old errors inside the unit were exactly the unit's own (checked above); replace them.
-    # An error before the unit may span over it (e.g. '@' followed by a long expression).
-    before = [e if e.end <= hi else SyntaxError_(e.offset, e.end + delta, e.code, e.message, e.hint)
-              for e in old.errors if e.offset < lo]
-    errors = before + list(new_errors) + [_moved(e, delta) for e in old.errors if e.offset > hi]
-    errors.sort(key=lambda e: (e.offset, e.end))
-    multiline = tuple([m for m in old.multiline_strings if m[0] < lo] +
-                      list(new_multiline) +
-                      [(a + delta, b + delta) for a, b in old.multiline_strings if a > hi])
-    return prefer_closed_runaway_string(ParseResult(green, errors, text, multiline), False, tasks)
+    def splice(self, container: SyntaxNode, children, i: int, j: int, piece: Piece, lo: int, hi: int,
+               closed: bool) -> ParseResult:
+        """Replace children[i:j] of ``container`` by the piece and rebuild the ancestors; the
+        old errors and multi-line strings in [lo, hi] are the window's own and are replaced."""
+        old = self.old
+        delta = self.delta
+        green = GreenNode(container.green.kind, list(children[:i]) + piece.children + list(children[j:]))
+        cur = container
+        while cur.parent is not None:
+            siblings = list(cur.parent.green.children)
+            siblings[cur.index] = green
+            green = GreenNode(cur.parent.green.kind, siblings)
+            cur = cur.parent
+        # An error before the window may span over it (e.g. '@' followed by a long expression).
+        before = [e if e.end <= hi else SyntaxError_(e.offset, e.end + delta, e.code, e.message, e.hint)
+                  for e in old.errors if e.offset < lo]
+        errors = before + list(piece.errors) + [_moved(e, delta) for e in old.errors if e.offset > hi]
+        errors.sort(key=lambda e: (e.offset, e.end))
+        multiline = tuple([m for m in old.multiline_strings if m[0] < lo] + list(piece.multiline) +
+                          [(x + delta, y + delta) for x, y in old.multiline_strings if x > hi])
+        return prefer_closed_runaway_string(ParseResult(green, errors, self.text, multiline), False, self.tasks)
 
 
-def _owned_interval(node: SyntaxNode) -> tuple[int, int]:
-    """Offsets at which errors found while parsing this unit are reported.  A block's opening
-    brace is excluded: the construct that owns the block reports errors there (a missing
-    condition, say)."""
-    first = node.first_token()
-    last = node.last_token()
-    if first is None or last is None:   # not a unit (units have tokens): the whole node
-        return node.offset, node.end
-    if node.kind == K.BLOCK:
-        return first.end, last.offset
-    return first.offset, last.end
-
-
-def _parse_unit(text: str, start: int, end: int, statement: bool, prev_green, prev_kind: str | None,
-                tasks: bool):
-    """Parse text[start:end] as one unit: (green node, errors, kind of its first token,
-    multi-line strings), all offsets those of ``text``; None when it does not make exactly one
-    unit."""
-    # Tokens at the unit's edges must not run into their neighbours outside it ('class' and
-    # 'foo' become 'classfoo' when the space between them goes): blanks on both sides.
-    if start > 0 and not text[start].isspace():
-        return None
-    if end < len(text) and not text[end].isspace():
-        return None
-    lexed = lex_range(text, start, end, prev_kind, tasks)
-    if lexed.heredocs or any(e.code not in _LOCAL_LEX_ERRORS for e in lexed.errors):
-        return None
-    toks = lexed.tokens
-    if toks[-1][3] or len(toks) < 2:
-        return None   # trailing trivia belongs to the token after the unit
-    depth = 0
-    for t in toks:
-        if t[0] in (K.LBRACE, K.SELBRACE):
-            depth += 1
-        elif t[0] == K.RBRACE:
-            depth -= 1
-            if depth < 0:
+def _token_at(root: SyntaxNode, start: int, end: int):
+    """The token holding [start, end) strictly after its first character: (the nodes from the
+    root down to its parent, the token, its offset); None when there is none."""
+    path = [root]
+    node = root
+    while True:
+        off = node.offset
+        nxt = None
+        for i, c in enumerate(node.green.children):
+            w = len(c[1]) if type(c) is tuple else c.width
+            if off < start and end <= off + w:
+                if type(c) is tuple:
+                    return path, c, off
+                nxt = SyntaxNode(c, off, node, i)
+                break
+            if off >= start:
                 return None
-    if depth != 0:
-        return None
-    eof = toks[-1]
-    stop = len(toks) - 1
-    if statement:
-        following = next_token_kind(text, end, toks[-2][0])
-        if following != K.EOF:
-            lexed.tokens = toks[:-1] + [(following, "", eof[2], ()), eof]
-    p = Parser(lexed)
-    if statement:
-        ch: list = [prev_green] if prev_green is not None else []
-        p.statement(ch)
-        produced = ch[1:] if prev_green is not None else ch
-        if len(produced) != 1 or type(produced[0]) is tuple:
+            off += w
+        if nxt is None:
             return None
-        node = produced[0]
-    else:
-        node = p.block()
-    if p.i != stop:
-        return None   # the parse ended early, or went on into what follows the unit
-    if any(e.offset >= eof[2] for e in p.errors):
-        return None   # the unit ended while something was still expected
-    return node, sorted(p.errors, key=lambda e: (e.offset, e.end)), toks[0][0], p.multiline
+        path.append(nxt)
+        node = nxt
+
+
+def _child_index_at(node: SyntaxNode, offset: int) -> int:
+    off = node.offset
+    for i, c in enumerate(node.green.children):
+        if off == offset and type(c) is tuple and c[1]:
+            return i
+        off += len(c[1]) if type(c) is tuple else c.width
+    raise AssertionError("no token at the offset")   # _token_at found one there
+
+
+def _first_after_opener(node: SyntaxNode, children) -> int:
+    if node.kind != K.BLOCK:
+        return 0
+    for i, c in enumerate(children):
+        if type(c) is tuple and c[0] == K.LBRACE:
+            return i + 1
+    return 0
+
+
+def _balanced(greens: list) -> bool:
+    """Do the braces of these green nodes balance (never more '}' than '{' so far), with no
+    heredoc text among them (which the lexer takes from lines after its header)?"""
+    depth = 0
+    stack = list(reversed(greens))
+    while stack:
+        g = stack.pop()
+        if type(g) is tuple:
+            d = _BRACES.get(g[0])
+            if d is not None:
+                depth += d
+                if depth < 0:
+                    return False
+            continue
+        if g.kind == K.HEREDOC_BODY:
+            return False
+        stack.extend(reversed(g.children))
+    return depth == 0
+
+
+def _leading_trivia_width(green) -> int:
+    if type(green) is tuple:
+        return 0
+    width = 0
+    stack = [green]
+    while stack:
+        g = stack.pop()
+        for c in g.children:
+            if type(c) is tuple:
+                if c[0] not in K.TRIVIA:
+                    return width
+                width += len(c[1])
+            else:
+                stack.append(c)
+                break
+    return width
+
+
+def _first_token(green: GreenNode) -> tuple | None:
+    """(kind, text) of the first significant token of a green node."""
+    for c in green.children:
+        if type(c) is tuple:
+            if c[0] not in K.TRIVIA:
+                return c
+        else:
+            t = _first_token(c)
+            if t is not None:
+                return t
+    return None
 
 
 def _previous_token_kind(node: SyntaxNode) -> str | None:
@@ -343,41 +456,11 @@ def _previous_token_kind(node: SyntaxNode) -> str | None:
                 if c[0] not in K.TRIVIA:
                     return c[0]
             else:
-                k = _last_kind(c)
+                k = last_token_kind(c)
                 if k is not None:
                     return k
         cur = cur.parent
     return None
-
-
-def _previous_statement(node: SyntaxNode):
-    if node.parent is None:
-        return None
-    children = node.parent.green.children
-    for i in range(node.index - 1, -1, -1):
-        c = children[i]
-        if type(c) is not tuple:
-            return c
-        if c[0] not in K.TRIVIA:
-            return None   # a ';' (or similar) separates them
-    return None
-
-
-def _last_kind(green: GreenNode) -> str | None:
-    """Kind of the last significant token of a green node."""
-    for c in reversed(green.children):
-        if type(c) is tuple:
-            if c[0] not in K.TRIVIA:
-                return c[0]
-        else:
-            k = _last_kind(c)
-            if k is not None:
-                return k
-    return None
-
-
-def _shift(errors, by: int) -> list:
-    return [_moved(e, by) for e in errors]
 
 
 def _moved(e, by: int):

@@ -731,18 +731,52 @@ class _Lexer:
         return LexResult(self.tokens, self.errors, self.heredocs)
 
 
-def next_token_kind(text: str, pos: int, prev_kind: str | None, window: int = 200) -> str:
-    """The kind of the first significant token at or after ``pos`` in ``text``, lexed in the
-    context of a previous token of kind ``prev_kind`` (used to check what follows an edited
-    statement without lexing the rest of the file)."""
-    lx = _Lexer(text, False, False)
-    lx.prev = prev_kind
+# Lexical errors that stay inside the token that has them; any other (an unclosed quote or
+# comment, a heredoc problem) may have swallowed text beyond a lexed range.
+LOCAL_LEX_ERRORS = frozenset({"ILLEGAL_CHARACTER", "ILLEGAL_NUMBER", "INVALID_HEX_NUMBER",
+                              "INVALID_OCTAL_NUMBER", "ILLEGAL_FULLY_QUALIFIED_NAME", "ILLEGAL_VARIABLE"})
+
+
+def same_extent(text: str, kind: str, offset: int, end: int) -> bool:
+    """Is the text at [offset, end) still exactly one token of ``kind``, for a token whose
+    extent only its own text decides (a comment, a single-quoted string, a text piece of a
+    double-quoted string), after an edit inside it?"""
+    if kind == K.COMMENT:
+        m = _COMMENT_RE.match(text, offset)
+    elif kind == K.ML_COMMENT:
+        m = _ML_COMMENT_RE.match(text, offset)
+    elif kind == K.STRING:
+        m = _SQ_RE.match(text, offset) if text.startswith("'", offset) else None
+    elif kind == K.STRING_TEXT:
+        m = _DQ_TEXT_RE.match(text, offset)
+    else:
+        return False
+    return m is not None and m.end() == end
+
+
+def next_tokens(text: str, pos: int, prev_kind: str | None, count: int, tasks: bool = False,
+                limit: int = 1 << 16) -> list | None:
+    """The first ``count`` significant tokens at or after ``pos`` as the whole text lexes them
+    after a token of kind ``prev_kind`` (fewer, then EOF, at the end of the text): what follows a
+    reparsed range.  Lexed in windows that end at a line end, so that only a construct spanning
+    lines can be cut by a window, and such a cut shows as a lexical error; None when no window
+    up to ``limit`` characters gives a clean answer."""
+    n = len(text)
+    window = 256
     while True:
-        lx.n = min(len(text), pos + window)
-        lx.tokens = []
+        stop = text.find("\n", pos + window)
+        stop = n if stop < 0 else stop + 1
+        lx = _Lexer(text, False, tasks)
+        lx.prev = prev_kind
+        lx.n = stop
         lx.lex_code(pos, False)
-        if lx.tokens or lx.n >= len(text):
-            return lx.tokens[0][0] if lx.tokens else K.EOF
+        toks = lx.tokens
+        if stop >= n:   # lexed to the end: exact
+            return toks[:count] + ([(K.EOF, "", n, tuple(lx.trivia))] if len(toks) < count else [])
+        if not lx.errors and not lx.pending_bodies and len(toks) > count:
+            return toks[:count]   # the window's last token may be cut; the ones before are whole
+        if window > limit:
+            return None
         window *= 4
 
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from ..messages import issue
 from . import kinds as K
-from .lexer import Heredoc, LexResult, lex
+from .lexer import LOCAL_LEX_ERRORS, Heredoc, LexResult, lex, lex_range, next_tokens
 from .tree import GreenNode
 
 STATEMENT_CALLS = frozenset({
@@ -132,14 +132,15 @@ def _describe(tok) -> str:
 
 
 class Parser:
-    def __init__(self, lexed: LexResult, epp: bool = False):
+    def __init__(self, lexed: LexResult, epp: bool = False, pair_braces: bool = True):
         self.toks = lexed.tokens
         self.errors: list = []
         for e in lexed.errors:
             self.errors.append(SyntaxError_(e.offset, e.end, e.code, e.message))
         self.epp = epp
         self.heredocs = {hd.header_offset: hd for hd in lexed.heredocs}
-        _pair_braces(self)   # may insert tokens, so token indices are only final after it
+        if pair_braces:
+            _pair_braces(self)   # may insert tokens, so token indices are only final after it
         self.body_tokens = set()
         if lexed.heredocs:
             for idx, tok in enumerate(self.toks):
@@ -157,6 +158,7 @@ class Parser:
         self.multiline: list = []
         self.depth = 0
         self.reported_depth = False
+        self.stop = -1   # statements() ends at this token index too (parse_statements_at)
 
     # ---- token helpers ----------------------------------------------------------------------
     def peek(self, n: int = 0) -> str:
@@ -359,6 +361,7 @@ class Parser:
         sub.dq_multiline = False
         sub.depth = self.depth
         sub.reported_depth = self.reported_depth
+        sub.stop = -1
         sub.multiline = []   # heredoc text is not a quoted string
         ch: list = []
         sub.string_parts(ch, K.EOF)
@@ -398,12 +401,15 @@ class Parser:
             ch.append(GreenNode(K.EPP_PARAMS, node))
 
     # ---- statements -------------------------------------------------------------------------
-    def statements(self, ch: list, top: bool = False) -> None:
-        """Statements up to a '}' (not consumed) or end of input."""
+    def statements(self, ch: list, top: bool = False, after_statement: bool = False,
+                   after_semicolon: bool = False) -> None:
+        """Statements up to a '}' (not consumed) or end of input (or the token ``self.stop``).
+        ``after_statement``/``after_semicolon``: what came before the first one."""
         kinds = self.kinds
-        after_statement = False
-        after_semicolon = False
+        stop = self.stop
         while True:
+            if self.i == stop:
+                return
             k = kinds[self.i]
             if k == K.RBRACE or k == K.EOF:
                 if after_semicolon:
@@ -1416,6 +1422,203 @@ def _qname_text(node: GreenNode) -> str | None:
             if type(c) is tuple and c[0] not in K.TRIVIA:
                 return c[1]
     return None
+
+
+# ---- entry points for reparsing part of a file (syntax/incremental.py) -------------------------
+
+# Tokens that, following a complete statement, make the parser continue that statement.
+CONTINUATION = frozenset(_BINARY) | _RELATIONSHIP | _ASSIGN | frozenset({
+    K.QMARK, K.LBRACK, K.DOT, K.LPAREN, K.PIPE, K.LCOLLECT, K.LLCOLLECT, K.COMMA, K.LBRACE,
+    K.SELBRACE, K.FARROW, K.PARROW,
+})
+# Last tokens that close what came before them, so that a statement after them is parsed on its
+# own (after '$a =' or 'foo.' it would be glued on instead).
+COMPLETE_BEFORE = frozenset({
+    K.SEMIC, K.LBRACE, K.RBRACE, K.VARIABLE, K.NAME, K.WORD, K.CLASSREF, K.NUMBER, K.STRING,
+    K.REGEX, K.BOOLEAN, K.UNDEF, K.DEFAULT, K.DQ_CLOSE, K.HEREDOC, K.RPAREN, K.RBRACK,
+    K.RCOLLECT, K.RRCOLLECT, K.ERROR_TOKEN, K.EPP_END, K.EPP_END_TRIM, K.EPP_TEXT,
+})
+
+
+@dataclass(slots=True)
+class Piece:
+    """A range of a file parsed on its own by ``parse_statements_at`` or ``parse_block_at``,
+    with every offset that of the whole text."""
+    children: list     # green children it adds to its block or file (statements, ';', trivia)
+    errors: list       # lexical and syntax errors inside it, in source order
+    multiline: list    # multi-line strings, as in ParseResult.multiline_strings
+    first_kind: str    # kind of its first significant token (EOF when it has none)
+    next_token: tuple  # (kind, text) of the token after it: the closer, or the real next one
+
+
+def last_token_kind(green: GreenNode) -> str | None:
+    """Kind of the last significant token of a green node (None when it has none)."""
+    for c in reversed(green.children):
+        if type(c) is tuple:
+            if c[0] not in K.TRIVIA:
+                return c[0]
+        else:
+            k = last_token_kind(c)
+            if k is not None:
+                return k
+    return None
+
+
+def takes_unparenthesized_arguments(statement: GreenNode) -> bool:
+    """Is this statement a bare name of a function that takes arguments without parentheses
+    ('notice'), so that an expression after it becomes its argument?"""
+    return _qname_text(statement) in STATEMENT_CALLS
+
+
+def depends_on_previous(statement: GreenNode) -> bool:
+    """Can the parse of this statement node depend on the statement before it?  (The message
+    of 'foo 1, 2' names the function before it.)"""
+    return statement.kind == K.ERROR
+
+
+def _lex_piece(text: str, start: int, end: int, prev_kind: str | None, tasks: bool) -> LexResult | None:
+    """Lex text[start:end] as it lexes inside the whole text; None when that cannot be told
+    from the range alone (a token may run into a neighbour, a quote or comment may run past
+    the range, a heredoc takes lines beyond it) or when its braces do not balance."""
+    if 0 < start < len(text) and not text[start].isspace():
+        return None
+    lexed = lex_range(text, start, end, prev_kind, tasks)
+    if lexed.heredocs or any(e.code not in LOCAL_LEX_ERRORS for e in lexed.errors):
+        return None
+    toks = lexed.tokens
+    if end < len(text) and not text[end].isspace():
+        # the last token must end at ``end`` in the whole text too ('$a,' but not '-' + '>')
+        if len(toks) < 2 or toks[-1][3]:
+            return None
+        last = toks[-2]
+        again = next_tokens(text, last[2], toks[-3][0] if len(toks) > 2 else prev_kind, 2, tasks)
+        if again is None or again[0][:2] != last[:2] or again[1][2] != end:
+            return None
+    depth = 0
+    for t in toks:
+        k = t[0]
+        if k == K.LBRACE or k == K.SELBRACE:
+            depth += 1
+        elif k == K.RBRACE:
+            depth -= 1
+            if depth < 0:
+                return None
+    return lexed if depth == 0 else None
+
+
+def parse_statements_at(text: str, start: int, end: int, prev_kind: str | None,
+                        prev_statement: GreenNode | None = None, closer: str | None = None,
+                        tasks: bool = False) -> Piece | None:
+    """Parse ``text[start:end]``, a run of whole statements of a block or of the file (with
+    their leading trivia), exactly as a full parse of ``text`` parses them there, in a file
+    whose braces balance.  The context is given: ``prev_kind``, the kind of the token before
+    ``start`` (None at the start of the file); ``prev_statement``, the statement node right
+    before the range when nothing separates them; and what follows: ``closer`` ('}' or EOF)
+    when the range runs to the end of its block or file (trailing trivia included), else the
+    tokens that really follow ``end`` (then the range ends with a token).
+
+    None when the range cannot be parsed on its own: it does not lex on its own or its braces
+    do not balance, its first statement would continue the one before, the parse does not
+    stop exactly at ``end``, or something is still expected there."""
+    lexed = _lex_piece(text, start, end, prev_kind, tasks)
+    if lexed is None:
+        return None
+    toks = lexed.tokens
+    eof = toks.pop()
+    if closer is None:
+        if eof[3]:
+            return None   # trailing trivia belongs to the token after the range
+        following = next_tokens(text, end, toks[-1][0] if toks else prev_kind, 2, tasks)
+        if following is None:
+            return None
+        stop = len(toks)
+        toks.extend(following)
+        if toks[-1][0] != K.EOF:
+            toks.append((K.EOF, "", toks[-1][2] + len(toks[-1][1]), ()))
+    else:
+        # the closer itself ends the statements, as in a full parse
+        stop = -1
+        toks.append((closer, "", eof[2], eof[3]))
+        toks.append((K.EOF, "", eof[2], ()))
+    after_semicolon = prev_kind == K.SEMIC
+    after_statement = prev_kind is not None and prev_kind != K.LBRACE and not after_semicolon
+    if after_statement and prev_kind not in COMPLETE_BEFORE:
+        return None   # the statement before is still open ('foo.' or '$a ='): it would glue on
+    first_kind = toks[0][0] if toks and toks[0][2] < end else K.EOF
+    if after_statement and (first_kind in CONTINUATION or (first_kind not in EXPR_START and first_kind != K.EOF)):
+        return None   # it would glue onto the statement before, or starts with junk
+    if prev_statement is not None and (prev_statement.kind == K.ERROR or (
+            takes_unparenthesized_arguments(prev_statement) and first_kind in EXPR_START)):
+        # recovery before it may go on into it; 'notice' before it takes it as an argument
+        return None
+    p = Parser(lexed, pair_braces=False)
+    p.stop = stop
+    ch: list = [prev_statement] if prev_statement is not None else []
+    p.statements(ch, after_statement=after_statement, after_semicolon=after_semicolon)
+    if prev_statement is not None:
+        del ch[0]
+    if closer is None:
+        if p.i != stop:
+            return None   # the parse ended early, or went on into what follows
+    else:
+        if p.kinds[p.i] != closer or p.i != len(toks) - 2:
+            return None
+        p.bump(ch)
+        ch.pop()   # the stand-in closer (its trivia stays)
+    if any(e.offset >= eof[2] for e in p.errors):
+        return None   # the range ended while something was still expected
+    nxt = toks[stop] if closer is None else toks[-2]
+    return Piece(ch, sorted(p.errors, key=lambda e: (e.offset, e.end)), p.multiline, first_kind, (nxt[0], nxt[1]))
+
+
+def parse_block_at(text: str, start: int, end: int, prev_kind: str | None, tasks: bool = False) -> Piece | None:
+    """Parse ``text[start:end]`` as one ``{ … }`` block, as a full parse of ``text`` (whose
+    braces balance) parses it there after a token of kind ``prev_kind``; the BLOCK node is the
+    one child of the piece.  None when the range does not lex on its own, is not exactly one
+    block, or the block leaves something expected at its end."""
+    lexed = _lex_piece(text, start, end, prev_kind, tasks)
+    if lexed is None:
+        return None
+    toks = lexed.tokens
+    if toks[-1][3] or len(toks) < 2:
+        return None
+    eof = toks[-1]
+    p = Parser(lexed, pair_braces=False)
+    node = p.block()
+    if p.i != len(toks) - 1 or any(e.offset >= eof[2] for e in p.errors):
+        return None
+    return Piece([node], sorted(p.errors, key=lambda e: (e.offset, e.end)), p.multiline, toks[0][0], (K.EOF, ""))
+
+
+def parse_param_at(text: str, start: int, end: int, prev_kind: str | None, close: str,
+                   tasks: bool = False) -> Piece | None:
+    """Parse ``text[start:end]`` as one parameter (with its leading trivia) of a parameter list
+    closed by ``close`` (')' or '|'), exactly as a full parse of ``text`` (whose braces balance)
+    parses it there: after the '(', '|' or ',' of kind ``prev_kind``, followed by the tokens
+    that really follow ``end``.  None unless it is exactly one parameter, followed by ',' or
+    the closer, with nothing still expected at its end."""
+    if prev_kind not in (K.LPAREN, K.WSLPAREN, K.PIPE, K.COMMA):
+        return None
+    lexed = _lex_piece(text, start, end, prev_kind, tasks)
+    if lexed is None:
+        return None
+    toks = lexed.tokens
+    eof = toks.pop()
+    if eof[3] or not toks or toks[0][0] not in (K.CLASSREF, K.TIMES, K.VARIABLE):
+        return None
+    following = next_tokens(text, end, toks[-1][0], 2, tasks)
+    if following is None or following[0][0] not in (K.COMMA, close):
+        return None
+    stop = len(toks)
+    toks.extend(following)
+    if toks[-1][0] != K.EOF:
+        toks.append((K.EOF, "", toks[-1][2] + len(toks[-1][1]), ()))
+    p = Parser(lexed, pair_braces=False)
+    node = p.param()
+    if p.i != stop or any(e.offset >= eof[2] for e in p.errors):
+        return None
+    nxt = following[0]
+    return Piece([node], sorted(p.errors, key=lambda e: (e.offset, e.end)), p.multiline, toks[0][0], (nxt[0], nxt[1]))
 
 
 # ---- brace pairing ----------------------------------------------------------------------------

@@ -1,0 +1,101 @@
+"""Incremental reparse windows (seeded, data-driven): typing or deleting each character that
+can unbalance the lexer or the tree (quotes, brackets, braces, '|') anywhere in a file, valid
+or broken, gives exactly what a full parse of the new text gives: the tree (kinds, shape,
+every token's text), the errors with their positions and messages, and the multi-line strings
+that recovery looks at.  Chains of edits start from the previous incremental result, as an
+editor's do."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from puppet_ls.language.syntax.incremental import reparse
+from puppet_ls.language.syntax.parser import ParseResult, parse
+from tests.corpus import corpus_files
+
+FIXTURES = sorted((Path(__file__).resolve().parents[2] / "fixtures" / "syntax").glob("*.pp"))
+CHARACTERS = "'\"{}[]()|x;,=$#\n"
+# Damage done to a file before the edits, so that the windows are tried on broken code too.
+DAMAGE = ["", "{", "}", "'", '"', "(", "[", "=>", "/*", "if ", ",", "$"]
+
+
+def check(old: ParseResult, start: int, end: int, new: str) -> tuple[ParseResult, str | None]:
+    """The incremental result, and a description of how it differs from a full parse (None
+    when equal)."""
+    inc = reparse(old, start, end, new)
+    text = old.text[:start] + new + old.text[end:]
+    full = parse(text)
+    if inc.text != text or inc.green.text() != text:
+        return inc, "text"
+    if inc.green != full.green:
+        return inc, "tree"
+    errs_inc = [(e.offset, e.end, e.code, e.message, e.hint) for e in inc.errors]
+    errs_full = [(e.offset, e.end, e.code, e.message, e.hint) for e in full.errors]
+    if errs_inc != errs_full:
+        return inc, f"errors {errs_inc[:3]} != {errs_full[:3]}"
+    if tuple(inc.multiline_strings) != tuple(full.multiline_strings):
+        return inc, "multi-line strings"
+    return inc, None
+
+
+def texts(seed: int, corpus: int) -> list[str]:
+    files = corpus_files()
+    rnd = random.Random(seed)
+    chosen = rnd.sample(files, min(corpus, len(files))) if files else []
+    return [p.read_text(encoding="utf-8") for p in FIXTURES] + \
+        [Path(f).read_text(encoding="utf-8") for f in chosen]
+
+
+def damaged(text: str, rnd: random.Random) -> str:
+    damage = rnd.choice(DAMAGE)
+    at = rnd.randrange(len(text) + 1)
+    return text[:at] + damage + text[at:]
+
+
+@pytest.mark.parametrize("seed", [11, 12, 13, 14])
+def test_single_character_edits(seed: int) -> None:
+    """Insert each character at random places, and delete random occurrences of it."""
+    rnd = random.Random(seed)
+    differences = []
+    for text in texts(seed, 10):
+        if seed % 2:
+            text = damaged(text, rnd)
+        old = parse(text)
+        for ch in CHARACTERS:
+            for _ in range(3):
+                at = rnd.randrange(len(text) + 1)
+                _, why = check(old, at, at, ch)
+                if why:
+                    differences.append((f"insert {ch!r} at {at}", text[max(0, at - 30):at + 30], why))
+            where = [i for i, c in enumerate(text) if c == ch]
+            for at in rnd.sample(where, min(3, len(where))):
+                _, why = check(old, at, at + 1, "")
+                if why:
+                    differences.append((f"delete {ch!r} at {at}", text[max(0, at - 30):at + 30], why))
+    assert not differences, differences[:5]
+
+
+@pytest.mark.parametrize("seed", [21, 22])
+def test_chains_of_edits(seed: int) -> None:
+    """Keystrokes at one place then another, each reparse starting from the previous
+    incremental result (damage included: the file is broken half of the time)."""
+    rnd = random.Random(seed)
+    differences = []
+    for text in texts(seed, 10):
+        result = parse(damaged(text, rnd))
+        for _ in range(4):
+            at = rnd.randrange(len(result.text) + 1)
+            for _ in range(6):
+                if rnd.random() < 0.3 and at > 0:
+                    result, why = check(result, at - 1, at, "")
+                    at -= 1
+                else:
+                    ch = rnd.choice(CHARACTERS)
+                    result, why = check(result, at, at, ch)
+                    at += 1
+                if why:
+                    differences.append((at, result.text[max(0, at - 30):at + 30], why))
+                    result = parse(result.text)
+    assert not differences, differences[:5]
