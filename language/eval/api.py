@@ -24,6 +24,7 @@ from .budget import Budget
 from .context import Context, LogEntry, Settings
 from .errors import BreakSignal, BudgetExceeded, EvalError, NextSignal, ReturnSignal, Signal
 from .scope import Scope
+from ..messages import render
 
 _MIN_RECURSION = 12000
 
@@ -88,10 +89,9 @@ def safe_parse(text: str, epp: bool = False, tasks: bool = False):
     try:
         return parse(text, epp=epp, tasks=tasks)
     except RecursionError:
-        return _Unparsable(text, EvalError("Syntax error: the source is nested too deeply to be "
-                                           "parsed", "NESTING_TOO_DEEP", 0, 0, phase="parse"))
+        return _Unparsable(text, EvalError(render("SYNTAX_ERROR_SOURCE_NESTED_TOO"), "NESTING_TOO_DEEP", 0, 0, phase="parse"))
     except Exception as exc:  # the parser never fails by contract; stay safe anyway
-        return _Unparsable(text, EvalError(f"Syntax error: {exc}", "SYNTAX_ERROR", 0, 0,
+        return _Unparsable(text, EvalError(render("SYNTAX_ERROR_DETAIL", exc=exc), "SYNTAX_ERROR", 0, 0,
                                            phase="parse"))
     finally:
         if old < _MIN_RECURSION:
@@ -126,7 +126,7 @@ def _encoding_error(pr: ParseResult) -> EvalError | None:
             continue
         if any(_SURROGATE.search(t) for t in texts):
             # Puppet's message has neither an issue code nor a location
-            err = EvalError("invalid byte sequence in UTF-8", None, phase="parse")  # type: ignore[arg-type]
+            err = EvalError(render("INVALID_UTF8_PLAIN"), None, phase="parse")  # type: ignore[arg-type]
             err.diag_code = "EVAL_INVALID_UTF8"  # type: ignore[attr-defined]
             err.diag_range = (node.offset, node.end)  # type: ignore[attr-defined]
             return err
@@ -140,14 +140,15 @@ def _validation_error(pr: ParseResult) -> tuple:
     try:
         return _validation_error_inner(pr)
     except RecursionError:
-        return EvalError("The source is nested too deeply to be validated", "NESTING_TOO_DEEP",
+        return EvalError(render("SOURCE_NESTED_TOO_DEEPLY_VALIDATED"), "NESTING_TOO_DEEP",
                          0, 0, phase="parse"), []
     finally:
         if old < _MIN_RECURSION:
             sys.setrecursionlimit(old)
 
 
-_NUMERIC_VAR_NAME = re.compile(r"\$(?:0|[1-9][0-9]*)'")
+# A proper match variable as written in the source ($0, $12), not $00 or $123a.
+_MATCH_VARIABLE = re.compile(r"\$(?:0|[1-9][0-9]*)\Z")
 
 
 # The validator predicts these runtime errors statically (useful in an editor); Puppet only
@@ -157,7 +158,7 @@ _RUNTIME_PREDICTIONS = frozenset({"ILLEGAL_REASSIGNMENT", "ILLEGAL_BUILTIN_ASSIG
                                   "CONDITIONAL_REASSIGNMENT", "ILLEGAL_RESERVED_ASSIGNMENT"})
 
 
-def _spurious(d: Diagnostic) -> bool:
+def _spurious(pr: ParseResult, d: Diagnostic) -> bool:
     """A validator diagnostic Puppet does not report (worked around here, see docs/eval.md).
 
     Puppet's checker only calls an assignment to ``$00`` or ``$123a`` an illegal numeric
@@ -165,8 +166,9 @@ def _spurious(d: Diagnostic) -> bool:
     """
     if d.code in _RUNTIME_PREDICTIONS:
         return True
+    # decided from the variable in the source (the diagnostic's range), not the message text
     return (d.code == "ILLEGAL_NUMERIC_ASSIGNMENT"
-            and _NUMERIC_VAR_NAME.search(d.message or "") is None)
+            and _MATCH_VARIABLE.match(pr.text[d.offset:d.end].strip()) is None)
 
 
 _IDEM_CODES = frozenset({"IDEM_EXPRESSION_NOT_LAST", "IDEM_NOT_ALLOWED_LAST"})
@@ -201,7 +203,7 @@ def _validation_error_inner(pr: ParseResult) -> tuple:
     herr = static_heredoc_errors(pr.root) if "@(" in pr.text else None
     if herr is not None:
         return herr, []
-    diags = [_relocated(pr, d) for d in validate(pr) if not _spurious(d)]
+    diags = [_relocated(pr, d) for d in validate(pr) if not _spurious(pr, d)]
     errors = [d for d in diags if d.severity == "error"]
     warnings = [d for d in diags if d.severity != "error"]
     if not errors:
@@ -210,8 +212,7 @@ def _validation_error_inner(pr: ParseResult) -> tuple:
         d = errors[0]
         return EvalError(d.message, d.code, d.offset, d.end, phase="parse"), warnings
     # Puppet's summary of several validation errors has no position (each error has one).
-    err = EvalError(f"Language validation logged {len(errors)} errors. Giving up",
-                    errors[0].code, None, None, phase="parse")
+    err = EvalError(render("VALIDATION_GIVING_UP", count=len(errors)), errors[0].code, None, None, phase="parse")
     err.validation_errors = errors  # type: ignore[attr-defined]
     return err, warnings
 
@@ -235,12 +236,11 @@ def _guarded(fn, ctx: Context) -> tuple:
     except ReturnSignal as sig:
         return None, _control_error("return", sig, ctx)
     except RecursionError:
-        return None, BudgetExceeded("Evaluation stopped: nesting too deep (probably infinite "
-                                    "recursion)", "EVAL_RECURSION_LIMIT")
+        return None, BudgetExceeded(render("EVALUATION_STOPPED_NESTING_TOO_DEEP"), "EVAL_RECURSION_LIMIT")
     except MemoryError:
-        return None, BudgetExceeded("Evaluation stopped: out of memory", "EVAL_MEMORY_LIMIT")
+        return None, BudgetExceeded(render("EVALUATION_STOPPED_OUT_MEMORY"), "EVAL_MEMORY_LIMIT")
     except Exception as exc:  # a bug in puppet-ls: still data, not a traceback
-        return None, EvalError(f"Internal error in the evaluator: {type(exc).__name__}: {exc}",
+        return None, EvalError(render("INTERNAL_ERROR_IN_EVALUATOR", name=type(exc).__name__, exc=exc),
                                "INTERNAL_ERROR")
     finally:
         if old < _MIN_RECURSION:
@@ -257,7 +257,7 @@ def limit_error(exc: guard.LimitExceeded) -> EvalError:
 
 def _control_error(word: str, sig: Signal, ctx: Context) -> EvalError:
     line = ctx.lines.position(sig.offset)[0] if sig.offset is not None else 0
-    err = EvalError(f"{word}() from context where this is illegal (file: unknown, line: {line})",
+    err = EvalError(render("FROM_CONTEXT_WHERE_THIS_ILLEGAL", word=word, line=line),
                     "CONTROL_FLOW", sig.offset, sig.end)
     return err
 
@@ -426,7 +426,7 @@ def _evaluate_node(ev, top: Scope, node_name: str) -> None:
             break
     chosen = chosen or default
     if chosen is None:
-        raise EvalError(f"Could not find node statement with name 'default' or '{node_name}'",
+        raise EvalError(render("NO_NODE_MATCH", node=node_name),
                         "NO_NODE_MATCH")
     scope = Scope(ev.ctx, top, "node", node_name)
     from .catalog import Resource

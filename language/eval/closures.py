@@ -20,6 +20,7 @@ from ..types import model as m
 from .typecheck import instance_of as is_instance
 from .errors import ArgumentsError, EvalError, NextSignal, ReturnSignal
 from .mismatch import INF, SignatureInfo, describe_signatures, describe_value_mismatch
+from ..messages import render
 
 _ANY = m.ANY
 
@@ -76,7 +77,7 @@ class Closure:
                     t = self.ev.eval(p.type_node, self.type_scope())
                     if not isinstance(t, m.PType):
                         raise self.ev.fail("ILLEGAL_PARAMETER_TYPE",
-                                           f"Parameter ${p.name} type must be a Type", p.type_node)
+                                           render("ILLEGAL_PARAMETER_TYPE", name=p.name), p.type_node)
                     out.append(t)
             self._types = out
         return self._types
@@ -190,7 +191,7 @@ class Closure:
                     value = self.ev.eval(p.default_node, scope)
                 else:
                     raise self.ev.fail("MISSING_REQUIRED_PARAMETER",
-                                       f"Parameter ${p.name} is required but no value was given",
+                                       render("MISSING_REQUIRED_PARAMETER", name=p.name),
                                        p.node)
                 layer.symbols[p.name] = value
         finally:
@@ -235,7 +236,7 @@ class Closure:
             v = bindings.get(p.name)
             if not is_instance(t, v):
                 msg = describe_value_mismatch(f"parameter '{p.name}'", t, v)
-                raise ArgumentsError(f"{self.label()} {msg}")
+                raise ArgumentsError(render("LAMBDA_ARGUMENTS", label=self.label(), msg=msg))
 
     def label(self) -> str:
         return "block" if self.name == "lambda" else f"'{self.name}'"
@@ -247,7 +248,7 @@ class Closure:
         if isinstance(rt, m.PType) and not is_instance(rt, result):
             msg = describe_value_mismatch("x", rt, result)
             detail = msg[len("x "):] if msg.startswith("x ") else msg
-            raise ArgumentsError(f"value returned from {self.name} has wrong type, {detail}")
+            raise ArgumentsError(render("VALUE_RETURNED_FROM_HAS_WRONG", name=self.name, detail=detail))
 
 
 class PuppetFunction:
@@ -264,7 +265,7 @@ class PuppetFunction:
     def call(self, ev, args: list, block, scope, call_node) -> Any:
         cl = self.closure
         if block is not None:
-            raise ArgumentsError(f"'{self.name}' does not expect a block")
+            raise ArgumentsError(render("DOES_NOT_EXPECT_BLOCK", name=self.name))
         cl.check_args(args)
         top = self.top
         saved = top.layers

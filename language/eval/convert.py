@@ -22,6 +22,7 @@ from .runtime import generalized_type_name, hkey, to_number
 from .rubyfmt import ruby_inspect
 from .typecheck import instance_of
 from ..syntax.ast import _NON_EXPR as _NON_EXPR_KINDS
+from ..messages import render
 
 NSECS = 1_000_000_000
 
@@ -167,7 +168,7 @@ def _assert_radix(radix):
     if radix is None or isinstance(radix, DefaultValue):
         return
     if radix not in (2, 8, 10, 16):
-        raise EvalError(f"Illegal radix: {radix}, expected 2, 8, 10, 16, or default")
+        raise EvalError(render("ILLEGAL_RADIX_EXPECTED_OR_DEFAULT", radix=radix))
 
 
 @new_integer.argument_mismatch("Hash hash_args")
@@ -705,7 +706,7 @@ def new_instance(c, t: m.PType, args: list) -> Any:
         return args[0]
     fn = new_function_for(t)
     if fn is None:
-        raise EvalError(f"Creation of new instance of type '{_type_text(t)}' is not supported")
+        raise EvalError(render("CREATION_NEW_INSTANCE_TYPE_NOT", type_text=_type_text(t)))
     result = fn.call(c.ev, args, None, c.scope, c.node)
     assert_new_result(t, result)
     return result
@@ -715,7 +716,7 @@ def assert_new_result(t: m.PType, result: Any) -> None:
     if not instance_of(t, result):
         msg = describe_value_mismatch("x", t, result)
         detail = msg[2:] if msg.startswith("x ") else msg
-        raise EvalError(f"Converted value from {_type_text(t)}.new() has wrong type, {detail}")
+        raise EvalError(render("CONVERTED_VALUE_FROM_NEW_HAS", type_text=_type_text(t), detail=detail))
 
 
 _NOT_INIT = (m.InitType, m.OptionalType, m.NotUndefType)
@@ -724,14 +725,14 @@ _NOT_INIT = (m.InitType, m.OptionalType, m.NotUndefType)
 def _init_new(c, t: m.InitType, args: list) -> Any:
     if t.type is None:
         if len(args) != 1:
-            raise ArgumentsError(f"'new' expects 1 argument, got {len(args)}")
+            raise ArgumentsError(render("NEW_EXPECTS_ARGUMENT_GOT", count=len(args)))
         return args[0]
     inner = t.type
     fn = None if isinstance(inner, _NOT_INIT) else new_function_for(inner)
     if fn is None:
-        raise EvalError(f"Creation of new instance of type '{_type_text(inner)}' is not supported")
+        raise EvalError(render("CREATION_NEW_INSTANCE_TYPE_NOT", type_text=_type_text(inner)))
     if len(args) != 1:
-        raise ArgumentsError(f"'new_Init' expects 1 argument, got {len(args)}")
+        raise ArgumentsError(render("NEW_INIT_EXPECTS_ARGUMENT_GOT", count=len(args)))
     value = args[0]
     from .typecheck import init_parts
     singles, _others = init_parts(t)

@@ -61,8 +61,7 @@ class EvalError(Exception):
         the finer cause for diagnostics); break/next/return misuse has no issue code."""
         if self.code == "CONTROL_FLOW":
             return None
-        if self.prefix.startswith("Error while evaluating") or \
-                self.message.startswith("Error while evaluating"):
+        if self.prefix:  # always messages' ERROR_WHILE_EVALUATING
             return "RUNTIME_ERROR"
         return self.code
 

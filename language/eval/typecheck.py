@@ -12,6 +12,7 @@ from ..types import model as m
 from ..types.algebra import infer, infer_set
 from ..types.relations import is_assignable, is_instance, resolve
 from .iteration import IteratorValue
+from ..messages import render
 
 
 def _special(v: Any) -> bool:
@@ -40,7 +41,7 @@ def init_parts(t: m.InitType) -> tuple:
         except Exception:
             fn = None
     if fn is None:
-        raise EvalError(f"Creation of new instance of type '{type_to_string(inner)}' is not supported")
+        raise EvalError(render("CREATION_NEW_INSTANCE_TYPE_NOT", type_text=type_to_string(inner)))
     tuples = []
     for d in fn.dispatches:
         types, _, (lo, hi), *_ = d._compile()
@@ -62,8 +63,7 @@ def init_parts(t: m.InitType) -> tuple:
                                      for i, at in enumerate(arg_types)):
                 ok.append(types)
         if not ok:
-            raise EvalError(f"The type '{type_to_string(t)}' does not represent a valid set of "
-                            f"parameters for {_generalized_name(inner)}.new()")
+            raise EvalError(render("TYPE_DOES_NOT_REPRESENT_VALID", type=type_to_string(t), generalized_name=_generalized_name(inner)))
         singles.extend(types[0] for types in ok)
     return singles, others
 

@@ -26,6 +26,7 @@ from ..typecheck import instance_of as is_instance
 from ..errors import ArgumentsError, EvalError
 from ..mismatch import INF, SignatureInfo, describe_signatures
 from ..typetext import type_from_text
+from ...messages import render
 
 FUNCTIONS: dict[str, "Function"] = {}
 
@@ -177,7 +178,7 @@ class Function:
         for d in self.mismatches:
             if d.matches(args, block):
                 msg = d.impl(Call(ev, scope, block, node, self.name), *args)
-                raise ArgumentsError(f"'{self.name}' {msg}")
+                raise ArgumentsError(render("FUNCTION_ARGUMENTS", name=self.name, msg=msg))
         block_type = block.callable_type() if block is not None else None
         raise ArgumentsError(describe_signatures(self.name, [d.info() for d in self.dispatches],
                                                  args, block_type))

@@ -8,6 +8,7 @@ from ...types.build import BUILTIN_RESOURCE_TYPES
 from ..errors import ArgumentsError, EvalError
 from ..scope import MISSING
 from . import define
+from ...messages import render
 
 
 def _flat(xs):
@@ -22,7 +23,7 @@ def _flat(xs):
 
 def _not_in_tasks(c, what: str) -> None:
     if c.ev.settings.tasks:
-        raise EvalError(f"The catalog operation '{what}' is only available when compiling a catalog",
+        raise EvalError(render("CATALOG_OPERATION_NOT_SUPPORTED_WHEN_SCRIPTING", what=what),
                         "CATALOG_OPERATION_NOT_SUPPORTED_WHEN_SCRIPTING")
 
 
@@ -101,7 +102,7 @@ def _is_defined(c, val) -> bool:
         return (name in BUILTIN_RESOURCE_TYPES or name in cat.defines or name in cat.classes)
     if isinstance(val, m.ResourceType):
         if val.type_name is None:
-            raise EvalError("The given resource type is a reference to all kind of types")
+            raise EvalError(render("GIVEN_RESOURCE_TYPE_REFERENCE_ALL"))
         tname = val.type_name.lower()
         known = tname in BUILTIN_RESOURCE_TYPES or tname in cat.defines
         if val.title is None:
@@ -109,7 +110,7 @@ def _is_defined(c, val) -> bool:
         return cat.find(val.type_name, val.title) is not None
     if isinstance(val, m.ClassType):
         if val.class_name is None:
-            raise EvalError("The given class type is a reference to all classes")
+            raise EvalError(render("GIVEN_CLASS_TYPE_REFERENCE_ALL"))
         return cat.find("Class", val.class_name) is not None
     if isinstance(val, m.TypeType):
         t = val.type
@@ -117,10 +118,10 @@ def _is_defined(c, val) -> bool:
             return _is_defined(c, t)
         if isinstance(t, m.ClassType):
             if t.class_name is None:
-                raise EvalError("The given class type is a reference to all classes")
+                raise EvalError(render("GIVEN_CLASS_TYPE_REFERENCE_ALL"))
             return cat.find_class(t.class_name) is not None
         return False
-    raise EvalError(f"Invalid argument of type '{type(val).__name__}' to 'defined'")
+    raise EvalError(render("INVALID_ARGUMENT_TYPE_DEFINED", name=type(val).__name__))
 
 
 @defined.dispatch("Variant[String, Type[CatalogEntry], Type[Type[CatalogEntry]]] vals+")
@@ -150,7 +151,7 @@ def render_epp(c, template: str, parameters, file_name: str, func: str):
     pr = parse(template, epp=True)
     if pr.errors:
         e = pr.errors[0]
-        raise EvalError(f"{func}(): Invalid EPP: {e.message}")
+        raise EvalError(render("INVALID_EPP", func=func, message=e.message))
     root = pr.root
     lines = LineIndex(template)
     params = params_of(root.child(K.EPP_PARAMS)) if root.child(K.EPP_PARAMS) is not None else []

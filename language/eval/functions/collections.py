@@ -15,6 +15,7 @@ from ..iteration import iterate
 from ..runtime import hkey, label
 from ..stringconv import to_s
 from . import define
+from ...messages import render
 
 # ---- keys / values / length / empty ---------------------------------------------------------------
 
@@ -45,8 +46,7 @@ empty.dispatch("String str")(lambda c, x: len(x) == 0)
 
 @empty.dispatch("Numeric num")
 def _empty_num(c, n):
-    c.ctx.log("warning", "Calling function empty() with Numeric value is deprecated.", *c.node.range,
-              note="line")
+    c.ctx.log("warning", render("DEPRECATED_EMPTY_NUMERIC"), *c.node.range, note="line")
     return False
 
 
@@ -113,14 +113,14 @@ def split_key(key: str) -> list:
     while parts and parts[-1] == "":
         parts.pop()
     if not parts or parts[0] != "":
-        raise EvalError("Syntax error in dotted-navigation string")
+        raise EvalError(render("SYNTAX_ERROR_IN_DOTTED_NAVIGATION"))
     parts = parts[1:]
     count = len(parts)
     if count == 0:
-        raise EvalError("Syntax error in dotted-navigation string")
+        raise EvalError(render("SYNTAX_ERROR_IN_DOTTED_NAVIGATION"))
     segs = [p for p in parts if p != "."]
     if len(segs) * 2 != count + 1:
-        raise EvalError("Syntax error in dotted-navigation string")
+        raise EvalError(render("SYNTAX_ERROR_IN_DOTTED_NAVIGATION"))
     out: list = []
     for s in segs:
         s = s.strip()
@@ -281,7 +281,7 @@ def ruby_cmp(a: Any, b: Any) -> int:
             if r:
                 return r
         return (len(a) > len(b)) - (len(a) < len(b))
-    raise EvalError(f"comparison of {_ruby_class(a)} with {_cmperr_operand(b)} failed")
+    raise EvalError(render("COMPARISON_WITH_FAILED", ruby_class=_ruby_class(a), cmperr_operand=_cmperr_operand(b)))
 
 
 def _cmperr_operand(v) -> str:
@@ -313,7 +313,7 @@ def _sort(c, items: list) -> list:
         def cmp(a, b):
             r = c.block.call([a, b])
             if type(r) is not int:
-                raise EvalError(f"comparison of {_ruby_class(a)} with {_ruby_class(b)} failed")
+                raise EvalError(render("COMPARISON_WITH_FAILED", ruby_class=_ruby_class(a), cmperr_operand=_ruby_class(b)))
             return r
         return sorted(items, key=functools.cmp_to_key(cmp))
     # Ruby's sort meets an incomparable pair in its own order; comparing neighbours first
@@ -358,7 +358,7 @@ def _minmax(name: str, pick):
 
     def assert_count(args):
         if not args:
-            raise EvalError(f"{name}(): Wrong number of arguments need at least one")
+            raise EvalError(render("WRONG_NUMBER_ARGUMENTS_NEED_AT", name=name))
 
     def select(args, cmp):
         best = args[0]

@@ -14,6 +14,7 @@ from ..errors import BreakSignal, EvalError
 from ..iteration import (IteratorValue, hash_style, iterate, reverse_iterator, step_iterator)
 from ..runtime import hkey, truthy
 from . import define
+from ...messages import render
 
 
 def _hash_pairs(c, h: dict):
@@ -337,12 +338,11 @@ def _slice(c, items: list, size: int, filler):
     else:
         serving = size if block.size_range()[1] == float("inf") else block.arity
         if serving == 0:
-            raise EvalError("slice(): block must define at least one parameter. Block has 0.")
+            raise EvalError(render("SLICE_BLOCK_MUST_DEFINE_AT"))
         if serving not in (1, size):
             names = ", ".join(p.name for p in block.params)
             raise EvalError(
-                "slice(): block must define one parameter, or the same number of parameters as "
-                f"the given size of the slice ({size}). Block has {serving}; {names}")
+                render("SLICE_BLOCK_MUST_DEFINE_ONE", size=size, serving=serving, names=names))
     chunks = [items[i:i + size] for i in range(0, len(items), size)]
     if block is None:
         return chunks
@@ -449,8 +449,7 @@ def _tree_walk(c, tree, options: dict):
     containers = options.get("container_type") or _DEFAULT_CONTAINERS
     if not is_assignable(_DEFAULT_CONTAINERS, containers):
         from ..stringconv import to_s
-        raise EvalError("Only Array, Hash, and Object types can be used as container types. Got "
-                        f"{to_s(containers)}")
+        raise EvalError(render("ONLY_ARRAY_HASH_AND_OBJECT", text=to_s(containers)))
 
     def opt(k, default):
         v = options.get(k)
@@ -459,7 +458,7 @@ def _tree_walk(c, tree, options: dict):
     with_values = opt("include_values", True)
     with_root = with_containers and opt("include_root", True)
     if not with_containers and not with_values:
-        raise EvalError("Options 'include_containers' and 'include_values' cannot both be false")
+        raise EvalError(render("OPTIONS_INCLUDE_CONTAINERS_AND_INCLUDE"))
     depth_first = options.get("order") in (None, "depth_first")
     with_refs = opt("include_refs", False)
     if isinstance(tree, IteratorValue):

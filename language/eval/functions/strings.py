@@ -15,6 +15,7 @@ from ...types.values import Regexp, Sensitive, ruby_regexp_to_python
 from ..errors import EvalError
 from ..iteration import iterate
 from . import define
+from ...messages import render
 
 _STRING_DATA = "Variant[String, Numeric, Array[Variant[String, Numeric, Array, Hash]], Hash]"
 
@@ -164,7 +165,7 @@ def _match_one(s: str, p: Any):
         return None
     if isinstance(p, m.RegexpType):
         if p.pattern is None:
-            raise EvalError("Given Regexp Type has no regular expression")
+            raise EvalError(render("GIVEN_REGEXP_TYPE_HAS_NO"))
         return _do_match(s, p.pattern)
     if isinstance(p, m.PatternType):
         for rx in p.patterns:
@@ -180,8 +181,7 @@ def _match_one(s: str, p: Any):
                 return r
         return None
     from ..runtime import class_name_of
-    raise EvalError("match() expects pattern of T, where T is String, Regexp, Regexp[r], "
-                    f"Pattern[p], or Array[T]. Got {class_name_of(p)}")
+    raise EvalError(render("MATCH_EXPECTS_PATTERN_T_WHERE", class_name_of=class_name_of(p)))
 
 
 match.dispatch("String string", "Variant[Any, Type] pattern")(lambda c, s, p: _match_one(s, p))
@@ -339,7 +339,7 @@ def _shellquote(c, *args):
         if a is None:
             a = ""      # a 3.x function sees undef as the empty string
         if not isinstance(a, str):
-            raise EvalError(f"undefined method `length' for {_ruby_inspect_short(a)}:{ruby_class_name(a)}")
+            raise EvalError(render("UNDEFINED_METHOD_LENGTH_FOR", ruby_inspect_short=_ruby_inspect_short(a), ruby_class_name=ruby_class_name(a)))
         if a and safe.match(a):
             out.append(a)
         elif not any(ch in dangerous for ch in a):
@@ -365,7 +365,7 @@ def _digest(name: str, algo: str) -> None:
     @f.argument_mismatch("Any str")
     def _bad(c, v):
         from ..runtime import class_name_of as ruby_class_name
-        raise EvalError(f"no implicit conversion of {ruby_class_name(v)} into String")
+        raise EvalError(render("NO_IMPLICIT_CONVERSION_INTO_STRING", ruby_class_name=ruby_class_name(v)))
 
 
 _digest("md5", "md5")

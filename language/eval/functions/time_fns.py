@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ..timefmt import format_timespan, format_timestamp
 from . import define
+from ...messages import render
 
 strftime = define("strftime", "Formats a Timespan or Timestamp with format directives.")
 
@@ -24,7 +25,5 @@ def _legacy(c, fmt, tz=None):
     key = ("strftime", "legacy")
     if key not in c.ctx.warned:
         c.ctx.warned.add(key)
-        c.ctx.log("warning", "The argument signature (String format, [String timezone]) is "
-                  "deprecated for #strftime. See #strftime documentation and Timespan type for "
-                  "more info", *c.node.range, note="line")
+        c.ctx.log("warning", render("DEPRECATED_STRFTIME_SIGNATURE"), *c.node.range, note="line")
     return format_timestamp(Timestamp(time.time_ns()), fmt, tz)

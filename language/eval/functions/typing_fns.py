@@ -9,6 +9,7 @@ from ..errors import EvalError
 from ..mismatch import describe_mismatch
 from ..typecheck import infer_of, infer_set_of, instance_of
 from . import define
+from ...messages import render
 
 new = define("new", "Creates a new instance of a type (calling the type is the same).")
 
@@ -164,7 +165,7 @@ def _annotate_set(c, ann_type, value, annotation_hash):
     if _declared(value, ann_type) is not None:
         # an annotation declared by the type itself cannot be changed at runtime
         what = "clear" if annotation_hash == "clear" else "redefine"
-        raise EvalError(f"attempt to {what} {name} annotation declared on {_target_label(value)}",
+        raise EvalError(render("ATTEMPT_ANNOTATION_DECLARED_ON", what=what, name=name, target_label=_target_label(value)),
                         "ARGUMENT_ERROR")
     slot = _slot(c, value)
     if annotation_hash == "clear":
