@@ -356,7 +356,7 @@ _text("WRONG_NUMBER_ARGUMENTS_NEED_AT", "RUNTIME_ERROR", "{name}(): Wrong number
 _text("CALL_UNKNOWN_FUNCTION", "RUNTIME_ERROR", "Unknown function '{function_name}'")
 _text("GETVAR_GIVEN_STRING_DOES_NOT", "RUNTIME_ERROR", "'getvar' The given string does not start with a valid variable name")
 _text("FIRST_CHARACTER_AFTER_VAR_NAME", "RUNTIME_ERROR", "First character after var name in get string must be a '.' - got {value}")
-# language/eval/functions/iteration.py
+# language/eval/functions/iteration_fns.py
 _text("SLICE_BLOCK_MUST_DEFINE_AT", "RUNTIME_ERROR", "slice(): block must define at least one parameter. Block has 0.")
 _text("SLICE_BLOCK_MUST_DEFINE_ONE", "RUNTIME_ERROR", "slice(): block must define one parameter, or the same number of parameters as the given size of the slice ({size}). Block has {serving}; {names}")
 _text("ONLY_ARRAY_HASH_AND_OBJECT", "RUNTIME_ERROR", "Only Array, Hash, and Object types can be used as container types. Got {text}")

@@ -15,8 +15,9 @@ from ..types.build import TypeCall, build, parameterize_object, resolve_alias
 from ..types.errors import TypeSystemError
 from ..types.values import Binary, DefaultValue, Regexp
 from .errors import EvalError
-from .runtime import (a_an, a_an_uc, generalized_type_name, hkey, label, to_number)
+from .runtime import a_an, a_an_uc, generalized_type_name, hkey, label, to_number, class_name_of
 from ..messages import render
+from .objects import object_access
 
 
 def _flatten(keys: list) -> list:
@@ -65,7 +66,6 @@ def access(ev, node, target_n, key_nodes, left: Any, keys: list, scope) -> Any:
         return [r for r in result if r is not None]
     if isinstance(left, m.PType):
         return type_access(ev, node, target_n, key_nodes, left, keys, scope)
-    from .objects import object_access
     handled, value = object_access(ev, node, left, keys)
     if handled:
         return value
@@ -312,7 +312,6 @@ def type_access(ev, node, target_n, key_nodes, left: m.PType, keys: list, scope)
 
 
 def _class_label(v: Any) -> str:
-    from .runtime import class_name_of
     n = class_name_of(v)
     return n.rsplit("::", 1)[-1] if n.startswith("Puppet::") else n
 

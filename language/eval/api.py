@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..diagnostics import Diagnostic
-from ..syntax import kinds as K
+from ..syntax import kinds as K, ast
 from ..syntax.parser import ParseResult, parse
 from ..syntax.validate import validate
 from ..types import guard
@@ -24,7 +24,16 @@ from .budget import Budget
 from .context import Context, LogEntry, Settings
 from .errors import BreakSignal, BudgetExceeded, EvalError, NextSignal, ReturnSignal, Signal
 from .scope import Scope
+from . import functions  # noqa: F401  (importing the library registers the built-in functions)
 from ..messages import render
+import dataclasses
+from .evaluator import static_heredoc_errors, Evaluator
+from .catalog import Resource
+from .operators import regexp_search
+from .runtime import Regexp
+from ..types.format import type_to_string
+from .stringconv import StringFormatError, string_convert
+from .typecheck import infer_set_of
 
 _MIN_RECURSION = 12000
 
@@ -115,7 +124,6 @@ def _encoding_error(pr: ParseResult) -> EvalError | None:
     UTF-8: Puppet refuses the whole source before running any of it, as here."""
     if "\\u" not in pr.text:
         return None
-    from ..syntax import ast
     for node in pr.root.descendants():
         if node.kind == K.DQ_STRING:
             texts = [ast.dq_text_value(t.text) for t in node.children_with_tokens()
@@ -188,7 +196,6 @@ def _relocated(pr: ParseResult, d: Diagnostic) -> Diagnostic:
         if start == d.offset and n.kind in (K.BINARY_EXPR, K.RELATIONSHIP):
             op = next(iter(n.significant_tokens()), None)
             if op is not None:
-                import dataclasses
                 try:
                     return dataclasses.replace(d, offset=op.offset)
                 except Exception:  # not a dataclass: keep Puppet's message, lose the column
@@ -199,7 +206,6 @@ def _relocated(pr: ParseResult, d: Diagnostic) -> Diagnostic:
 
 
 def _validation_error_inner(pr: ParseResult) -> tuple:
-    from .evaluator import static_heredoc_errors
     herr = static_heredoc_errors(pr.root) if "@(" in pr.text else None
     if herr is not None:
         return herr, []
@@ -285,7 +291,6 @@ def _top_scope(ctx: Context) -> Scope:
 
 
 def _prepare(pr: ParseResult, ctx: Context, top: Scope):
-    from .evaluator import Evaluator
     ev = Evaluator(ctx)
     ev.catalog.register_definitions(pr.root, top)
     ev.catalog.define_aliases(top)
@@ -383,7 +388,6 @@ def compile_catalog(text: str, settings: Settings | dict | None = None,
         holder["ev"] = ev
         cat = ev.catalog
         cat.compiling = True
-        from .catalog import Resource
         cat.resources[("Class", "main")] = Resource("Class", "main", top, None)
         ev.eval(pr.root, top)
         _evaluate_node(ev, top, settings.node_name)
@@ -402,9 +406,6 @@ def _evaluate_node(ev, top: Scope, node_name: str) -> None:
     cat = ev.catalog
     if not cat.nodes:
         return
-    from ..syntax import ast
-    from .operators import regexp_search
-    from .runtime import Regexp
     chosen = None
     default = None
     for d in cat.nodes:
@@ -429,7 +430,6 @@ def _evaluate_node(ev, top: Scope, node_name: str) -> None:
         raise EvalError(render("NO_NODE_MATCH", node=node_name),
                         "NO_NODE_MATCH")
     scope = Scope(ev.ctx, top, "node", node_name)
-    from .catalog import Resource
     cat.resources[("Node", node_name)] = Resource("Node", node_name, scope, chosen.node)
     body = chosen.node.child(K.BLOCK)
     if body is not None:
@@ -502,9 +502,6 @@ def render_value(value: Any, limits: guard.Limits | None = None) -> dict:
 
 
 def _render(value: Any) -> dict:
-    from ..types.format import type_to_string
-    from .stringconv import StringFormatError, string_convert
-    from .typecheck import infer_set_of
     out = {}
     try:
         out["str"] = string_convert(value)

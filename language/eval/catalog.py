@@ -13,16 +13,20 @@ import re
 from typing import Any
 
 from ..knowledge.resource_types import has_attribute, metaparameters, resource_type
-from ..syntax import ast
-from ..syntax import kinds as K
+from ..syntax import ast, kinds as K
 from ..syntax.tree import SyntaxNode
 from ..types import model as m
 from ..types.build import BUILTIN_RESOURCE_TYPES, define_alias, normalize_resource_name
 from .aliases import prune_variant_cycles
 from .errors import EvalError, NextSignal, ReturnSignal
-from .runtime import generalized_type_name, truthy
+from .runtime import generalized_type_name, truthy, DefaultValue, DefaultValue as _D, label
 from .scope import MISSING, Scope
 from ..messages import render
+from .closures import params_of, PuppetFunction
+import dataclasses
+from .mismatch import validate_parameters
+from .operators import equals
+from ..types.format import type_to_string
 
 _NAME = re.compile(r"^((::)?[a-z_]\w*)(::[a-z]\w*)*$")
 
@@ -50,7 +54,6 @@ class Definition:
         self.name = name          # lower case, no leading ::
         self.node = node
         self.parent = parent
-        from .closures import params_of
         self.params = params_of(node) if kind != "node" else []
 
 
@@ -100,7 +103,6 @@ class Catalog:
     # ---- definitions --------------------------------------------------------------------------
     def register_definitions(self, root: SyntaxNode, top: Scope) -> None:
         """Record every definition before evaluation (Puppet loads them with the file)."""
-        from .closures import PuppetFunction
         ev = self.ev
         self.top = top
         stack = [(root, "")]
@@ -239,7 +241,6 @@ class Catalog:
                     v.type_name is None or m.SIMPLE_TYPES.get(v.type_name) is not v):
                 # An Object type defined by an alias takes the alias' name (Puppet names it,
                 # over a `name` given in its body); `type E = Error` keeps the built-in.
-                import dataclasses
                 v = dataclasses.replace(v, type_name=name)
             define_alias(ev.ctx.aliases, name, v)
         if pending:
@@ -322,7 +323,6 @@ class Catalog:
                 if t is None:
                     raise ev.fail("MISSING_TITLE_AT",
                                   render("MISSING_TITLE_AT", index=i), tn.syntax)
-                from .runtime import DefaultValue
                 if not isinstance(t, str) and not isinstance(t, DefaultValue):
                     raise ev.fail("ILLEGAL_TITLE_TYPE_AT",
                                   render("ILLEGAL_TITLE_TYPE_AT", index=i, actual=generalized_type_name(t)), tn.syntax)
@@ -336,7 +336,6 @@ class Catalog:
                                   node)
                 seen_titles.add(key)
             params = self._eval_ops(body.ops(), scope, node)
-            from .runtime import DefaultValue as _D
             real = [t for t in flat if not isinstance(t, _D)]
             if any(isinstance(t, _D) for t in flat):
                 default_params = params
@@ -482,8 +481,6 @@ class Catalog:
 
     def _bind_params(self, d: Definition, given: dict, scope: Scope, subject: str, res: Resource) -> None:
         ev = self.ev
-        from .closures import Closure
-        from .mismatch import validate_parameters
         types = []
         for p in d.params:
             if p.type_node is not None:
@@ -530,7 +527,6 @@ class Catalog:
             res.params[k] = v
         for k, v in values.items():
             res.params.setdefault(k, v)
-        del Closure
 
     def _run_body(self, d: Definition, scope: Scope) -> None:
         body = d.node.child(K.BLOCK)
@@ -870,7 +866,6 @@ def _query(cat: Catalog, node: SyntaxNode, res: Resource, scope) -> Any:
             actual = res.title
         else:
             actual = res.params.get(attr)
-        from .operators import equals
         if op == "==":
             if type(actual) in (list, tuple):
                 return any(equals(a, value) for a in actual)
@@ -952,10 +947,8 @@ def _cap(name: str) -> str:
 
 
 def ev_type_str(t) -> str:
-    from ..types.format import type_to_string
     return type_to_string(t)
 
 
 def ev_label(v) -> str:
-    from .runtime import label
     return label(v)

@@ -13,8 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..syntax import ast
-from ..syntax import kinds as K
+from ..syntax import ast, kinds as K
 from ..syntax.tree import SyntaxNode
 from ..types import model as m
 from .typecheck import instance_of as is_instance
@@ -173,7 +172,6 @@ class Closure:
             for i, p in enumerate(self.params):
                 if p.name in ("facts", "trusted", "server_facts"):
                     # Binding goes through Puppet's Scope#setvar, which refuses these names.
-                    from .evaluator import reserved_name_message
                     raise EvalError(reserved_name_message(p.name))
                 if p.captures_rest:
                     value = list(args[i:]) if i < len(args) else None
@@ -287,3 +285,8 @@ def is_closure(v: Any) -> bool:
 
 
 __all__ = ["Closure", "PuppetFunction", "Param", "params_of", "is_closure", "EvalError"]
+
+
+def reserved_name_message(name: str) -> str:
+    """Puppet's Scope#setvar refusal (the name without ``$``)."""
+    return render("RESERVED_VARIABLE_NAME", name=name)

@@ -10,13 +10,13 @@ from ..types.format import format_value
 from .api import compile_catalog, evaluate, format_error, safe_parse
 from .budget import Budget
 from .context import Settings
+from .iteration import IteratorValue
+from .stringconv import object_to_s
+from .runtime import ObjectValue, Deferred, Sensitive
 
 
 def canonical(value: Any) -> str:
     """The corpus' canonical value text (Puppet source for the value)."""
-    from .iteration import IteratorValue
-    from .stringconv import object_to_s
-    from .runtime import ObjectValue, Deferred
     if isinstance(value, IteratorValue):
         return format_value(list(value))
     if isinstance(value, (ObjectValue, Deferred)):
@@ -57,7 +57,6 @@ def outcome(case: dict, budget: Budget | None = None) -> dict:
         for r in res.catalog.visible_resources():
             params = {}
             for k, v in r.params.items():
-                from .runtime import Sensitive
                 if isinstance(v, Sensitive):
                     v = v.value  # the catalog keeps sensitive parameters unwrapped (marked)
                 try:

@@ -13,6 +13,7 @@ from typing import Any
 
 from ..types.model import AliasScope
 from .budget import Budget
+from .scope import MISSING
 
 
 @dataclass
@@ -97,7 +98,6 @@ class Context:
         self.logs.append(LogEntry(level, message, offset, end, code, source, note))
 
     def lookup_qualified(self, name: str) -> Any:
-        from .scope import MISSING
         v = self.qualified.get(name, MISSING)
         if v is not MISSING:
             return v

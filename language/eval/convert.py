@@ -16,13 +16,23 @@ from ..types.guard import check_integer_digits
 from ..types.values import (URI, Binary, Deferred, DefaultValue, Regexp, SemVer,
                             SemVerRange, Sensitive, Timespan, Timestamp)
 from .errors import ArgumentsError, EvalError
-from .functions import Function
+from .registry import Function
 from .mismatch import describe_value_mismatch
-from .runtime import generalized_type_name, hkey, to_number
+from .runtime import generalized_type_name, hkey, to_number, regexp_error, DefaultValue as _D
 from .rubyfmt import ruby_inspect
-from .typecheck import instance_of
+from .typecheck import instance_of, init_parts, register_new_functions
 from ..syntax.ast import _NON_EXPR as _NON_EXPR_KINDS
 from ..messages import render
+from .typetext import type_from_text
+from .stringconv import StringFormatError, string_convert
+from .iteration import to_list, is_iterable
+import base64
+import binascii
+from ..syntax.parser import parse
+from .scope import Scope
+from .timefmt import new_timespan, new_timestamp
+from .objecttypes import new_object_function
+from ..types.format import type_to_string
 
 NSECS = 1_000_000_000
 
@@ -173,7 +183,6 @@ def _assert_radix(radix):
 
 @new_integer.argument_mismatch("Hash hash_args")
 def _integer_hash_err(c, h):
-    from .typetext import type_from_text
     if "from" in h:
         if not instance_of(type_from_text(_INT_CONV), h["from"]):
             return _integer_err(c, h["from"])
@@ -285,7 +294,6 @@ new_string = Function("new_string")
 @new_string.dispatch("Any from", "Variant[Default, String[1], Hash[Type, Variant[String, Hash]]] "
                      "string_formats?")
 def _string(c, v, formats=None):
-    from .stringconv import StringFormatError, string_convert
     try:
         return string_convert(v, formats)
     except StringFormatError as exc:
@@ -324,7 +332,6 @@ def _array(c, v, wrap=False):
         return [[k, x] for k, x in v.items()]
     if isinstance(v, Binary):
         return list(v.data)
-    from .iteration import to_list
     return to_list(c.ev, v)
 
 
@@ -386,7 +393,6 @@ def _hash_any(c, v):
         return {hkey(v[i]): v[i + 1] for i in range(0, len(v), 2)}
     if isinstance(v, dict):
         return v
-    from .iteration import is_iterable, to_list
     if is_iterable(v):
         items = to_list(c.ev, v)
         if len(items) % 2:
@@ -408,7 +414,6 @@ def _regexp(c, v, escape=False):
         v = _ruby_regexp_escape(v)
     rx = Regexp(v)
     if rx.compiled() is None:
-        from .runtime import regexp_error
         raise ConversionError(regexp_error(v))
     return rx
 
@@ -501,7 +506,6 @@ def _range_minmax(c, lo, hi, exclude=False):
 @new_semver_range.dispatch("Struct[{min => Variant[SemVer,Default], Optional[max] => "
                            "Variant[SemVer,Default], Optional[exclude_max] => Boolean}] hash_args")
 def _range_hash(c, h):
-    from .runtime import DefaultValue as _D
     return _range_minmax(c, h["min"], h.get("max", _D()), bool(h.get("exclude_max")))
 
 
@@ -510,8 +514,6 @@ new_binary = Function("new_Binary")
 
 @new_binary.dispatch("String str", "Enum['%b', '%u', '%B', '%s', '%r'] format?")
 def _binary_str(c, s, fmt=None):
-    import base64
-    import binascii
     try:
         if fmt in (None, "%B"):
             if len(s) % 4:
@@ -531,7 +533,6 @@ def _binary_str(c, s, fmt=None):
 
 
 def _relaxed_b64(s: str) -> Binary:
-    import base64
     clean = "".join(ch for ch in s if ch.isalnum() or ch in "+/=")
     clean = clean.rstrip("=")
     return Binary(base64.b64decode(clean + "=" * (-len(clean) % 4)))
@@ -614,7 +615,6 @@ def _type_from_string(c, s):
 def parse_type_string(ev, s: str):
     """A type written as a String, resolved in the evaluation's context (aliases, resource
     types); a name nothing defines becomes a type reference, as in Puppet's TypeParser."""
-    from ..syntax.parser import parse
     pr = parse(s)
     stmts = [n for n in pr.root.children() if n.kind not in _NON_EXPR_KINDS]
     if pr.errors or len(stmts) != 1:
@@ -631,7 +631,6 @@ def parse_type_string(ev, s: str):
 
 
 def _scratch_scope(ev):
-    from .scope import Scope
     return Scope(ev.ctx, None, "top")
 
 
@@ -680,13 +679,13 @@ def new_function_for(t: m.PType):
             return new_unit if isinstance(rt, m.NotUndefType) else None
         return new_function_for(rt.type)
     if isinstance(rt, (m.TimespanType, m.TimestampType)):
-        from .timefmt import new_timespan, new_timestamp
         return new_timespan if isinstance(rt, m.TimespanType) else new_timestamp
     if isinstance(rt, m.ObjectExtType):
         # a parameterized Object type creates instances of its base type (as Puppet does)
         return new_function_for(rt.base)
     if isinstance(rt, m.ObjectType):
-        from .objecttypes import new_object_function
+        if rt == m.DEFERRED or rt.type_name == "Deferred":
+            return new_deferred
         return new_object_function(rt)
     if isinstance(rt, m.InitType):
         return None
@@ -694,7 +693,6 @@ def new_function_for(t: m.PType):
 
 
 def _type_text(t: m.PType) -> str:
-    from ..types.format import type_to_string
     return type_to_string(t)
 
 
@@ -734,7 +732,6 @@ def _init_new(c, t: m.InitType, args: list) -> Any:
     if len(args) != 1:
         raise ArgumentsError(render("NEW_INIT_EXPECTS_ARGUMENT_GOT", count=len(args)))
     value = args[0]
-    from .typecheck import init_parts
     singles, _others = init_parts(t)
     if t.args:
         return new_instance(c, inner, [value] + list(t.args))
@@ -752,3 +749,6 @@ def _single_types(inner, fn) -> list:
         if size == (1, 1):
             out.append(types[0])
     return out
+
+
+register_new_functions(new_function_for)

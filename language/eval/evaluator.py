@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..syntax import ast
-from ..syntax import kinds as K
+from ..syntax import ast, kinds as K
 from ..syntax.tree import SyntaxNode
 from ..types import model as m
 from ..types.build import (BUILTIN_RESOURCE_TYPES, TypeCall, build, object_type_problem,
@@ -23,12 +22,20 @@ from ..types.guard import LimitExceeded, check_size, measure
 from .typecheck import instance_of as is_instance
 from ..types.values import DEFAULT, DefaultValue, Regexp, SemVer, SemVerRange
 from . import operators as ops
+from .registry import lookup_function
 from .errors import EvalError
-from .rubyfmt import ruby_interpolated
-from .runtime import (MAX_INTEGER, a_an, a_an_uc, hkey, label, ruby_hex, truthy)
+from .stringconv import ruby_interpolated, to_s
+from .runtime import (MAX_INTEGER, a_an, a_an_uc, hkey, label, ruby_hex, truthy, Timespan,
+                      regexp_error, Sensitive, class_name_of)
 from .scope import MISSING, Scope
-from .stringconv import to_s
 from ..messages import render
+from .catalog import Catalog
+from .syntax_checks import check_heredoc
+from .iteration import is_iterator, iterate
+from .rubyfmt import ruby_inspect
+from .closures import Closure, reserved_name_message
+from .access import access
+from .objects import call_member
 
 _NON_EXPR = ast._NON_EXPR
 _CANONICAL = {n.lower(): n for n in m.SIMPLE_TYPES}
@@ -81,7 +88,6 @@ class Evaluator:
         self.ctx = ctx
         self.budget = ctx.budget
         self.settings = ctx.settings
-        from .catalog import Catalog
         if ctx.catalog is None:
             ctx.catalog = Catalog(self)
         self.catalog = ctx.catalog
@@ -357,7 +363,6 @@ class Evaluator:
         text = "".join(out)
         syntax = hd.syntax_name
         if syntax:
-            from .syntax_checks import check_heredoc
             msg = check_heredoc(syntax, text)
             if msg:
                 raise self.fail("ILLEGAL_HEREDOC_SYNTAX", msg, _heredoc_text_start(node))
@@ -388,7 +393,6 @@ class Evaluator:
             return list(v)
         if isinstance(v, dict):
             return [[k, x] for k, x in v.items()]
-        from .iteration import is_iterator, iterate
         if is_iterator(v):
             return list(iterate(self, v, node))
         return [v]
@@ -419,7 +423,6 @@ class Evaluator:
         if k == K.MINUS:
             v = self.eval(operand, scope)
             n = self.coerce(v, node, "right")
-            from .runtime import Timespan
             if isinstance(n, Timespan):
                 return Timespan(-n.nsecs)
             if isinstance(n, SemVer):
@@ -486,7 +489,6 @@ class Evaluator:
             r = is_instance(right, left)
             return r if positive else not r
         if isinstance(right, SemVerRange):
-            from .runtime import SemVer
             if not isinstance(left, (str, SemVer)):
                 r = False
             else:
@@ -495,7 +497,6 @@ class Evaluator:
         if type(right) is str:
             rx = Regexp(right)
             if rx.compiled() is None:
-                from .runtime import regexp_error
                 raise self.fail("MATCH_NOT_REGEXP",
                                 render("MATCH_NOT_REGEXP", detail=regexp_error(right)), right_n)
             right = rx
@@ -550,7 +551,6 @@ class Evaluator:
                 key = lv[0] if isinstance(lv, tuple) else [x[0] if isinstance(x, tuple) else x for x in lv]
                 k = hkey(key)
                 if k not in value:
-                    from .rubyfmt import ruby_inspect
                     shown = key if isinstance(key, str) else ruby_inspect(key)
                     raise self.fail("MISSING_MULTI_ASSIGNMENT_KEY",
                                     render("MISSING_MULTI_ASSIGNMENT_KEY", key=shown), node)
@@ -649,7 +649,6 @@ class Evaluator:
             raise self.fail(exc.code, exc.message, where) from None
 
     def lambda_option(self, lam: SyntaxNode, test: Any, scope: Scope) -> bool:
-        from .closures import Closure
         cl = Closure(self, lam, scope)
         args = list(test) if type(test) in (list, tuple) else [test]
         return truthy(cl.call(args))
@@ -688,7 +687,6 @@ class Evaluator:
         target_n = es[0]
         key_nodes = es[1:]
         left = self.eval(target_n, scope)
-        from .access import access
         if isinstance(left, m.ClassType) and left.class_name is None:
             keys = []
             for k in key_nodes:
@@ -758,7 +756,6 @@ class Evaluator:
         receiver = self.unfold([recv_n], scope)
         args = receiver + (self.unfold(self.shape(arg_list)[0], scope) if arg_list is not None else [])
         obj = receiver[0] if receiver else None
-        from .objects import call_member
         handled, value = call_member(self, obj, name_tok.text, args[1:], lam, node, scope)
         if handled:
             return value
@@ -780,7 +777,6 @@ class Evaluator:
 
     def call_function(self, name: str, args: list, lam: SyntaxNode | None, node: SyntaxNode,
                       scope: Scope, name_where: Any, block: Any = None) -> Any:
-        from .functions import lookup_function
         fn = self.ctx.functions.get(name)
         if fn is None:
             fn = lookup_function(name)
@@ -789,7 +785,6 @@ class Evaluator:
             where = self.call_location(node) if node.kind == K.METHOD_CALL else node
             raise self.fail("UNKNOWN_FUNCTION", render("UNKNOWN_FUNCTION", name=name), where)
         if lam is not None:
-            from .closures import Closure
             block = Closure(self, lam, scope)
         prefix = render("ERROR_WHILE_EVALUATING", expression="a Method call"
                         if node.kind == K.METHOD_CALL else "a Function Call")
@@ -808,7 +803,6 @@ class Evaluator:
 
     # ---- lambdas (outside of calls) -------------------------------------------------------------------
     def eval_lambda(self, node: SyntaxNode, scope: Scope) -> Any:
-        from .closures import Closure
         return Closure(self, node, scope)
 
     # ---- definitions --------------------------------------------------------------------------------
@@ -845,7 +839,6 @@ class Evaluator:
             v: Any = {}  # `<%= {} %>` is an empty hash (the parser makes it an empty block)
         else:
             v = self.eval(e, scope) if e is not None else None
-        from .runtime import Sensitive
         buf.append(v if isinstance(v, Sensitive) else to_s(v))
         return None
 
@@ -890,7 +883,6 @@ def _heredoc_text_start(node: SyntaxNode) -> tuple:
 
 def static_heredoc_errors(root: SyntaxNode):
     """Heredocs with a syntax and no interpolation are checked before evaluation."""
-    from .syntax_checks import check_heredoc
     for n in root.descendants():
         if n.kind != K.HEREDOC_EXPR:
             continue
@@ -915,18 +907,12 @@ def repr_expr(op: str) -> str:
 _RESERVED_VARIABLES = frozenset({"facts", "trusted", "server_facts"})
 
 
-def reserved_name_message(name: str) -> str:
-    """Puppet's Scope#setvar refusal (the name without ``$``)."""
-    return render("RESERVED_VARIABLE_NAME", name=name)
-
-
 def _ruby_class(v: Any) -> str:
     """The name Ruby's "no implicit conversion of X" gives a value (nil/true/false by value)."""
     if v is None:
         return "nil"
     if v is True or v is False:
         return "true" if v else "false"
-    from .runtime import class_name_of
     return class_name_of(v)
 
 

@@ -11,6 +11,7 @@ from typing import Any, Callable, Iterator as PyIterator
 
 from ..types import model as m
 from ..types.algebra import infer_set, make_variant
+from ..types.build import resolve_alias
 
 
 class IteratorValue:
@@ -46,7 +47,6 @@ def is_iterable(v: Any) -> bool:
     if isinstance(v, m.EnumType):
         return True
     if isinstance(v, m.TypeAliasType):
-        from ..types.build import resolve_alias
         try:
             return is_iterable(resolve_alias(v))
         except Exception:
@@ -80,7 +80,6 @@ def raw_iter(v: Any) -> PyIterator | None:
     if isinstance(v, m.EnumType):
         return iter(list(v.values))
     if isinstance(v, m.TypeAliasType):
-        from ..types.build import resolve_alias
         try:
             return raw_iter(resolve_alias(v))
         except Exception:

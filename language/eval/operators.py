@@ -17,8 +17,10 @@ from ..types.relations import is_assignable, types_equal
 from .typecheck import instance_of as is_instance
 from ..types.values import (URI, Binary, DefaultValue, Regexp, SemVer, SemVerRange, Sensitive,
                             Timespan, Timestamp)
-from .runtime import (MAX_INTEGER, MIN_INTEGER, a_an, a_an_uc, label, ruby_hex, to_number)
+from .runtime import MAX_INTEGER, MIN_INTEGER, a_an, a_an_uc, label, ruby_hex, to_number, hkey
 from ..messages import render
+from .stringconv import ruby_interpolated
+from urllib.parse import urljoin
 
 NSECS = 1_000_000_000
 
@@ -59,7 +61,6 @@ def coerce_numeric(v: Any, blame: str, on_coerce: Callable[[str, Any, Any, str],
         return v
     n = to_number(v) if t is str else None
     if n is None:
-        from .rubyfmt import ruby_interpolated
         raise OpError("NOT_NUMERIC", render("NOT_NUMERIC", value=ruby_interpolated(v)), blame)
     on_coerce(v, n, blame)
     return n
@@ -120,13 +121,11 @@ def _concatenate(x: Any, y: Any) -> Any:
 
 
 def _key(k: Any) -> Any:
-    from .runtime import hkey
     return hkey(k)
 
 
 def uri_merge(base: URI, ref: URI) -> URI:
     """RFC 3986 reference resolution (Ruby's ``URI#+`` / ``merge``)."""
-    from urllib.parse import urljoin
     try:
         return URI(urljoin(base.text, ref.text))
     except ValueError:
@@ -501,7 +500,6 @@ def compare(a: Any, b: Any) -> int:
 def _cmp_label(v: Any) -> str:
     """The operand label of a comparison message (``default`` and a URI, Ruby objects Puppet's
     type calculator does not name there, show as Object)."""
-    from ..types.values import URI
     return "Object" if isinstance(v, (DefaultValue, URI)) else label(v)
 
 

@@ -14,6 +14,10 @@ from typing import Any, Callable
 
 from ..types.format import ruby_float
 from ..types.guard import check_size
+from ..types import model as m
+from .type_strings import type_value_string
+from ..types.values import Regexp
+from .runtime import to_number
 
 _SPEC = re.compile(
     r"%(?P<flags>[-+ 0#]*)(?:<(?P<name>\w+)>|\{(?P<tname>\w+)\})?(?P<flags2>[-+ 0#]*)"
@@ -83,10 +87,8 @@ class RubyObject:
 
 
 def _puppet_s(v: Any) -> str:
-    from ..types import model as m
     if isinstance(v, m.PType):
-        from .stringconv import to_s
-        return to_s(v)
+        return type_value_string(v)
     return str(v)
 
 
@@ -101,21 +103,9 @@ def ruby_to_s(v: Any) -> str:
         return ruby_float(v)
     if isinstance(v, (list, tuple, dict)):
         return ruby_inspect(v)
-    from ..types.values import Regexp
     if isinstance(v, Regexp):
         return f"(?-mix:{v.pattern})"
     return _puppet_s(v)
-
-
-def ruby_interpolated(v: Any) -> str:
-    """``"#{v}"`` in Puppet's Ruby messages: arrays and hashes show as Ruby ``inspect``
-    (``[1, "a"]``, ``{"a"=>nil}``), a regexp as ``(?-mix:x)``, anything else as Puppet's
-    string form."""
-    from ..types.values import Regexp
-    if isinstance(v, (list, tuple, dict, Regexp)):
-        return ruby_to_s(v)
-    from .stringconv import to_s
-    return to_s(v)
 
 
 def _to_int(v: Any) -> int:
@@ -126,7 +116,6 @@ def _to_int(v: Any) -> int:
             raise FormatError(f"{ruby_float(v)}")
         return int(v)  # Ruby truncates toward zero (Float#to_i)
     if type(v) is str:
-        from .runtime import to_number
         n = to_number(v)
         if n is None:
             raise FormatError(f'invalid value for Integer(): "{v}"')
@@ -144,7 +133,6 @@ def _to_float(v: Any) -> float:
     if type(v) is int:
         return float(v)
     if type(v) is str:
-        from .runtime import to_number
         n = to_number(v)
         if n is None:
             raise FormatError(f'invalid value for Float(): "{v}"')

@@ -16,7 +16,8 @@ from ..types.algebra import generalize, infer
 from ..types.format import type_to_string
 from ..types.guard import check_integer_digits
 from ..types.values import (URI, Binary, Deferred, DefaultValue, ObjectValue, Regexp, SemVer,
-                            SemVerRange, Sensitive, Timespan, Timestamp)
+                            SemVerRange, Sensitive, Timespan, Timestamp, RubyRegexpError,
+                            compile_python_regexp, translate_ruby_regexp)
 
 MAX_INTEGER = (1 << 63) - 1
 MIN_INTEGER = -(1 << 63)
@@ -199,11 +200,6 @@ _ONIGMO_ERRORS = (
 
 def regexp_error(pattern: str) -> str:
     """Ruby's message for an invalid regular expression (``premature end of char-class: /.[/``)."""
-    from ..types.values import (
-        RubyRegexpError,
-        compile_python_regexp,
-        translate_ruby_regexp,
-    )
     try:
         translated = translate_ruby_regexp(pattern)
         try:

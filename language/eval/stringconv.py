@@ -23,8 +23,11 @@ from ..types.format import double_quote, regexp_literal, ruby_float, type_to_str
 from ..types.relations import is_assignable
 from ..types.values import (URI, Binary, Deferred, DefaultValue, ObjectValue, Regexp, SemVer,
                             SemVerRange, Sensitive, Timespan, Timestamp)
-from .rubyfmt import FormatError as RubyFormatError
-from .rubyfmt import format_one, ruby_inspect
+from .rubyfmt import FormatError as RubyFormatError, format_one, ruby_inspect, ruby_to_s
+from .type_strings import type_value_string
+from .runtime import class_name_of
+from .iteration import IteratorValue
+import base64
 
 # ---- interpolation --------------------------------------------------------------------------
 
@@ -184,30 +187,6 @@ def _merge_format(lower, higher):
     return lower.merged_with(higher)
 
 
-def type_value_string(t: m.PType) -> str:
-    """A type as a value prints as Puppet's ``to_s``: an alias shows what it stands for
-    (``Foo = Integer``, nested aliases expanded once), any other type its plain text."""
-    if isinstance(t, m.TypeAliasType) and t.scope is not m.BUILTIN_SCOPE:
-        from ..types.build import resolve_alias
-        from ..types.errors import TypeSystemError
-        try:
-            target = resolve_alias(t)
-        except TypeSystemError:
-            target = None
-        if isinstance(target, m.ObjectType) and target.type_name is not None:
-            # a declared Object type prints its whole definition
-            from ..types.format import object_definition_text
-            return object_definition_text(target)
-        from .mismatch import alias_expanded
-        return alias_expanded(t)
-    if isinstance(t, m.ObjectType) and t.type_name is not None and \
-            m.SIMPLE_TYPES.get(t.type_name) is not t:
-        # a declared Object type (e.g. the type of an Object value) writes out its definition
-        from ..types.format import object_definition_text
-        return object_definition_text(t)
-    return type_to_string(t)
-
-
 def _type_rank(t: m.PType) -> int:
     return {m.StructType: 1, m.HashType: 2, m.TupleType: 3, m.ArrayType: 4, m.PatternType: 10,
             m.EnumType: 11, m.StringType: 12}.get(type(t), 0)
@@ -299,7 +278,6 @@ def string_convert(value: Any, formats: Any = None) -> str:
 
 
 def _ruby_class(v: Any) -> str:
-    from .runtime import class_name_of
     return class_name_of(v)
 
 
@@ -492,7 +470,6 @@ def _convert(v: Any, fmap: list, indent: _Indent, vt: Any) -> str:  # noqa: C901
         raise _fmt_error("Object", c, "spq")
     # Timespan, Timestamp, SemVer, SemVerRange, Sensitive: Ruby's sprintf gets the object
     # itself, so numeric conversions work for the time values (they are Ruby Numerics).
-    from .iteration import IteratorValue
     if isinstance(v, IteratorValue):
         return _convert(list(v), fmap, indent, None)
     if f.delimiters and c != "s" and c != "p":
@@ -625,7 +602,6 @@ def _convert_string(v: str, f: Format) -> str:
 
 
 def _convert_binary(v: Binary, f: Format) -> str:
-    import base64
     c = f.conv
     sub = "p" if f.alt else "s"
     if c == "s":
@@ -777,3 +753,12 @@ def _convert_hash(v: dict, f: Format, fmap: list, indent: _Indent) -> str:
 
 __all__ = ["to_s", "string_convert", "puppet_quote", "StringFormatError", "Format",
            "object_to_s", "SemVer", "SemVerRange"]
+
+
+def ruby_interpolated(v: Any) -> str:
+    """``"#{v}"`` in Puppet's Ruby messages: arrays and hashes show as Ruby ``inspect``
+    (``[1, "a"]``, ``{"a"=>nil}``), a regexp as ``(?-mix:x)``, anything else as Puppet's
+    string form."""
+    if isinstance(v, (list, tuple, dict, Regexp)):
+        return ruby_to_s(v)
+    return to_s(v)

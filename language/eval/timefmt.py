@@ -14,7 +14,8 @@ from ..types.guard import check_size
 from ..types.values import (Timespan, Timestamp, _civil_from_days, _days_from_civil,
                             compile_python_regexp)
 from .errors import EvalError
-from .functions import Function
+from .registry import Function
+import time
 
 NSECS = 1_000_000_000
 NS_PER = {"D": 86400 * NSECS, "H": 3600 * NSECS, "M": 60 * NSECS, "S": NSECS, "L": 1_000_000}
@@ -605,7 +606,6 @@ new_timestamp = Function("new_timestamp")
 
 @new_timestamp.dispatch()
 def _now(c):
-    import time
     return Timestamp(time.time_ns())
 
 

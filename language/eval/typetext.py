@@ -10,8 +10,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from ..syntax import ast
-from ..syntax import kinds as K
+from ..syntax import ast, kinds as K
 from ..syntax.parser import parse
 from ..types import model as m
 from ..types.build import TypeCall, build

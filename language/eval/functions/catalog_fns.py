@@ -7,8 +7,15 @@ from ...types import model as m
 from ...types.build import BUILTIN_RESOURCE_TYPES
 from ..errors import ArgumentsError, EvalError
 from ..scope import MISSING
-from . import define
+from ..registry import define
 from ...messages import render
+from ...syntax.parser import parse
+from ...syntax import kinds as K
+from ..closures import params_of
+from ..context import LineIndex
+from ..mismatch import validate_parameters
+from ..runtime import Sensitive
+from ..stringconv import to_s
 
 
 def _flat(xs):
@@ -140,13 +147,6 @@ def _inline_epp(c, template, parameters=None):
 
 
 def render_epp(c, template: str, parameters, file_name: str, func: str):
-    from ...syntax.parser import parse
-    from ...syntax import kinds as K
-    from ..closures import params_of
-    from ..context import LineIndex
-    from ..mismatch import validate_parameters
-    from ..runtime import Sensitive
-    from ..stringconv import to_s
     ev = c.ev
     pr = parse(template, epp=True)
     if pr.errors:

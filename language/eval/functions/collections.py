@@ -9,13 +9,15 @@ from typing import Any
 
 from ...types.algebra import infer
 from ...types.format import type_to_string
-from ...types.values import Binary, SemVer, Timespan, Timestamp
+from ...types.values import Binary, SemVer, Timespan, Timestamp, DefaultValue
 from ..errors import EvalError
 from ..iteration import iterate
-from ..runtime import hkey, label
+from ..runtime import hkey, label, ObjectValue, class_name_of
 from ..stringconv import to_s
-from . import define
+from ..registry import define
 from ...messages import render
+from ..rubyfmt import ruby_inspect, ruby_to_s
+from ..operators import _ascii_lower
 
 # ---- keys / values / length / empty ---------------------------------------------------------------
 
@@ -66,7 +68,6 @@ class DigError(EvalError):
 
 
 def _ruby_list(path: list) -> str:
-    from ..rubyfmt import ruby_inspect
     return ruby_inspect(path)
 
 
@@ -143,7 +144,6 @@ def dig_dotted(c, value: Any, navigation: str, default_value: Any, from_getvar: 
         result = dig_values(value, segs)
     except DigError as exc:
         if c.block is not None:
-            from ..runtime import ObjectValue
             err = ObjectValue("Error", (("msg", exc.message), ("kind", "SLICE_ERROR"),
                                          ("details", exc.details), ("issue_code", exc.issue)))
             return c.block.call([err])
@@ -174,9 +174,7 @@ def _join_s(x: Any, delimiter: str) -> str:
     # Ruby's Array#join flattens nested arrays and uses to_s for the rest.
     if type(x) in (list, tuple):
         return delimiter.join(_join_s(y, delimiter) for y in x)
-    from ..rubyfmt import ruby_to_s
     if isinstance(x, dict):
-        from ..rubyfmt import ruby_inspect
         return ruby_inspect(x)
     if type(x) in (str, int, float, bool) or x is None:
         return ruby_to_s(x)
@@ -287,7 +285,6 @@ def ruby_cmp(a: Any, b: Any) -> int:
 def _cmperr_operand(v) -> str:
     """How Ruby's ``rb_cmperr`` shows the right operand: immediates (nil, booleans, small
     integers, floats, symbols) by ``inspect``, anything else by class name."""
-    from ...types.values import DefaultValue
     if v is None or type(v) in (bool, int, float) or isinstance(v, DefaultValue):
         if isinstance(v, DefaultValue):
             return ":default"
@@ -296,12 +293,10 @@ def _cmperr_operand(v) -> str:
 
 
 def _ruby_class(v) -> str:
-    from ..runtime import class_name_of
     return class_name_of(v)
 
 
 def _ruby_inspect_short(v) -> str:
-    from ..rubyfmt import ruby_inspect
     return ruby_inspect(v)
 
 
@@ -395,7 +390,6 @@ def _minmax(name: str, pick):
         return select(list(args), cmp)
 
     def any_cmp(a, b):
-        from ..rubyfmt import ruby_to_s
         as_, bs = ruby_to_s(a), ruby_to_s(b)
         if _NUMERIC_STR.match(as_) and _NUMERIC_STR.match(bs):
             _warn(c_holder[0], f"The {name}() function's auto conversion of String to Numeric is "
@@ -470,7 +464,6 @@ compare.dispatch("Numeric a", "Numeric b")(lambda c, a, b: _cmp(a, b))
 @compare.dispatch("String a", "String b", "Boolean ignore_case?")
 def _compare_strings(c, a, b, ignore_case=True):
     if ignore_case:
-        from ..operators import _ascii_lower
         return _cmp(_ascii_lower(a), _ascii_lower(b))
     return _cmp(a, b)
 

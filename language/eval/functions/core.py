@@ -8,8 +8,9 @@ import re
 from ..errors import BreakSignal, EvalError, NextSignal, ReturnSignal
 from ..scope import MISSING
 from ..stringconv import to_s
-from . import define
+from ..registry import define, lookup_function
 from ...messages import render
+from .collections import dig_dotted
 
 fail = define("fail", "Fails the evaluation with the given message.")
 
@@ -76,7 +77,6 @@ call = define("call", "Calls a function by name with the given arguments.")
 
 @call.dispatch("String function_name", "Any arguments*", block="Callable block?")
 def _call(c, function_name, *arguments):
-    from . import lookup_function
     if lookup_function(function_name) is None and c.ev.ctx.functions.get(function_name) is None:
         raise EvalError(render("CALL_UNKNOWN_FUNCTION", function_name=function_name))
     return c.ev.call_function(function_name, list(arguments), None, c.node, c.scope, c.node,
@@ -122,7 +122,6 @@ def _getvar_bad(c, get_string, default_value=None):
 
 
 def _getvar_impl(c, get_string, default_value):
-    from .collections import dig_dotted
     mt = re.match(r"^((?:::)?(?:[a-z]\w*::)*[a-z_]\w*)", get_string)
     if not mt:
         raise EvalError(render("GETVAR_GIVEN_STRING_DOES_NOT"))

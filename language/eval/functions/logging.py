@@ -6,7 +6,7 @@ spaces, as Puppet does.
 from __future__ import annotations
 
 from ..stringconv import to_s
-from . import define
+from ..registry import define
 
 LEVELS = ("debug", "info", "notice", "warning", "err", "alert", "emerg", "crit")
 

@@ -5,8 +5,13 @@ import math
 import re
 
 from ..errors import EvalError
-from . import define
+from ..registry import define
 from ...messages import render
+from ..convert import ConversionError, ruby_float
+import hashlib
+from ..stringconv import to_s
+from ..runtime import class_name_of
+import random
 
 
 def _deprecated(c, fn: str, target: str) -> None:
@@ -33,7 +38,6 @@ def _abs_s(c, s):
 
 
 def _float_of(c, fn: str, s: str) -> float:
-    from ..convert import ConversionError, ruby_float
     _deprecated(c, fn, "Float")
     try:
         return ruby_float(s)
@@ -73,9 +77,6 @@ fqdn_rand = define("fqdn_rand", "A random Integer in [0, max) seeded by the node
 
 @fqdn_rand.dispatch("Any max", "Any seed?", "Any downcase?")
 def _fqdn_rand(c, max_, seed=None, downcase=None):
-    import hashlib
-    from ..stringconv import to_s
-    from ..runtime import class_name_of
     facts = c.ev.settings.facts or {}
     net = facts.get("networking") if isinstance(facts, dict) else None
     fqdn = net.get("fqdn") if isinstance(net, dict) else None
@@ -101,7 +102,6 @@ def _fqdn_rand(c, max_, seed=None, downcase=None):
 
 
 def _ruby_rand_int(seed: int, limit: int) -> int:
-    import random
     if limit <= 0:
         raise EvalError(render("INVALID_ARGUMENT", limit=limit))
     rng = random.Random(seed)     # same init_by_array seeding as Ruby's Random.new(seed)

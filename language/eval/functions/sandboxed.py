@@ -6,7 +6,7 @@ sandbox they refuse to run with a clear "not available in this context" error.
 from __future__ import annotations
 
 from ..errors import EvalError
-from . import define
+from ..registry import define
 from ...messages import render
 
 _SANDBOXED = {

@@ -11,11 +11,18 @@ from typing import Any
 import regex as rx_engine  # type: ignore[import-untyped]
 
 from ...types import model as m
-from ...types.values import Regexp, Sensitive, ruby_regexp_to_python
+from ...types.values import (Regexp, Sensitive, ruby_regexp_to_python, DEFAULT, URI, Binary,
+                             SemVer, SemVerRange, Timespan, Timestamp)
 from ..errors import EvalError
 from ..iteration import iterate
-from . import define
+from ..registry import define
 from ...messages import render
+from ..runtime import hkey, regexp_error, class_name_of, class_name_of as ruby_class_name
+from ...types.build import resolve_alias
+from .collections import _flat
+from ..rubyfmt import FormatError, ruby_format, RubyObject
+from ..stringconv import to_s
+import hashlib
 
 _STRING_DATA = "Variant[String, Numeric, Array[Variant[String, Numeric, Array, Hash]], Hash]"
 
@@ -58,7 +65,6 @@ def _case_fn(name: str, doc: str, fn) -> None:
         if type(x) in (list, tuple):
             return [deep(y) for y in x]
         if isinstance(x, dict):
-            from ..runtime import hkey
             return {hkey(deep(k)): deep(v) for k, v in x.items()}
         return x
 
@@ -85,7 +91,6 @@ def compile_rx(pattern: str, flags: int = 0):
 
 
 def _rx_error(pattern: str) -> str:
-    from ..runtime import regexp_error
     return regexp_error(pattern)
 
 
@@ -155,7 +160,6 @@ def _match_one(s: str, p: Any):
     if isinstance(p, Regexp):
         return _do_match(s, p.pattern)
     if isinstance(p, m.TypeAliasType):
-        from ...types.build import resolve_alias
         return _match_one(s, resolve_alias(p))
     if isinstance(p, m.VariantType):
         for t in p.types:
@@ -174,13 +178,11 @@ def _match_one(s: str, p: Any):
                 return r
         return None
     if type(p) in (list, tuple):
-        from .collections import _flat
         for e in _flat(p, []):
             r = _match_one(s, e)
             if r is not None:
                 return r
         return None
-    from ..runtime import class_name_of
     raise EvalError(render("MATCH_EXPECTS_PATTERN_T_WHERE", class_name_of=class_name_of(p)))
 
 
@@ -289,7 +291,6 @@ sprintf = define("sprintf", "Formats values with a printf-style format (Ruby's r
 
 @sprintf.dispatch("String format", "Any args*")
 def _sprintf(c, fmt, *args):
-    from ..rubyfmt import FormatError, ruby_format
     try:
         return ruby_format(fmt, [runtime3_arg(a, True) for a in args])
     except FormatError as exc:
@@ -300,10 +301,6 @@ def runtime3_arg(v: Any, top: bool = False) -> Any:
     """A value as Puppet hands it to a 3.x function (sprintf is one): undef is '' at the top,
     default a Symbol, a Regexp and the time/version/binary values their string forms, others
     Ruby objects with their own inspect texts."""
-    from ...types.values import (DEFAULT, URI, Binary, SemVer, SemVerRange, Timespan,
-                                 Timestamp)
-    from ..rubyfmt import RubyObject
-    from ..runtime import class_name_of
     if v is None:
         return "" if top else None
     if v is DEFAULT:
@@ -328,8 +325,6 @@ shellquote = define("shellquote", "Quotes arguments for a POSIX shell.")
 
 @shellquote.dispatch("Any args*")
 def _shellquote(c, *args):
-    from .collections import _flat
-    from ..runtime import class_name_of as ruby_class_name
     out = []
     # Puppet's rule, in this order: only safe characters -> bare; nothing special for double
     # quotes -> "..."; no single quote -> '...'; else double quotes with backslashes.
@@ -352,19 +347,16 @@ def _shellquote(c, *args):
 
 
 def _ruby_inspect_short(v: Any) -> str:
-    from ..stringconv import to_s
     return to_s(v)
 
 
 def _digest(name: str, algo: str) -> None:
-    import hashlib
     f = define(name, f"The {name.upper()} hex digest of a String.")
     f.dispatch("String str")(lambda c, s: hashlib.new(algo, s.encode("utf-8")).hexdigest())
 
     # A 3.x function in Puppet: no parameter types, Ruby's own error for anything else.
     @f.argument_mismatch("Any str")
     def _bad(c, v):
-        from ..runtime import class_name_of as ruby_class_name
         raise EvalError(render("NO_IMPLICIT_CONVERSION_INTO_STRING", ruby_class_name=ruby_class_name(v)))
 
 

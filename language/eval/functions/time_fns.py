@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 from ..timefmt import format_timespan, format_timestamp
-from . import define
+from ..registry import define
 from ...messages import render
+import time
+from ...types.values import Timestamp
 
 strftime = define("strftime", "Formats a Timespan or Timestamp with format directives.")
 
@@ -20,8 +22,6 @@ def _stamp(c, ts, fmt, tz=None):
 
 @strftime.dispatch("String format", "String timezone?")
 def _legacy(c, fmt, tz=None):
-    import time
-    from ...types.values import Timestamp
     key = ("strftime", "legacy")
     if key not in c.ctx.warned:
         c.ctx.warned.add(key)

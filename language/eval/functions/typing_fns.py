@@ -4,12 +4,13 @@ from __future__ import annotations
 from ...types import model as m
 from ...types.algebra import generalize
 from ...types.format import type_to_string
-from ..convert import new_instance
+from ..convert import new_instance, parse_type_string
 from ..errors import EvalError
 from ..mismatch import describe_mismatch
 from ..typecheck import infer_of, infer_set_of, instance_of
-from . import define
+from ..registry import define
 from ...messages import render
+from ...types.relations import resolve
 
 new = define("new", "Creates a new instance of a type (calling the type is the same).")
 
@@ -59,7 +60,6 @@ def _assert_type(c, t, v):
 
 @assert_type.dispatch("String type_string", "Any value", block="Callable[Type, Type] block?")
 def _assert_type_s(c, s, v):
-    from ..convert import parse_type_string
     return _assert(c, parse_type_string(c.ev, s), v)
 
 
@@ -105,7 +105,6 @@ def _target_key(value):
 
 
 def _resolved(t):
-    from ...types.relations import resolve
     return resolve(t)
 
 

@@ -12,9 +12,14 @@ from typing import Any
 from ...types import model as m
 from ..errors import BreakSignal, EvalError
 from ..iteration import (IteratorValue, hash_style, iterate, reverse_iterator, step_iterator)
-from ..runtime import hkey, truthy
-from . import define
+from ..runtime import hkey, truthy, ObjectValue
+from ..registry import define
 from ...messages import render
+from ..operators import regexp_search, _ruby_eq
+from ...types.relations import is_assignable
+from ..typecheck import instance_of
+from ..stringconv import to_s
+from ..objecttypes import all_attributes
 
 
 def _hash_pairs(c, h: dict):
@@ -274,14 +279,12 @@ def _index_str(c, s, match):
     if isinstance(match, str):
         i = s.find(match)
         return None if i < 0 else i
-    from ..operators import regexp_search
     mt = regexp_search(match, s)
     return mt.start() if mt else None
 
 
 @index.dispatch("Iterable enumerable", "Any match")
 def _index_value(c, e, match):
-    from ..operators import _ruby_eq
     for i, x in _indexed(c, e):
         if _ruby_eq(x, match):
             return i
@@ -444,11 +447,8 @@ _DEFAULT_CONTAINERS = m.VariantType((m.ARRAY, m.HASH, m.OBJECT))
 
 
 def _tree_walk(c, tree, options: dict):
-    from ...types.relations import is_assignable
-    from ..typecheck import instance_of
     containers = options.get("container_type") or _DEFAULT_CONTAINERS
     if not is_assignable(_DEFAULT_CONTAINERS, containers):
-        from ..stringconv import to_s
         raise EvalError(render("ONLY_ARRAY_HASH_AND_OBJECT", text=to_s(containers)))
 
     def opt(k, default):
@@ -471,14 +471,12 @@ def _tree_walk(c, tree, options: dict):
             return [(i, x) for i, x in enumerate(v)]
         if isinstance(v, dict):
             return list(v.items())
-        from ..runtime import ObjectValue
         if isinstance(v, ObjectValue):
             ot = getattr(v, "object_type", None)
             if with_refs or ot is None:
                 return list(v.attributes)
             # Attributes of kind `reference` point to other objects and are not walked
             # unless include_refs is true.
-            from ..objecttypes import all_attributes
             refs = {a.name for a in all_attributes(ot) if a.kind == "reference"}
             return [(k, x) for k, x in v.attributes if k not in refs]
         return None
