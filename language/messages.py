@@ -444,6 +444,13 @@ _text("TYPESET_TYPE_MUST_TYPE_OR", "ILLEGAL_TYPE_PARAMETER", "TypeSet type '{nam
 # The preamble of an error raised while evaluating an expression, which makes it Puppet's
 # RUNTIME_ERROR whatever its own code (EvalError.prefix, EvalError.puppet_issue_code).
 _text("ERROR_WHILE_EVALUATING", "RUNTIME_ERROR", "Error while evaluating {expression}, ")
+# How `puppet-ls eval` and the oracle protocol print an evaluation error (Puppet's log line),
+# and the protocol's own answers (a request it cannot run; a failure of puppet-ls itself).
+_text("EVALUATION_ERROR", "RUNTIME_ERROR", "Evaluation Error: {message}")
+_def("BAD_REQUEST", ERROR, "bad request: {detail}")
+_text("INTERNAL_ERROR_IN_PROTOCOL", "INTERNAL_ERROR", "Internal error: {name}: {exc}")
+# What an evaluation error Puppet gives no issue code is reported as in diagnostics.
+_def("EVAL_ERROR", ERROR, "{message}")
 # Texts Puppet reports without an issue code (loader errors, deprecation warnings); the key
 # names the text, the error itself carries no code (or the code of the errors it sums up).
 _text("INVALID_UTF8_PLAIN", "EVAL_INVALID_UTF8", "invalid byte sequence in UTF-8")

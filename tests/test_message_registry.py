@@ -35,6 +35,8 @@ SINKS: dict[str, tuple[int | None, int | None]] = {
     "issue": (None, 0),
     "render": (None, 0),
 }
+# variables and attributes that hold a code
+_CODE_NAMES = {"code", "diag_code", "issue_code"}
 # callee name -> index of a preamble argument ("Error while evaluating a Function Call, ")
 PREFIXES: dict[str, int] = {"fail": 3, "locate": 2, "EvalError": 4}
 
@@ -117,6 +119,15 @@ def _scan(path: Path):
                         if c not in registered:
                             out.append((d.lineno, f"unregistered default code {c!r}"))
             continue
+        if isinstance(node, (ast.Assign, ast.AnnAssign)):
+            # code = x.code or "EVAL_ERROR", err.diag_code = "...": codes too
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(t, ast.Name) and t.id in _CODE_NAMES
+                   or isinstance(t, ast.Attribute) and t.attr in _CODE_NAMES for t in targets):
+                for c in _literal_codes(node.value):
+                    if c not in registered:
+                        out.append((node.lineno, f"unregistered code {c!r}"))
+            continue
         if not isinstance(node, ast.Call):
             continue
         name = _callee(node)
@@ -184,7 +195,9 @@ def test_scan_finds_what_it_forbids(tmp_path: Path) -> None:
         "def h():\n"
         "    raise EvalError(render('NOT_A_KEY'), 'NOT_A_REGISTERED_CODE')\n"
         "def i():\n"
-        "    raise OpError('DIV_BY_ZERO', render('UNKNOWN_VARIABLE', name='x'))\n",
+        "    raise OpError('DIV_BY_ZERO', render('UNKNOWN_VARIABLE', name='x'))\n"
+        "def j(err):\n"
+        "    code = err.code or 'NOT_REGISTERED_EITHER'\n",
         encoding="utf-8")
     found = sorted(what for _, what in _scan(sample))
     assert found == sorted([
@@ -192,6 +205,7 @@ def test_scan_finds_what_it_forbids(tmp_path: Path) -> None:
         "ad-hoc message text (variable 'msg') passed to EvalError()",
         "unregistered code 'NOT_A_REGISTERED_CODE'",
         "unregistered message key 'NOT_A_KEY'",
+        "unregistered code 'NOT_REGISTERED_EITHER'",
         ("message 'UNKNOWN_VARIABLE' is reported under its code 'UNKNOWN_VARIABLE', not "
          "['DIV_BY_ZERO']"),
     ]), found

@@ -117,7 +117,8 @@ def _array_access(ev, node, target_n, key_node, arr, keys: list) -> Any:
         num = ev.coerce(k, key_node(i), "left")
         if type(num) is not int:
             raise ev.fail("BAD_SLICE_KEY_TYPE",
-                          render("CANNOT_USE_WHERE_INTEGER_EXPECTED", a_an_uc=a_an_uc(label(arr)), key_type_name=_key_type_name(num)), key_node(i))
+                          render("CANNOT_USE_WHERE_INTEGER_EXPECTED", a_an_uc=a_an_uc(label(arr)),
+                                 key_type_name=_key_type_name(num)), key_node(i))
         ks.append(num)
     length = len(arr)
     k1 = ks[0]
@@ -153,7 +154,8 @@ _NO_FLATTEN = {"Struct", "Callable", "Init"}
 
 def _bad_spec(ev, left, where, actual: Any, expected: str):
     return ev.fail("BAD_TYPE_SPECIALIZATION",
-                   render("BAD_TYPE_SPECIALIZATION_KEY", a_an=a_an(label(left)), key_type_name=_key_type_name(actual), expected=expected), where)
+                   render("BAD_TYPE_SPECIALIZATION_KEY", a_an=a_an(label(left)),
+                          key_type_name=_key_type_name(actual), expected=expected), where)
 
 
 def _arity(ev, left, node, n, lo, hi, base: str | None = None):
@@ -166,7 +168,8 @@ def _arity(ev, left, node, n, lo, hi, base: str | None = None):
         what = f"{lo} to {hi} arguments"
     else:
         what = f"{lo} argument" + ("s" if lo != 1 else "")
-    raise ev.fail("BAD_TYPE_SLICE_ARITY", render("BAD_TYPE_SLICE_ARITY", base_type=bt, count=what, actual=n), node)
+    raise ev.fail("BAD_TYPE_SLICE_ARITY", render("BAD_TYPE_SLICE_ARITY", base_type=bt, count=what,
+                                                 actual=n), node)
 
 
 def _is_range_param(v) -> bool:
@@ -175,7 +178,8 @@ def _is_range_param(v) -> bool:
 
 def type_access(ev, node, target_n, key_nodes, left: m.PType, keys: list, scope) -> Any:
     if isinstance(left, m.TypeReferenceType):
-        raise ev.fail("UNKNOWN_RESOURCE_TYPE", render("UNKNOWN_RESOURCE_TYPE", type_name=left.text), node)
+        raise ev.fail("UNKNOWN_RESOURCE_TYPE", render("UNKNOWN_RESOURCE_TYPE",
+                                                      type_name=left.text), node)
     if isinstance(left, m.ResourceType):
         if left.type_name is not None and left.title is not None:
             return ev.catalog.resource_parameter_access(node, left, keys, scope)
@@ -204,7 +208,8 @@ def type_access(ev, node, target_n, key_nodes, left: m.PType, keys: list, scope)
             raise err(str(exc)) from None
     if isinstance(left, m.TypeAliasType):
         raise ev.fail("NOT_PARAMETERIZED_TYPE",
-                      render("OPERATOR_NOT_APPLICABLE_TYPE_ALIAS", alias_name=left.alias_name), node)
+                      render("OPERATOR_NOT_APPLICABLE_TYPE_ALIAS",
+                             alias_name=left.alias_name), node)
     name = _simple_name(left) or left.name
     name = ev.canonical_type_name(name)
 
@@ -256,17 +261,20 @@ def type_access(ev, node, target_n, key_nodes, left: m.PType, keys: list, scope)
             for i, k in enumerate(keys[:2]):
                 if not isinstance(k, m.PType):
                     raise ev.fail("BAD_TYPE_SLICE_TYPE",
-                                  render("HASH_TYPE_ARGUMENTS_MUST_TYPES", class_label=_class_label(k)),
+                                  render("HASH_TYPE_ARGUMENTS_MUST_TYPES",
+                                         class_label=_class_label(k)),
                                   key_node(i))
             _arity(ev, left, node, n, 2, 4, "Hash-Type")
     elif name == "Array":
         if n == 1 and not isinstance(keys[0], m.PType):
             raise ev.fail("BAD_TYPE_SLICE_TYPE",
-                          render("ARRAY_TYPE_ARGUMENTS_MUST_TYPES", class_label=_class_label(keys[0])),
+                          render("ARRAY_TYPE_ARGUMENTS_MUST_TYPES",
+                                 class_label=_class_label(keys[0])),
                           key_node(0))
         if n == 3 and not isinstance(keys[0], m.PType):
             raise ev.fail("BAD_TYPE_SLICE_TYPE",
-                          render("ARRAY_TYPE_ARGUMENTS_MUST_TYPES", class_label=_class_label(keys[0])),
+                          render("ARRAY_TYPE_ARGUMENTS_MUST_TYPES",
+                                 class_label=_class_label(keys[0])),
                           key_node(0))
         _arity(ev, left, node, n, 1, 3, "Array-Type")
     elif name in ("Optional", "Type", "Sensitive", "Iterable", "Iterator"):
@@ -274,13 +282,15 @@ def type_access(ev, node, target_n, key_nodes, left: m.PType, keys: list, scope)
         k = keys[0]
         if not isinstance(k, m.PType) and not (name == "Optional" and type(k) is str):
             raise ev.fail("BAD_TYPE_SLICE_TYPE",
-                          render("TYPE_ARGUMENTS_MUST_TYPES_GOT", name=name, class_label=_class_label(k)),
+                          render("TYPE_ARGUMENTS_MUST_TYPES_GOT", name=name,
+                                 class_label=_class_label(k)),
                           key_node(0))
     elif name == "NotUndef":
         _arity(ev, left, node, n, 0, 1, "NotUndef-Type")
         if n == 1 and not isinstance(keys[0], (m.PType, str)):
             raise ev.fail("BAD_NOT_UNDEF_SLICE_TYPE",
-                          render("BAD_NOT_UNDEF_SLICE_TYPE", actual=_class_label(keys[0])), key_node(0))
+                          render("BAD_NOT_UNDEF_SLICE_TYPE",
+                                 actual=_class_label(keys[0])), key_node(0))
     elif name == "Runtime":
         _arity(ev, left, node, n, 2, 2)
         for i, k in enumerate(keys):
@@ -334,8 +344,7 @@ def _class_names(ev, node, key_nodes, left, keys: list) -> Any:
             raise ev.fail("ILLEGAL_HOSTCLASS_NAME",
                           render("ILLEGAL_HOSTCLASS_NAME", name=a_an_uc(label(c))), where)
         name = c.lower()
-        if name.startswith("::"):
-            name = name[2:]
+        name = name.removeprefix("::")
         if not _NAME_RE.match(name):
             raise ev.fail("ILLEGAL_NAME",
                           render("ILLEGAL_NAME", name=c), where)
@@ -358,7 +367,8 @@ def _open_resource(ev, node, key_nodes, left, keys: list) -> Any:
         return _class_names(ev, node, key_nodes[1:], first, keys[1:])
     else:
         raise ev.fail("ILLEGAL_RESOURCE_SPECIALIZATION",
-                      render("ILLEGAL_RESOURCE_SPECIALIZATION", actual=_key_type_name(first)), where0)
+                      render("ILLEGAL_RESOURCE_SPECIALIZATION",
+                             actual=_key_type_name(first)), where0)
     if not _CLASSREF_EXT.match(tname):
         raise ev.fail("ILLEGAL_CLASSREF", render("ILLEGAL_CLASSREF"), where0)
     rest = keys[1:]
@@ -380,6 +390,7 @@ def _resource_titles(ev, node, key_nodes, left: m.ResourceType, keys: list,
             where = key_nodes[min(i, len(key_nodes) - 1)] if key_nodes else node
             shown = m.RESOURCE if offset_left else left
             raise ev.fail("BAD_TYPE_SPECIALIZATION",
-                          render("BAD_RESOURCE_TITLE_TYPE", a_an=a_an(label(shown)), key_type_name=_key_type_name(t)), where)
+                          render("BAD_RESOURCE_TITLE_TYPE", a_an=a_an(label(shown)),
+                                 key_type_name=_key_type_name(t)), where)
         out.append(m.ResourceType(left.type_name, t))
     return out if as_array else out[0]

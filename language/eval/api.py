@@ -34,6 +34,7 @@ from .runtime import Regexp
 from ..types.format import type_to_string
 from .stringconv import StringFormatError, string_convert
 from .typecheck import infer_set_of
+from ..types.errors import TypeSystemError
 
 _MIN_RECURSION = 12000
 
@@ -62,8 +63,8 @@ def format_error(err: EvalError, ctx: Context | None, node_name: str | None = No
     if err.code == "CONTROL_FLOW":
         text = msg
     else:
-        if err.phase == "eval" and not msg.startswith("Evaluation Error:"):
-            msg = "Evaluation Error: " + msg
+        if err.phase == "eval":
+            msg = render("EVALUATION_ERROR", message=msg)
         text = msg
         lines = getattr(err, "lines", None) or (ctx.lines if ctx is not None else None)
         if err.offset is not None and lines is not None:
@@ -98,9 +99,13 @@ def safe_parse(text: str, epp: bool = False, tasks: bool = False):
     try:
         return parse(text, epp=epp, tasks=tasks)
     except RecursionError:
-        return _Unparsable(text, EvalError(render("SYNTAX_ERROR_SOURCE_NESTED_TOO"), "NESTING_TOO_DEEP", 0, 0, phase="parse"))
-    except Exception as exc:  # the parser never fails by contract; stay safe anyway
-        return _Unparsable(text, EvalError(render("SYNTAX_ERROR_DETAIL", exc=exc), "SYNTAX_ERROR", 0, 0,
+        return _Unparsable(text, EvalError(render("SYNTAX_ERROR_SOURCE_NESTED_TOO"),
+                                           "NESTING_TOO_DEEP", 0, 0, phase="parse"))
+    # isolation boundary: the parser never raises by contract; if it did, the source is
+    # reported unparsable, not a traceback
+    except Exception as exc:  # noqa: BLE001
+        return _Unparsable(text, EvalError(render("SYNTAX_ERROR_DETAIL", exc=exc), "SYNTAX_ERROR",
+                                           0, 0,
                                            phase="parse"))
     finally:
         if old < _MIN_RECURSION:
@@ -134,9 +139,9 @@ def _encoding_error(pr: ParseResult) -> EvalError | None:
             continue
         if any(_SURROGATE.search(t) for t in texts):
             # Puppet's message has neither an issue code nor a location
-            err = EvalError(render("INVALID_UTF8_PLAIN"), None, phase="parse")  # type: ignore[arg-type]
-            err.diag_code = "EVAL_INVALID_UTF8"  # type: ignore[attr-defined]
-            err.diag_range = (node.offset, node.end)  # type: ignore[attr-defined]
+            err = EvalError(render("INVALID_UTF8_PLAIN"), None, phase="parse")
+            err.diag_code = "EVAL_INVALID_UTF8"
+            err.diag_range = (node.offset, node.end)
             return err
     return None
 
@@ -196,10 +201,7 @@ def _relocated(pr: ParseResult, d: Diagnostic) -> Diagnostic:
         if start == d.offset and n.kind in (K.BINARY_EXPR, K.RELATIONSHIP):
             op = next(iter(n.significant_tokens()), None)
             if op is not None:
-                try:
-                    return dataclasses.replace(d, offset=op.offset)
-                except Exception:  # not a dataclass: keep Puppet's message, lose the column
-                    return d
+                return dataclasses.replace(d, offset=op.offset)
             return d
         stack.extend(n.children())
     return d
@@ -218,8 +220,9 @@ def _validation_error_inner(pr: ParseResult) -> tuple:
         d = errors[0]
         return EvalError(d.message, d.code, d.offset, d.end, phase="parse"), warnings
     # Puppet's summary of several validation errors has no position (each error has one).
-    err = EvalError(render("VALIDATION_GIVING_UP", count=len(errors)), errors[0].code, None, None, phase="parse")
-    err.validation_errors = errors  # type: ignore[attr-defined]
+    err = EvalError(render("VALIDATION_GIVING_UP", count=len(errors)), errors[0].code, None, None,
+                    phase="parse")
+    err.validation_errors = errors
     return err, warnings
 
 
@@ -242,11 +245,14 @@ def _guarded(fn, ctx: Context) -> tuple:
     except ReturnSignal as sig:
         return None, _control_error("return", sig, ctx)
     except RecursionError:
-        return None, BudgetExceeded(render("EVALUATION_STOPPED_NESTING_TOO_DEEP"), "EVAL_RECURSION_LIMIT")
+        return None, BudgetExceeded(render("EVALUATION_STOPPED_NESTING_TOO_DEEP"),
+                                    "EVAL_RECURSION_LIMIT")
     except MemoryError:
         return None, BudgetExceeded(render("EVALUATION_STOPPED_OUT_MEMORY"), "EVAL_MEMORY_LIMIT")
-    except Exception as exc:  # a bug in puppet-ls: still data, not a traceback
-        return None, EvalError(render("INTERNAL_ERROR_IN_EVALUATOR", name=type(exc).__name__, exc=exc),
+    # isolation boundary: a bug in puppet-ls is still data, not a traceback
+    except Exception as exc:  # noqa: BLE001
+        return None, EvalError(render("INTERNAL_ERROR_IN_EVALUATOR", name=type(exc).__name__,
+                                      exc=exc),
                                "INTERNAL_ERROR")
     finally:
         if old < _MIN_RECURSION:
@@ -304,14 +310,14 @@ def _diagnostics(ctx: Context | None, err: EvalError | None, warnings: list) -> 
             if log.level == "warning" and log.code and log.offset is not None:
                 out.append(Diagnostic(log.offset, log.end or log.offset, "warning", log.code,
                                       log.message))
-    details = getattr(err, "validation_errors", None) if err is not None else None
+    details = err.validation_errors if err is not None else None
     if details:
         return out + list(details)  # each validation error where it is
     if err is not None:
-        start, end = getattr(err, "diag_range", None) or (err.offset, err.end)
+        start, end = err.diag_range or (err.offset, err.end)
         start = start if start is not None else 0
         end = end if end is not None else start
-        code = err.code or getattr(err, "diag_code", None) or "EVAL_ERROR"
+        code = err.code or err.diag_code or "EVAL_ERROR"
         out.append(Diagnostic(start, end, "error", code, err.basic_message))
     return out
 
@@ -393,7 +399,6 @@ def compile_catalog(text: str, settings: Settings | dict | None = None,
         _evaluate_node(ev, top, settings.node_name)
         cat.evaluate_generators()
         cat.finish()
-        return None
 
     value, err = _guarded(run, ctx)
     ev = holder.get("ev")
@@ -448,7 +453,7 @@ def _log_dict(ctx: Context, log: LogEntry) -> dict:
         msg += f"\n   (file: unknown, line: {ctx.lines.position(log.offset)[0]})"
     elif log.note is not None:
         msg += "\n   (file & line not available)"
-    d = {"level": log.level, "message": msg}
+    d: dict[str, Any] = {"level": log.level, "message": msg}
     if log.source is not None:
         d["source"] = log.source
     elif log.offset is not None and log.note is None:
@@ -465,18 +470,18 @@ def _error_logs(err: EvalError, ctx: Context | None, node_name: str) -> list:
     if err.code == "CONTROL_FLOW" or (err.offset is None and err.code is None):
         return [{"level": "err", "message": format_error(err, ctx, node_name)}]
     out = []
-    details = getattr(err, "validation_errors", None)
+    details = err.validation_errors
     if details:
         # Several validation errors: each is logged, then the summary (without a position).
-        for d in details:
-            line, pos = _position(ctx, d.offset)
-            out.append({"level": "err", "message": d.message, "line": line, "pos": pos,
-                        "issue_code": d.code})
+        for diag in details:
+            line, pos = _position(ctx, diag.offset)
+            out.append({"level": "err", "message": diag.message, "line": line, "pos": pos,
+                        "issue_code": diag.code})
         out.append({"level": "err", "message": err.basic_message})
         return out
     msg = err.basic_message
-    if err.phase == "eval" and not msg.startswith("Evaluation Error:"):
-        msg = "Evaluation Error: " + msg
+    if err.phase == "eval":
+        msg = render("EVALUATION_ERROR", message=msg)
     d: dict = {"level": "err", "message": msg}
     if err.offset is not None:
         d["line"], d["pos"] = _position(ctx, err.offset)
@@ -513,7 +518,7 @@ def _render(value: Any) -> dict:
         out["repr"] = f"<error: {exc}>"
     try:
         out["type"] = type_to_string(infer_set_of(value))
-    except Exception as exc:  # inference is total; this is only a last line of defence
+    except (TypeSystemError, RecursionError) as exc:  # inference is total; a last line of defence
         out["type"] = f"<error: {exc}>"
     return out
 
@@ -535,7 +540,8 @@ def bad_request(message: str, req: Any = None) -> dict:
     out: dict = {}
     if isinstance(req, dict) and "id" in req:
         out["id"] = req["id"]
-    out.update(ok=False, error={"message": f"bad request: {message}", "issue_code": "BAD_REQUEST",
+    out.update(ok=False, error={"message": render("BAD_REQUEST", detail=message),
+                                "issue_code": "BAD_REQUEST",
                                 "line": None, "pos": None}, logs=[])
     return out
 
@@ -619,15 +625,17 @@ def _run_request(req: dict) -> dict:
             out["error"] = {"message": format_error(err, ctx, settings.node_name),
                             "basic_message": err.basic_message,
                             # Puppet's "validation logged N errors" summary has no code.
-                            "issue_code": None if getattr(err, "validation_errors", None)
+                            "issue_code": None if err.validation_errors
                             else err.puppet_issue_code, "line": line, "pos": pos}
         # The oracle runs Puppet at log level info: debug messages are not shown.
         out["logs"] = [_log_dict(ctx, log) for log in (ctx.logs if ctx else [])
                        if log.level != "debug"]
-        if not res.ok:
+        if res.error is not None:
             out["logs"].extend(_error_logs(res.error, ctx, settings.node_name))
         return out
-    except (Exception, guard.LimitExceeded) as exc:  # last line of defence for the protocol
-        return {"ok": False, "error": {"message": f"Internal error: {type(exc).__name__}: {exc}",
+    # isolation boundary: one answer per request line
+    except (Exception, guard.LimitExceeded) as exc:  # noqa: BLE001
+        return {"ok": False, "error": {"message": render("INTERNAL_ERROR_IN_PROTOCOL",
+                                                         name=type(exc).__name__, exc=exc),
                                        "issue_code": "INTERNAL_ERROR", "line": None, "pos": None},
                 "logs": []}

@@ -57,18 +57,19 @@ class Budget:
         if self.steps is not None and self.used > self.steps:
             raise BudgetExceeded(
                 render("EVAL_BUDGET_EXCEEDED", steps=self.steps))
-        if self.seconds is not None and self.used % _CLOCK_EVERY < n:
-            if time.monotonic() - self.started > self.seconds:
-                raise BudgetExceeded(
-                    render("EVALUATION_STOPPED_TIME_BUDGET_SECONDS", seconds=self.seconds),
-                    "EVAL_TIMEOUT")
+        if self.seconds is not None and self.used % _CLOCK_EVERY < n \
+                and time.monotonic() - self.started > self.seconds:
+            raise BudgetExceeded(
+                render("EVALUATION_STOPPED_TIME_BUDGET_SECONDS", seconds=self.seconds),
+                "EVAL_TIMEOUT")
 
     def enter(self) -> None:
         """One level deeper (a nested call or expression); refuses runaway recursion."""
         self.depth += 1
         if self.depth > self.max_depth:
             raise BudgetExceeded(
-                render("EVALUATION_STOPPED_NESTING_DEEPER_THAN", max_depth=self.max_depth), "EVAL_RECURSION_LIMIT")
+                render("EVALUATION_STOPPED_NESTING_DEEPER_THAN",
+                       max_depth=self.max_depth), "EVAL_RECURSION_LIMIT")
 
     def leave(self) -> None:
         self.depth -= 1

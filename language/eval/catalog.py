@@ -76,14 +76,14 @@ class Resource:
     def ref(self) -> str:
         return f"{self.type_name}[{self.title}]"
 
-    def type_value(self) -> m.ResourceType:
+    def type_value(self) -> m.ResourceType | m.ClassType:
         if self.type_name == "Class":
             return m.ClassType(self.title)
         return m.ResourceType(self.type_name, self.title)
 
 
 class Catalog:
-    def __init__(self, ev):
+    def __init__(self, ev) -> None:
         self.ev = ev
         self.classes: dict[str, Definition] = {}
         self.defines: dict[str, Definition] = {}
@@ -123,9 +123,9 @@ class Catalog:
                     if body is not None:
                         stack.append((body, name))
                 elif k == K.DEFINE_DEF:
-                    d = ast.DefineDef(c)
-                    name = d.name.lstrip(":").lower()
-                    if ns and not d.name.startswith("::"):
+                    dd = ast.DefineDef(c)
+                    name = dd.name.lstrip(":").lower()
+                    if ns and not dd.name.startswith("::"):
                         name = f"{ns}::{name}"
                     self._check_unique("define", name, c)
                     self.defines[name] = Definition("define", name, c)
@@ -191,9 +191,9 @@ class Catalog:
 
     @staticmethod
     def _definition_error(message: str, node: SyntaxNode) -> EvalError:
-        err = EvalError(message, None, None, None, phase="parse")  # type: ignore[arg-type]
-        err.diag_code = "DUPLICATE_DEFINITION"  # type: ignore[attr-defined]
-        err.diag_range = node.range  # type: ignore[attr-defined]
+        err = EvalError(message, None, None, None, phase="parse")
+        err.diag_code = "DUPLICATE_DEFINITION"
+        err.diag_range = node.range
         return err
 
     def _register_alias(self, node: SyntaxNode, top: Scope) -> None:
@@ -227,7 +227,8 @@ class Catalog:
             bad = _invalid_type_spec(value)
             if bad is not None:
                 raise ev.fail("ILLEGAL_TYPE_SPECIFICATION",
-                              render("ILLEGAL_TYPE_SPECIFICATION", expression=bad.trimmed_text()), bad)
+                              render("ILLEGAL_TYPE_SPECIFICATION",
+                                     expression=bad.trimmed_text()), bad)
             if name in m.SIMPLE_TYPES or name.lower() in BUILTIN_RESOURCE_TYPES:
                 raise ev.fail("RESERVED_TYPE_NAME",
                               render("ATTEMPT_REDEFINE_ENTITY_HTTP_PUPPET", lower=name.lower()),
@@ -235,7 +236,8 @@ class Catalog:
             v = ev.eval(value, top)
             if not isinstance(v, m.PType):
                 raise ev.fail("ILLEGAL_TYPE_ALIAS",
-                              render("TYPE_ALIAS_MUST_TYPE_GOT", name=name, generalized_type_name=generalized_type_name(v)),
+                              render("TYPE_ALIAS_MUST_TYPE_GOT", name=name,
+                                     generalized_type_name=generalized_type_name(v)),
                               value)
             if isinstance(v, m.ObjectType) and (
                     v.type_name is None or m.SIMPLE_TYPES.get(v.type_name) is not v):
@@ -254,8 +256,8 @@ class Catalog:
             self._defined_names = frozenset(self.defines)
         return self._defined_names
 
-    def find_class(self, name: str) -> Definition | None:
-        return self.classes.get(name.lstrip(":").lower())
+    def find_class(self, name: str | None) -> Definition | None:
+        return self.classes.get(name.lstrip(":").lower()) if name is not None else None
 
     # ---- variables ---------------------------------------------------------------------------------
     def lookup_class_variable(self, fqn: str) -> Any:
@@ -271,9 +273,9 @@ class Catalog:
         return MISSING
 
     # ---- resources -----------------------------------------------------------------------------------
-    def find(self, type_name: str, title: str) -> Resource | None:
+    def find(self, type_name: str | None, title: str | None) -> Resource | None:
         r = self.resources.get((type_name, title))
-        if r is None and type_name == "Class":
+        if r is None and type_name == "Class" and title is not None:
             r = self.resources.get((type_name, title.lower()))
         return r
 
@@ -289,7 +291,8 @@ class Catalog:
                     getattr(where, "parent", None) is not None:
                 stmt = where.parent
             raise self.ev.fail("DUPLICATE_DECLARATION",
-                               render("DUPLICATE_DECLARATION_ALREADY_DECLARED_AT", ref=res.ref, line_old=line_old, line_new=line_new), stmt,
+                               render("DUPLICATE_DECLARATION_ALREADY_DECLARED_AT", ref=res.ref,
+                                      line_old=line_old, line_new=line_new), stmt,
                                render("ERROR_WHILE_EVALUATING", expression="a Resource Statement"))
         self.resources[key] = res
 
@@ -325,7 +328,8 @@ class Catalog:
                                   render("MISSING_TITLE_AT", index=i), tn.syntax)
                 if not isinstance(t, str) and not isinstance(t, DefaultValue):
                     raise ev.fail("ILLEGAL_TITLE_TYPE_AT",
-                                  render("ILLEGAL_TITLE_TYPE_AT", index=i, actual=generalized_type_name(t)), tn.syntax)
+                                  render("ILLEGAL_TITLE_TYPE_AT", index=i,
+                                         actual=generalized_type_name(t)), tn.syntax)
                 if t == "":
                     raise ev.fail("EMPTY_STRING_TITLE_AT",
                                   render("EMPTY_STRING_TITLE_AT", index=i), tn.syntax)
@@ -353,7 +357,8 @@ class Catalog:
     def _resource_type_name(self, tnode: SyntaxNode, scope: Scope) -> str:
         ev = self.ev
         if tnode.kind == K.QNAME:
-            name = tnode.first_token().text
+            tok = tnode.first_token()
+            name = tok.text if tok is not None else ""
             return "Class" if name == "class" else normalize_resource_name(name)
         if tnode.kind == K.LITERAL:
             t = tnode.first_token()
@@ -386,7 +391,8 @@ class Catalog:
             if op.is_splat:
                 if not isinstance(v, dict):
                     raise ev.fail("TYPE_MISMATCH",
-                                  render("EXPECTED_VALUE_TYPE_HASH_GOT", generalized_type_name=generalized_type_name(v)),
+                                  render("EXPECTED_VALUE_TYPE_HASH_GOT",
+                                         generalized_type_name=generalized_type_name(v)),
                                   op.value().syntax)
                 items = [(k, x, "=>") for k, x in v.items()]
             else:
@@ -395,7 +401,8 @@ class Catalog:
                 if name in params:
                     raise ev.fail("DUPLICATE_ATTRIBUTE",
                                   render("DUPLICATE_ATTRIBUTE", name=name), node,
-                                  render("ERROR_WHILE_EVALUATING", expression="a Resource Statement"))
+                                  render("ERROR_WHILE_EVALUATING",
+                                         expression="a Resource Statement"))
                 params[name] = (val, operator) if allow_append else val
         return params
 
@@ -406,17 +413,20 @@ class Catalog:
         if type_name == "Class":
             d = self.find_class(title)
             if d is None:
-                raise ev.fail("UNKNOWN_CLASS", render("COULD_NOT_FIND_DECLARED_CLASS", title=title), where)
+                raise ev.fail("UNKNOWN_CLASS", render("COULD_NOT_FIND_DECLARED_CLASS",
+                                                      title=title), where)
             if d.name in self.class_scopes:
                 raise ev.fail("DUPLICATE_DECLARATION",
-                              render("DUPLICATE_DECLARATION_CLASS_ALREADY_DECLARED", cap=_cap(d.name)), where,
+                              render("DUPLICATE_DECLARATION_CLASS_ALREADY_DECLARED",
+                                     cap=_cap(d.name)), where,
                               render("ERROR_WHILE_EVALUATING", expression="a Resource Statement"))
             self.evaluate_class(d, params, scope, where)
             return m.ClassType(d.name)
         lname = type_name.lower()
         dfn = self.defines.get(lname)
         if dfn is None and lname not in BUILTIN_RESOURCE_TYPES:
-            raise ev.fail("UNKNOWN_RESOURCE_TYPE", render("UNKNOWN_RESOURCE_TYPE_QUOTED", lname=lname), where,
+            raise ev.fail("UNKNOWN_RESOURCE_TYPE", render("UNKNOWN_RESOURCE_TYPE_QUOTED",
+                                                          lname=lname), where,
                           render("ERROR_WHILE_EVALUATING", expression="a Resource Statement"))
         if dfn is not None:
             type_name = _cap(dfn.name)
@@ -434,7 +444,8 @@ class Catalog:
             name = self._class_name_of(n, where)
             d = self.find_class(name)
             if d is None:
-                raise EvalError(render("UNKNOWN_CLASS", name=name.lstrip(':'), node=self.ev.settings.node_name), "UNKNOWN_CLASS")
+                raise EvalError(render("UNKNOWN_CLASS", name=name.lstrip(':'),
+                                       node=self.ev.settings.node_name), "UNKNOWN_CLASS")
             if d.name not in self.class_scopes:
                 self.evaluate_class(d, {}, scope, where)
             out.append(m.ClassType(d.name))
@@ -451,7 +462,8 @@ class Catalog:
             return n.lower().lstrip(":")
         if n is None:
             raise EvalError(render("CANNOT_USE_UNDEF_AS_CLASS"))
-        raise EvalError(render("CANNOT_USE_AS_CLASS_NAME", generalized_type_name=generalized_type_name(n)))
+        raise EvalError(render("CANNOT_USE_AS_CLASS_NAME",
+                               generalized_type_name=generalized_type_name(n)))
 
     def evaluate_class(self, d: Definition, params: dict, from_scope: Scope, where) -> Scope:
         ev = self.ev
@@ -459,7 +471,8 @@ class Catalog:
         if d.parent:
             pd = self.find_class(d.parent)
             if pd is None:
-                raise ev.fail("UNKNOWN_CLASS", render("COULD_NOT_FIND_PARENT_CLASS", parent=d.parent), where)
+                raise ev.fail("UNKNOWN_CLASS", render("COULD_NOT_FIND_PARENT_CLASS",
+                                                      parent=d.parent), where)
             if pd.name not in self.class_scopes:
                 self.evaluate_class(pd, {}, from_scope, where)
             parent_scope = self.class_scopes.get(pd.name)
@@ -479,7 +492,8 @@ class Catalog:
         self._run_body(d, scope)
         return scope
 
-    def _bind_params(self, d: Definition, given: dict, scope: Scope, subject: str, res: Resource) -> None:
+    def _bind_params(self, d: Definition, given: dict, scope: Scope, subject: str,
+                     res: Resource) -> None:
         ev = self.ev
         types = []
         for p in d.params:
@@ -494,9 +508,9 @@ class Catalog:
                 # Scope#setvar refuses these; Puppet reports the definition's line only.
                 err = EvalError(render("RESERVED_PARAMETER_AT_LINE", name=p.name,
                                        line=self._line(d.node)), None, None, None,
-                                phase="parse")  # type: ignore[arg-type]
-                err.diag_code = "ILLEGAL_RESERVED_PARAMETER"  # type: ignore[attr-defined]
-                err.diag_range = p.node.range if p.node is not None else d.node.range  # type: ignore[attr-defined]
+                                phase="parse")
+                err.diag_code = "ILLEGAL_RESERVED_PARAMETER"
+                err.diag_range = p.node.range if p.node is not None else d.node.range
                 raise err
         metas = metaparameters()
         extra = [k for k in given if k not in names and k not in metas]
@@ -586,7 +600,8 @@ class Catalog:
             for k in res.params:
                 if not t.has_attribute(k):
                     raise self.ev.fail("RESOURCE_NO_SUCH_PARAMETER",
-                                       render("RESOURCE_NO_SUCH_PARAMETER", param=k, resource=res.ref), _attribute_site(res.node, k))
+                                       render("RESOURCE_NO_SUCH_PARAMETER", param=k,
+                                              resource=res.ref), _attribute_site(res.node, k))
 
     # ---- defaults / overrides -------------------------------------------------------------------------
     def eval_resource_defaults(self, node: SyntaxNode, scope: Scope) -> Any:
@@ -596,7 +611,8 @@ class Catalog:
         t = ev.eval(tn.syntax, scope) if tn is not None else None
         if not (isinstance(t, m.ResourceType) and t.type_name is not None and t.title is None):
             raise ev.fail("ILLEGAL_RESOURCE_TYPE",
-                          render("ILLEGAL_RESOURCE_TYPE", actual=generalized_type_name(t)), tn.syntax if tn else node)
+                          render("ILLEGAL_RESOURCE_TYPE",
+                                 actual=generalized_type_name(t)), tn.syntax if tn else node)
         params = self._eval_ops(rd.ops(), scope, node)
         table = self.defaults.setdefault(id(scope), {})
         table.setdefault(t.type_name, {}).update(params)
@@ -632,7 +648,7 @@ class Catalog:
     def _may_override(self, res: Resource, scope: Scope) -> bool:
         """An override may change a set parameter only from a class inheriting the one that
         declared the resource (Puppet's rule), or from a collector."""
-        s = scope
+        s: Scope | None = scope
         seen = 0
         while s is not None and seen < 100:
             if s is res.scope:
@@ -652,12 +668,14 @@ class Catalog:
         if res is None:
             if fail_missing:
                 raise self.ev.fail("UNKNOWN_RESOURCE",
-                                   render("COULD_NOT_FIND_RESOURCE_FOR", ev_type_str=ev_type_str(t)), node)
+                                   render("COULD_NOT_FIND_RESOURCE_FOR",
+                                          ev_type_str=ev_type_str(t)), node)
             return False
         for k, (v, op) in params.items():
             if k in res.params and scope is not None and not self._may_override(res, scope):
                 raise self.ev.fail("DUPLICATE_PARAMETER_SET",
-                                   render("PARAMETER_ALREADY_SET_ON_BY", k=k, ref=res.ref, source_label=self._source_label(res), line=self._line(res.node), line2=self._line(node)), node)
+                                   render("PARAMETER_ALREADY_SET_ON_BY", k=k, ref=res.ref,
+                                          source_label=self._source_label(res), line=self._line(res.node), line2=self._line(node)), node)
             if op == "+>" and k in res.params:
                 old = res.params[k]
                 old = list(old) if type(old) in (list, tuple) else [old]
@@ -675,7 +693,8 @@ class Catalog:
         t = ev.eval(tn.syntax, scope) if tn is not None else None
         if not (isinstance(t, m.ResourceType) and t.type_name and t.title is None):
             raise ev.fail("ILLEGAL_RESOURCE_TYPE",
-                          render("ILLEGAL_RESOURCE_TYPE", actual=generalized_type_name(t)), tn.syntax if tn else node)
+                          render("ILLEGAL_RESOURCE_TYPE",
+                                 actual=generalized_type_name(t)), tn.syntax if tn else node)
         q = ce.query()
         params = self._eval_ops(ce.ops(), scope, node, allow_append=True)
         coll = Collector(t.type_name, q.syntax if q is not None else None, params, scope, node,
@@ -690,14 +709,16 @@ class Catalog:
             if isinstance(r, str):
                 raise EvalError(render("REALIZE_CANNOT_USE_STRING_AS", r=r))
             if not isinstance(r, m.ResourceType) or r.title is None:
-                raise EvalError(render("CANNOT_REALIZE", generalized_type_name=generalized_type_name(r)))
+                raise EvalError(render("CANNOT_REALIZE",
+                                       generalized_type_name=generalized_type_name(r)))
             res = self.find(r.type_name, r.title)
             if res is None:
                 if not self.compiling:
                     # Puppet checks unrealized references when the compilation finishes; a
                     # plain evaluation never gets there.
                     continue
-                raise EvalError(render("FAILED_REALIZE_VIRTUAL_RESOURCES", ev_type_str=ev_type_str(r)))
+                raise EvalError(render("FAILED_REALIZE_VIRTUAL_RESOURCES",
+                                       ev_type_str=ev_type_str(r)))
             self._realize(res)
 
     def _realize(self, res: Resource) -> None:
@@ -732,7 +753,8 @@ class Catalog:
         ev = self.ev
         res = self.find(t.type_name, t.title)
         if res is None:
-            raise ev.fail("UNKNOWN_RESOURCE", render("UNKNOWN_RESOURCE", type_name=t.type_name, title=t.title), node)
+            raise ev.fail("UNKNOWN_RESOURCE", render("UNKNOWN_RESOURCE", type_name=t.type_name,
+                                                     title=t.title), node)
         out = []
         as_array = len(keys) > 1 or (keys and type(keys[0]) in (list, tuple))
         for k in _flatten(keys):
@@ -746,7 +768,8 @@ class Catalog:
                 out.append(self._default_param(res, k))
                 continue
             raise ev.fail("UNKNOWN_RESOURCE_PARAMETER",
-                          render("UNKNOWN_RESOURCE_PARAMETER", type_name=res.type_name, title=res.title, param=k), node)
+                          render("UNKNOWN_RESOURCE_PARAMETER", type_name=res.type_name,
+                                 title=res.title, param=k), node)
         return out if as_array else (out[0] if out else None)
 
     def _default_param(self, res: Resource, k: str) -> Any:
@@ -763,7 +786,8 @@ class Catalog:
         d = self.find_class(t.class_name)
         cscope = self.class_scopes.get(t.class_name.lower()) if t.class_name else None
         if d is None or cscope is None:
-            raise ev.fail("UNKNOWN_RESOURCE", render("RESOURCE_NOT_FOUND_CLASS", class_name=t.class_name), node)
+            raise ev.fail("UNKNOWN_RESOURCE", render("RESOURCE_NOT_FOUND_CLASS",
+                                                     class_name=t.class_name), node)
         out = []
         as_array = len(keys) > 1 or (keys and type(keys[0]) in (list, tuple))
         res = self.find("Class", d.name)
@@ -782,13 +806,15 @@ class Catalog:
     def assign_from_class(self, target: list, value: m.ClassType, node, lhs, rhs, scope) -> None:
         ev = self.ev
         name = value.class_name
-        cscope = self.class_scopes.get(name.lower())
+        cscope = self.class_scopes.get(name.lower()) if name is not None else None
         if cscope is None:
-            raise ev.fail("UNKNOWN_RESOURCE", render("RESOURCE_NOT_FOUND_CLASS", class_name=name), rhs)
+            raise ev.fail("UNKNOWN_RESOURCE", render("RESOURCE_NOT_FOUND_CLASS", class_name=name),
+                          rhs)
         lhs_items = _exprs(lhs) if lhs.kind == K.ARRAY else []
         for i, lv in enumerate(target):
             if not isinstance(lv, tuple):
-                raise ev.fail("ILLEGAL_ASSIGNMENT", render("ILLEGAL_NESTED_ASSIGNMENT_FROM_CLASS"), node)
+                raise ev.fail("ILLEGAL_ASSIGNMENT",
+                              render("ILLEGAL_NESTED_ASSIGNMENT_FROM_CLASS"), node)
             var = lv[0]
             v = self.lookup_class_variable(f"{name}::{var}")
             if v is MISSING:
@@ -856,12 +882,14 @@ def _query(cat: Catalog, node: SyntaxNode, res: Resource, scope) -> Any:
             break
         op = t.text if t else ""
         if op == "and":
-            return truthy(_query(cat, es[0], res, scope)) and truthy(_query(cat, es[1], res, scope))
+            return truthy(_query(cat, es[0], res, scope)) and truthy(_query(cat, es[1], res,
+                                                                            scope))
         if op == "or":
             return truthy(_query(cat, es[0], res, scope)) or truthy(_query(cat, es[1], res, scope))
         name_n = es[0]
         attr = name_n.first_token().text if name_n.first_token() else ""
         value = ev.eval(es[1], scope)
+        actual: Any
         if attr == "title":
             actual = res.title
         else:

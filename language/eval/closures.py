@@ -11,7 +11,7 @@ in the top scope (a function cannot see its caller's variables) and ``return`` e
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from ..syntax import ast, kinds as K
 from ..syntax.tree import SyntaxNode
@@ -68,7 +68,7 @@ class Closure:
 
     def param_types(self) -> list:
         if self._types is None:
-            out = []
+            out: list[m.PType] = []
             for p in self.params:
                 if p.type_node is None:
                     out.append(_ANY)
@@ -76,7 +76,8 @@ class Closure:
                     t = self.ev.eval(p.type_node, self.type_scope())
                     if not isinstance(t, m.PType):
                         raise self.ev.fail("ILLEGAL_PARAMETER_TYPE",
-                                           render("ILLEGAL_PARAMETER_TYPE", name=p.name), p.type_node)
+                                           render("ILLEGAL_PARAMETER_TYPE",
+                                                  name=p.name), p.type_node)
                     out.append(t)
             self._types = out
         return self._types
@@ -105,7 +106,7 @@ class Closure:
 
     def _compute_size(self) -> tuple:
         lo = 0
-        hi = 0
+        hi: float = 0  # INF when it captures the rest
         types = self.param_types()
         for p, t in zip(self.params, types):
             if p.captures_rest:
@@ -138,7 +139,8 @@ class Closure:
                               None, self.return_type() if self.return_node is not None else None)
 
     def signature(self) -> SignatureInfo:
-        return SignatureInfo(self.element_types(), [p.name for p in self.params], self.size_range())
+        return SignatureInfo(self.element_types(), [p.name for p in self.params],
+                             self.size_range())
 
     @property
     def arity(self) -> int:
@@ -209,7 +211,7 @@ class Closure:
                 for p in self.params:
                     v = bindings.get(p.name)
                     if p.captures_rest:
-                        final.extend(v if type(v) in (list, tuple) else [v])
+                        final.extend(cast(list, v) if type(v) in (list, tuple) else [v])
                     else:
                         final.append(v)
                 self.check_args(final)
@@ -245,8 +247,9 @@ class Closure:
         rt = self.return_type()
         if isinstance(rt, m.PType) and not is_instance(rt, result):
             msg = describe_value_mismatch("x", rt, result)
-            detail = msg[len("x "):] if msg.startswith("x ") else msg
-            raise ArgumentsError(render("VALUE_RETURNED_FROM_HAS_WRONG", name=self.name, detail=detail))
+            detail = msg.removeprefix("x ")
+            raise ArgumentsError(render("VALUE_RETURNED_FROM_HAS_WRONG", name=self.name,
+                                        detail=detail))
 
 
 class PuppetFunction:

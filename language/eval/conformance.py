@@ -40,16 +40,18 @@ def outcome(case: dict, budget: Budget | None = None) -> dict:
         res = evaluate(pr, settings, budget or Budget(steps=500_000, seconds=10),
                        scope="top" if case.get("scope") == "top" else "node",
                        setup=case.get("setup"))
-        if not res.ok:
+        if res.error is not None:
             return {"error": format_error(res.error, res.context), "phase": res.error.phase}
         try:
             return {"value": canonical(res.value)}
-        except Exception as exc:  # rendering must not break the harness
+        # isolation boundary: one case must not stop the harness
+        except Exception as exc:  # noqa: BLE001
             return {"error": f"could not render value: {exc}", "phase": "eval"}
     if mode == "compile":
         settings.node_name = "testnode"
-        res = compile_catalog(case["source"], settings, budget or Budget(steps=500_000, seconds=10))
-        if not res.ok:
+        res = compile_catalog(case["source"], settings, budget or Budget(steps=500_000,
+                                                                         seconds=10))
+        if res.error is not None:
             return {"error": format_error(res.error, res.context, "testnode"),
                     "phase": res.error.phase}
         notices = [log.message for log in res.logs if log.level == "notice"]
@@ -61,7 +63,7 @@ def outcome(case: dict, budget: Budget | None = None) -> dict:
                     v = v.value  # the catalog keeps sensitive parameters unwrapped (marked)
                 try:
                     params[k] = canonical(v)
-                except Exception:
+                except Exception:  # noqa: BLE001 - isolation boundary: as above
                     params[k] = repr(v)
             resources[r.ref] = params
         return {"notices": notices, "resources": resources}

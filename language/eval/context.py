@@ -28,7 +28,7 @@ class Settings:
     facts: dict = field(default_factory=dict)
 
     @classmethod
-    def from_dict(cls, d: dict | None) -> "Settings":
+    def from_dict(cls, d: dict | None) -> Settings:
         s = cls()
         if not d:
             return s

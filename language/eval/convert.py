@@ -7,6 +7,8 @@ delegates to Ruby (``Integer()``/``Float()`` string parsing, ``Hash[...]``).
 """
 from __future__ import annotations
 
+import math
+
 import re
 from typing import Any
 
@@ -73,11 +75,10 @@ def ruby_integer(s: str, radix: int | None = None) -> int:
         base = 10
     if not t or t[0] == "_" or t[-1] == "_" or "__" in t:
         raise bad
-    digits = _DIGITS[base] if base in _DIGITS else None
+    digits = _DIGITS.get(base)
     clean = t.replace("_", "")
-    if digits is not None:
-        if any(c not in digits for c in clean):
-            raise bad
+    if digits is not None and any(c not in digits for c in clean):
+        raise bad
     # Puppet makes bignums here; digits past what can ever be shown are refused instead
     check_integer_digits(clean, base, "the converted Integer")
     try:
@@ -103,7 +104,7 @@ def ruby_float(s: str) -> float:
         raise bad from None
 
 
-_WS_SIGN = re.compile(r"\A([+-])[ \t]+(.*)\Z", re.S)
+_WS_SIGN = re.compile(r"\A([+-])[ \t]+(.*)\Z", re.DOTALL)
 
 INTEGER_HEX = r"(?:0[xX][0-9A-Fa-f]+)"
 INTEGER_OCT = r"(?:0[0-7]+)"
@@ -138,7 +139,7 @@ _INT_CONV = f"Variant[Numeric, Boolean, Pattern[/{INTEGER_PATTERN_LENIENT}/], Ti
 
 def _int_from(v, radix):
     if type(v) is float:
-        if v != v or v in (float("inf"), float("-inf")):
+        if math.isnan(v) or math.isinf(v):
             raise ConversionError(f"{v}")
         return int(v)
     if isinstance(v, (Timespan, Timestamp)):
@@ -183,9 +184,8 @@ def _assert_radix(radix):
 
 @new_integer.argument_mismatch("Hash hash_args")
 def _integer_hash_err(c, h):
-    if "from" in h:
-        if not instance_of(type_from_text(_INT_CONV), h["from"]):
-            return _integer_err(c, h["from"])
+    if "from" in h and not instance_of(type_from_text(_INT_CONV), h["from"]):
+        return _integer_err(c, h["from"])
     _assert_radix(h.get("radix"))
     msg = describe_value_mismatch("Integer.new", type_from_text(
         f"Struct[{{from => {_INT_CONV}, Optional[radix] => {_RADIX}, Optional[abs] => Boolean}}]"), h)
@@ -349,7 +349,7 @@ new_hash = Function("new_hash")
 
 
 @new_hash.dispatch("Array[Tuple[Array,Any],1] from", "Enum[tree, hash_tree] build_option?")
-def _hash_tree(c, arr, option=None):
+def _hash_tree(c, arr, option=None) -> Any:
     if option is None:
         return _hash_tuples(c, arr)
     all_hashes = option == "hash_tree"
@@ -469,7 +469,8 @@ new_semver.dispatch("Integer[0] major", "Integer[0] minor", "Integer[0] patch",
                      f"Optional[prerelease] => {_SEMVER_QUALIFIER}, "
                      f"Optional[build] => {_SEMVER_QUALIFIER}}}] hash_args")
 def _semver_hash(c, h):
-    return _semver_fields(c, h["major"], h["minor"], h["patch"], h.get("prerelease"), h.get("build"))
+    return _semver_fields(c, h["major"], h["minor"], h["patch"], h.get("prerelease"),
+                          h.get("build"))
 
 
 @new_semver.argument_mismatch("String str")
@@ -713,8 +714,9 @@ def new_instance(c, t: m.PType, args: list) -> Any:
 def assert_new_result(t: m.PType, result: Any) -> None:
     if not instance_of(t, result):
         msg = describe_value_mismatch("x", t, result)
-        detail = msg[2:] if msg.startswith("x ") else msg
-        raise EvalError(render("CONVERTED_VALUE_FROM_NEW_HAS", type_text=_type_text(t), detail=detail))
+        detail = msg.removeprefix("x ")
+        raise EvalError(render("CONVERTED_VALUE_FROM_NEW_HAS", type_text=_type_text(t),
+                               detail=detail))
 
 
 _NOT_INIT = (m.InitType, m.OptionalType, m.NotUndefType)
@@ -745,7 +747,7 @@ def _init_new(c, t: m.InitType, args: list) -> Any:
 def _single_types(inner, fn) -> list:
     out = [inner]
     for d in fn.dispatches:
-        types, names, size, *_ = d._compile()
+        types, _names, size, *_ = d._compile()
         if size == (1, 1):
             out.append(types[0])
     return out

@@ -84,7 +84,7 @@ def is_splat(node: SyntaxNode) -> bool:
 class Evaluator:
     """Evaluates syntax nodes in scopes of one :class:`~.context.Context`."""
 
-    def __init__(self, ctx):
+    def __init__(self, ctx) -> None:
         self.ctx = ctx
         self.budget = ctx.budget
         self.settings = ctx.settings
@@ -150,6 +150,13 @@ class Evaluator:
         if level == "warning":
             self.warn(code, message, where)
 
+    def required(self, node: SyntaxNode | None, parent: SyntaxNode) -> SyntaxNode:
+        """A sub-expression the construct needs; only a broken tree (which validation stops
+        before evaluation) lacks it."""
+        if node is None:
+            raise self.fail("SYNTAX_ERROR", render("SYNTAX_ERROR_INCOMPLETE_EXPRESSION"), parent)
+        return node
+
     # ---- main dispatch ---------------------------------------------------------------------
     def eval(self, node: SyntaxNode, scope: Scope) -> Any:
         budget = self.budget
@@ -177,7 +184,8 @@ class Evaluator:
         if node.kind == K.ERROR:
             raise self.fail("SYNTAX_ERROR", render("SYNTAX_ERROR_PLAIN"), node)
         raise self.fail("UNSUPPORTED_EXPRESSION",
-                        render("EVALUATION_NOT_SUPPORTED", replace=node.kind.lower().replace('_', ' ')),
+                        render("EVALUATION_NOT_SUPPORTED", replace=node.kind.lower().replace('_',
+                                                                                             ' ')),
                         node)
 
     def eval_statements(self, node: SyntaxNode, scope: Scope) -> Any:
@@ -206,7 +214,8 @@ class Evaluator:
             if v is None:
                 raise self.fail("ILLEGAL_NUMBER", render("ILLEGAL_NUMBER", text=tok.text), tok)
             if type(v) is int and v > MAX_INTEGER:
-                raise EvalError(render("LITERAL_INTEGER_RESULTED_IN_VALUE", ruby_hex=ruby_hex(v)), "NUMERIC_OVERFLOW",
+                raise EvalError(render("LITERAL_INTEGER_RESULTED_IN_VALUE", ruby_hex=ruby_hex(v)),
+                                "NUMERIC_OVERFLOW",
                                 tok.offset, tok.end, phase="parse")
             if type(v) is float and v in (float("inf"), float("-inf")):
                 raise self.fail("ILLEGAL_NUMBER", render("ILLEGAL_NUMBER", text=tok.text), tok)
@@ -241,7 +250,8 @@ class Evaluator:
         name = t.text if t else ""
         ty = self.resolve_type_name(name, node)
         if isinstance(ty, m.TypeReferenceType):
-            raise self.fail("UNKNOWN_RESOURCE_TYPE", render("UNKNOWN_RESOURCE_TYPE", type_name=ty.text), node)
+            raise self.fail("UNKNOWN_RESOURCE_TYPE", render("UNKNOWN_RESOURCE_TYPE",
+                                                            type_name=ty.text), node)
         if isinstance(ty, m.TypeAliasType) and ty.scope is self.ctx.aliases:
             self._check_alias(ty, node)
         return ty
@@ -321,7 +331,8 @@ class Evaluator:
             level = "off"
         else:
             level = s.strict
-        self.optionally_fail(level, "UNKNOWN_VARIABLE", render("UNKNOWN_VARIABLE", name=name), where)
+        self.optionally_fail(level, "UNKNOWN_VARIABLE", render("UNKNOWN_VARIABLE", name=name),
+                             where)
         return None
 
     # ---- strings ----------------------------------------------------------------------------------
@@ -331,7 +342,7 @@ class Evaluator:
             k = c.kind
             if k == K.STRING_TEXT:
                 out.append(ast.dq_text_value(c.text))
-            elif k == K.INTERPOLATION:
+            elif k == K.INTERPOLATION and isinstance(c, SyntaxNode):
                 out.append(self.interpolate(c, scope))
         check_size(sum(map(len, out)), "the interpolated string")
         return "".join(out)
@@ -386,7 +397,7 @@ class Evaluator:
         return out
 
     def eval_splat(self, node: SyntaxNode, scope: Scope) -> list:
-        v = self.eval(first_expr(node), scope)
+        v = self.eval(self.required(first_expr(node), node), scope)
         if v is None:
             return []
         if type(v) is list or type(v) is tuple:
@@ -416,7 +427,7 @@ class Evaluator:
     # ---- operators ------------------------------------------------------------------------------
     def eval_unary(self, node: SyntaxNode, scope: Scope) -> Any:
         kids, t = self.shape(node)
-        operand = kids[0] if kids else None
+        operand = self.required(kids[0] if kids else None, node)
         k = t.kind if t else ""
         if k == K.NOT:
             return not truthy(self.eval(operand, scope))
@@ -427,19 +438,23 @@ class Evaluator:
                 return Timespan(-n.nsecs)
             if isinstance(n, SemVer):
                 raise self.fail("RUNTIME_ERROR", render("SEMVER_NOT_FLOAT"),
-                                node, render("ERROR_WHILE_EVALUATING", expression="an Unary Minus"))
+                                node, render("ERROR_WHILE_EVALUATING",
+                                             expression="an Unary Minus"))
             if not isinstance(n, (int, float)):
                 raise self.fail("OPERATOR_NOT_APPLICABLE",
                                 render("MINUS_NOT_APPLICABLE", a_an=a_an(label(n))), node)
             return -n
         if k == K.TIMES:
             return self.eval_splat(node, scope)
-        raise self.fail("UNSUPPORTED_OPERATOR", render("UNSUPPORTED_OPERATOR", operator=t.text if t else '?'),
+        raise self.fail("UNSUPPORTED_OPERATOR", render("UNSUPPORTED_OPERATOR",
+                                                       operator=t.text if t else '?'),
                         node)
 
     def coerce(self, v: Any, where: Any, blame: str) -> Any:
         try:
-            return ops.coerce_numeric(v, blame, lambda s, n, b: self._coerced(s, n, where))
+            def on_coerce(s: Any, n: Any, _blame: str) -> None:
+                self._coerced(s, n, where)
+            return ops.coerce_numeric(v, blame, on_coerce)
         except ops.OpError as exc:
             raise self.fail(exc.code, exc.message, where) from None
 
@@ -506,7 +521,8 @@ class Evaluator:
                             right_n)
         if type(left) is not str:
             raise self.fail("MATCH_NOT_STRING",
-                            render("MATCH_NOT_STRING", left='an Object' if isinstance(left, DefaultValue) else a_an(label(left))),
+                            render("MATCH_NOT_STRING", left='an Object' if isinstance(left,
+                                                                                      DefaultValue) else a_an(label(left))),
                             left_n)
         mt = ops.regexp_search(right, left)
         if mt is not None:
@@ -517,7 +533,8 @@ class Evaluator:
     def eval_assignment(self, node: SyntaxNode, scope: Scope) -> Any:
         es, t = self.shape(node)
         if t is not None and t.kind != K.EQUALS:
-            raise self.fail("UNSUPPORTED_OPERATOR", render("UNSUPPORTED_OPERATOR", operator=t.text), node)
+            raise self.fail("UNSUPPORTED_OPERATOR", render("UNSUPPORTED_OPERATOR",
+                                                           operator=t.text), node)
         if len(es) < 2:
             raise self.fail("SYNTAX_ERROR", render("SYNTAX_ERROR_INCOMPLETE_ASSIGNMENT"), node)
         target = self.lvalue(es[0])
@@ -532,11 +549,12 @@ class Evaluator:
             return (ast.variable_name(t.text) if t else "", node)
         if node.kind == K.ARRAY:
             return [self.lvalue(c) for c in exprs(node)]
-        raise self.fail("ILLEGAL_ASSIGNMENT", render("ILLEGAL_ASSIGNMENT", what=a_an(_node_label(node))), node)
+        raise self.fail("ILLEGAL_ASSIGNMENT", render("ILLEGAL_ASSIGNMENT",
+                                                     what=a_an(_node_label(node))), node)
 
     def assign(self, target: Any, value: Any, node, lhs, rhs, scope: Scope) -> None:
         if isinstance(target, tuple):
-            name, vnode = target
+            name, _vnode = target
             if "::" in name:
                 raise self.fail("CROSS_SCOPE_ASSIGNMENT",
                                 render("CROSS_SCOPE_ASSIGNMENT", name=name), lhs)
@@ -548,7 +566,8 @@ class Evaluator:
         # a list of lvalues: multi assignment
         if isinstance(value, dict):
             for lv in target:
-                key = lv[0] if isinstance(lv, tuple) else [x[0] if isinstance(x, tuple) else x for x in lv]
+                key = lv[0] if isinstance(lv, tuple) else [x[0] if isinstance(x,
+                                                                              tuple) else x for x in lv]
                 k = hkey(key)
                 if k not in value:
                     shown = key if isinstance(key, str) else ruby_inspect(key)
@@ -562,7 +581,8 @@ class Evaluator:
         values = list(value) if type(value) in (list, tuple) else [value]
         if len(values) != len(target):
             raise self.fail("ILLEGAL_MULTI_ASSIGNMENT_SIZE",
-                            render("ILLEGAL_MULTI_ASSIGNMENT_SIZE", expected=len(target), actual=len(values)), node)
+                            render("ILLEGAL_MULTI_ASSIGNMENT_SIZE", expected=len(target),
+                                   actual=len(values)), node)
         for lv, v in zip(target, values):
             self.assign(lv, v, node, lhs, rhs, scope)
 
@@ -576,8 +596,10 @@ class Evaluator:
             if (name in ("title", "name") and scope.kind in ("top", "class")
                     and scope.effective_table() is scope.table):
                 # A class' (and main's) title and name are set by the compiler, not the code.
-                raise self.fail("ILLEGAL_REASSIGNMENT", render("CANNOT_REASSIGN_BUILT_IN_OR", name=name), where)
-            raise self.fail("ILLEGAL_REASSIGNMENT", render("ILLEGAL_REASSIGNMENT", name=name), where)
+                raise self.fail("ILLEGAL_REASSIGNMENT", render("CANNOT_REASSIGN_BUILT_IN_OR",
+                                                               name=name), where)
+            raise self.fail("ILLEGAL_REASSIGNMENT", render("ILLEGAL_REASSIGNMENT", name=name),
+                            where)
         if name in _RESERVED_VARIABLES:
             raise self.fail("RUNTIME_ERROR", reserved_name_message(name), where,
                             render("ERROR_WHILE_EVALUATING", expression="a '=' expression"))
@@ -611,10 +633,10 @@ class Evaluator:
     def eval_case(self, node: SyntaxNode, scope: Scope) -> Any:
         level = scope.level
         try:
-            test_n = first_expr(node)
+            test_n = self.required(first_expr(node), node)
             test = self.eval(test_n, scope)
             the_default = None
-            set_match = lambda mt: scope.push_match(ops.match_groups(mt))  # noqa: E731
+            set_match = lambda mt: scope.push_match(ops.match_groups(mt))
             for opt in node.children():
                 if opt.kind != K.CASE_OPTION:
                     continue
@@ -656,10 +678,10 @@ class Evaluator:
     def eval_selector(self, node: SyntaxNode, scope: Scope) -> Any:
         level = scope.level
         try:
-            test_n = first_expr(node)
+            test_n = self.required(first_expr(node), node)
             test = self.eval(test_n, scope)
             the_default = None
-            set_match = lambda mt: scope.push_match(ops.match_groups(mt))  # noqa: E731
+            set_match = lambda mt: scope.push_match(ops.match_groups(mt))
             for entry in node.children():
                 if entry.kind != K.SELECTOR_ENTRY:
                     continue
@@ -711,7 +733,9 @@ class Evaluator:
             args = [ty] + self.unfold(arg_nodes, scope)
             return self.call_function("new", args, lam, node, scope, functor)
         if functor is None or functor.kind != K.QNAME:
-            raise self.fail("ILLEGAL_EXPRESSION", render("ILLEGAL_EXPRESSION_UNACCEPTABLE_AS_FUNCTION", a_an_uc=a_an_uc(_node_label(functor))), functor or node)
+            raise self.fail("ILLEGAL_EXPRESSION",
+                            render("ILLEGAL_EXPRESSION_UNACCEPTABLE_AS_FUNCTION",
+                                   a_an_uc=a_an_uc(_node_label(functor))), functor or node)
         name = functor.first_token().text
         args = self.unfold(arg_nodes, scope)
         return self.call_function(name, args, lam, node, scope, functor)
@@ -754,7 +778,8 @@ class Evaluator:
         if name_tok is None:
             raise self.fail("SYNTAX_ERROR", render("SYNTAX_ERROR_MISSING_METHOD_NAME"), node)
         receiver = self.unfold([recv_n], scope)
-        args = receiver + (self.unfold(self.shape(arg_list)[0], scope) if arg_list is not None else [])
+        args = receiver + (self.unfold(self.shape(arg_list)[0],
+                                       scope) if arg_list is not None else [])
         obj = receiver[0] if receiver else None
         handled, value = call_member(self, obj, name_tok.text, args[1:], lam, node, scope)
         if handled:

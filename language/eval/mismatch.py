@@ -20,6 +20,7 @@ from ..types.relations import is_assignable, is_instance
 import copy
 from .typecheck import infer_set_of
 from .type_strings import alias_expanded, normalized
+from ..types.errors import TypeSystemError
 
 INF = float("inf")
 
@@ -104,7 +105,7 @@ class Mismatch:
     def __hash__(self) -> int:
         return hash(self.key())
 
-    def chop_path(self, index: int) -> "Mismatch":
+    def chop_path(self, index: int) -> Mismatch:
         if index >= len(self.path):
             return self
         c = copy.copy(self)
@@ -220,7 +221,7 @@ def _resolved(t):
     while isinstance(t, m.TypeAliasType):
         try:
             t = resolve_alias(t)
-        except Exception:
+        except (TypeSystemError, RecursionError):
             break
     return t
 
@@ -232,7 +233,8 @@ def _default_of(t: m.PType) -> m.PType:
 class TypeMismatch(ExpectedActual):
     def merge(self, path, other):
         ex = self.expected.types if isinstance(self.expected, m.VariantType) else [self.expected]
-        ox = other.expected.types if isinstance(other.expected, m.VariantType) else [other.expected]
+        ox = other.expected.types if isinstance(other.expected,
+                                                m.VariantType) else [other.expected]
         merged = []
         for t in list(ex) + list(ox):
             if t not in merged:
@@ -540,7 +542,7 @@ def _hash(expected, original, actual, path) -> list:
 
 
 def _struct(expected, original, actual, path) -> list:
-    out = []
+    out: list[Mismatch] = []
     if isinstance(actual, m.StructType):
         h2 = {e.key: e for e in actual.elements}
         for e1 in expected.elements:
@@ -662,7 +664,8 @@ def _arguments(sig: SignatureInfo, arg_types: list, has_block: bool, path: list)
         if adx < 0:
             break
         if not is_assignable(et[adx], arg_types[i]):
-            d = describe(et[adx], arg_types[i], path + [Parameter(sig.names[adx] if adx < len(sig.names) else "")])
+            d = describe(et[adx], arg_types[i],
+                         path + [Parameter(sig.names[adx] if adx < len(sig.names) else "")])
             if d:
                 return d
     return []
@@ -718,7 +721,8 @@ def describe_value_mismatch(subject: str, expected: m.PType, value: Any) -> str:
     return describe_mismatch(subject, expected, infer_set(value))
 
 
-def validate_parameters(subject: str, params: list, given: dict, missing_ok: bool = False) -> str | None:
+def validate_parameters(subject: str, params: list, given: dict,
+                        missing_ok: bool = False) -> str | None:
     """Check named arguments against parameters [(name, type, has_default)]; the error text
     (Puppet's "subject: ..." form) or None."""
     names = {p[0] for p in params}

@@ -12,6 +12,7 @@ from ..types.build import resolve_alias
 from ..types.values import ObjectValue
 from .registry import Dispatch, Function
 from .typecheck import instance_of
+from ..types.errors import TypeSystemError
 
 _NOT_SETTABLE = ("constant", "derived")
 
@@ -95,7 +96,8 @@ class _ObjectNew(Function):
 def _accepts_undef(t: Any) -> bool:
     try:
         return bool(instance_of(t, None))
-    except Exception:  # an unresolvable alias: let the Struct check report it
+    except (TypeSystemError,
+            RecursionError):  # an unresolvable alias: let the Struct check report it
         return False
 
 

@@ -8,7 +8,8 @@ the "op"erator, or the whole "expr"ession); the evaluator turns that into a loca
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from ..types import model as m
 from ..types.guard import check_size, measure, measure_joined
@@ -44,12 +45,13 @@ def _not_applicable(op: str, left: Any) -> OpError:
 
 def _not_applicable_when(op: str, left: Any, right: Any) -> OpError:
     return OpError("OPERATOR_NOT_APPLICABLE_WHEN",
-                   render("OPERATOR_NOT_APPLICABLE_WHEN", operator=op, left=a_an(label(left)), right=a_an(label(right))), "left")
+                   render("OPERATOR_NOT_APPLICABLE_WHEN", operator=op, left=a_an(label(left)),
+                          right=a_an(label(right))), "left")
 
 
 # ---- numeric coercion -------------------------------------------------------------------------
 
-def coerce_numeric(v: Any, blame: str, on_coerce: Callable[[str, Any, Any, str], None]) -> Any:
+def coerce_numeric(v: Any, blame: str, on_coerce: Callable[[Any, Any, str], None]) -> Any:
     """A number for arithmetic: numbers and time values as they are, numeric strings converted
     (``on_coerce`` reports it), anything else is NOT_NUMERIC."""
     t = type(v)
@@ -173,11 +175,11 @@ def _ruby_eq(a: Any, b: Any) -> bool:
         return type(n) in (int, float) and t.nsecs == n * NSECS
     try:
         return bool(a == b)
-    except Exception:
+    except (TypeError, ValueError):
         return False
 
 
-def arithmetic(op: str, left: Any, right: Any, on_coerce) -> Any:  # noqa: C901
+def arithmetic(op: str, left: Any, right: Any, on_coerce) -> Any:
     """``+ - * / % << >>`` with Puppet's rules for collections, numbers and time values."""
     if (isinstance(left, (URI, Binary))) and op == "+":
         return concatenate(left, right)
@@ -224,11 +226,11 @@ def arithmetic(op: str, left: Any, right: Any, on_coerce) -> Any:  # noqa: C901
         if math.isinf(result):
             raise OpError("RESULT_IS_INFINITY", render("RESULT_IS_INFINITY", operator=op),
                           "left")
-    elif type(result) is int:
-        if result < MIN_INTEGER or result > MAX_INTEGER:
-            kind = "max" if result > 0 else "min"
-            raise OpError("NUMERIC_OVERFLOW",
-                          render("NUMERIC_OVERFLOW", expression=a_an_uc(repr_op(op)), kind=kind, value=ruby_hex(result)), "op")
+    elif type(result) is int and (result < MIN_INTEGER or result > MAX_INTEGER):
+        kind = "max" if result > 0 else "min"
+        raise OpError("NUMERIC_OVERFLOW",
+                      render("NUMERIC_OVERFLOW", expression=a_an_uc(repr_op(op)), kind=kind,
+                             value=ruby_hex(result)), "op")
     return result
 
 
@@ -249,7 +251,7 @@ def _num_arith(op: str, a: Any, b: Any) -> Any:
                 raise OpError("DIV_BY_ZERO", render("DIV_BY_ZERO"), "right")
             return a // b
         if b == 0:
-            if a == 0 or a != a:
+            if a == 0 or math.isnan(a):
                 return float("nan")
             return math.copysign(float("inf"), a) * math.copysign(1.0, float(b))
         return a / b
@@ -262,7 +264,7 @@ def _num_arith(op: str, a: Any, b: Any) -> Any:
             raise _not_applicable(op, a)
         if type(b) is float:
             # Ruby's Integer#<< converts a Float count with to_int (truncation).
-            if b != b or b in (float("inf"), float("-inf")):
+            if math.isnan(b) or math.isinf(b):
                 raise _not_applicable_when(op, a, b)
             b = int(b)
         shift = b if op == "<<" else -b
@@ -271,13 +273,14 @@ def _num_arith(op: str, a: Any, b: Any) -> Any:
                 if a == 0:
                     return 0
                 raise OpError("NUMERIC_OVERFLOW",
-                              render("RESULTED_IN_VALUE_OUTSIDE_PUPPET", a_an_uc=a_an_uc(repr_op(op))), "op")
+                              render("RESULTED_IN_VALUE_OUTSIDE_PUPPET",
+                                     a_an_uc=a_an_uc(repr_op(op))), "op")
             return a << shift
         return a >> (-shift)
     raise _not_applicable(op, a)
 
 
-def _time_arith(op: str, a: Any, b: Any) -> Any:  # noqa: C901 - one case per operator
+def _time_arith(op: str, a: Any, b: Any) -> Any:
     """Arithmetic where the left operand is a Timespan or Timestamp (after reordering).
 
     Messages are those of Puppet's Timespan/Timestamp classes (including their wording
@@ -288,7 +291,8 @@ def _time_arith(op: str, a: Any, b: Any) -> Any:  # noqa: C901 - one case per op
         if op == "+":
             if isinstance(b, Timespan) or num:
                 return Timestamp(a.nsecs + _ns(b))
-            raise OpError("RUNTIME_ERROR", render("CANNOT_ADDED_TIMESTAMP", a_an_kind=_a_an_kind(b, True)),
+            raise OpError("RUNTIME_ERROR", render("CANNOT_ADDED_TIMESTAMP",
+                                                  a_an_kind=_a_an_kind(b, True)),
                           "op")
         if op == "-":
             if isinstance(b, Timestamp):
@@ -296,24 +300,28 @@ def _time_arith(op: str, a: Any, b: Any) -> Any:  # noqa: C901 - one case per op
             if isinstance(b, Timespan) or num:
                 return Timestamp(a.nsecs - _ns(b))
             raise OpError("RUNTIME_ERROR",
-                          render("CANNOT_SUBTRACTED_FROM_TIMESTAMP", a_an_kind=_a_an_kind(b, True)), "op")
+                          render("CANNOT_SUBTRACTED_FROM_TIMESTAMP", a_an_kind=_a_an_kind(b,
+                                                                                          True)), "op")
         raise _not_applicable(op, a)
     if op == "+":
         if isinstance(b, Timestamp):
             return Timestamp(a.nsecs + b.nsecs)
         if isinstance(b, Timespan) or num:
             return Timespan(a.nsecs + _ns(b))
-        raise OpError("RUNTIME_ERROR", render("CANNOT_ADDED_TIMESPAN", a_an_kind=_a_an_kind(b, True)),
+        raise OpError("RUNTIME_ERROR", render("CANNOT_ADDED_TIMESPAN", a_an_kind=_a_an_kind(b,
+                                                                                            True)),
                       "op")
     if op == "-":
         if isinstance(b, Timespan) or num:
             return Timespan(a.nsecs - _ns(b))
         raise OpError("RUNTIME_ERROR",
-                      render("CANNOT_SUBTRACTED_FROM_TIMESPAN", a_an_kind=_a_an_kind(b, True)), "op")
+                      render("CANNOT_SUBTRACTED_FROM_TIMESPAN", a_an_kind=_a_an_kind(b,
+                                                                                     True)), "op")
     if op == "*":
         if num:
             return Timespan(int(a.nsecs * b))
-        raise OpError("RUNTIME_ERROR", render("TIMESTAMP_CANNOT_MULTIPLIED_BY", a_an_kind=_a_an_kind(b)),
+        raise OpError("RUNTIME_ERROR", render("TIMESTAMP_CANNOT_MULTIPLIED_BY",
+                                              a_an_kind=_a_an_kind(b)),
                       "op")
     if op == "/":
         if isinstance(b, Timespan):
@@ -323,8 +331,9 @@ def _time_arith(op: str, a: Any, b: Any) -> Any:  # noqa: C901 - one case per op
         if num:
             if b == 0:
                 raise OpError("DIV_BY_ZERO", render("DIV_BY_ZERO"), "right")
-            return Timespan(int(math.floor(a.nsecs / b)) if type(b) is float else a.nsecs // b)
-        raise OpError("RUNTIME_ERROR", render("TIMESPAN_CANNOT_DIVIDED_BY", a_an_kind=_a_an_kind(b)), "op")
+            return Timespan(math.floor(a.nsecs / b) if type(b) is float else a.nsecs // b)
+        raise OpError("RUNTIME_ERROR", render("TIMESPAN_CANNOT_DIVIDED_BY",
+                                              a_an_kind=_a_an_kind(b)), "op")
     if op == "%":
         if type(b) is int:
             if b == 0:
@@ -366,7 +375,7 @@ def _ns(v: Any) -> int:
     if isinstance(v, Timestamp):
         return v.nsecs
     if type(v) is float:
-        return int(round(v * NSECS))
+        return round(v * NSECS)
     return v * NSECS
 
 
@@ -435,7 +444,7 @@ def equals(a: Any, b: Any, depth: int = 0) -> bool:
         return isinstance(b, SemVer) and a.key() == b.key() and a.build == b.build
     try:
         return type(a) is type(b) and bool(a == b)
-    except Exception:
+    except (TypeError, ValueError):
         return False
 
 
@@ -527,7 +536,8 @@ def compare_op(op: str, left: Any, right: Any) -> bool:
         c = compare(left, right)
     except CompareError as exc:
         raise OpError("COMPARISON_NOT_POSSIBLE",
-                      render("COMPARISON_NOT_POSSIBLE", left=_cmp_label(left), operator=op, right=_cmp_label(right), detail=exc), "op") from None
+                      render("COMPARISON_NOT_POSSIBLE", left=_cmp_label(left), operator=op,
+                             right=_cmp_label(right), detail=exc), "op") from None
     if op == "<":
         return c < 0
     if op == "<=":

@@ -16,7 +16,8 @@ declares its functions; ``eval/api.py`` imports the library).
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from ..types import model as m
 from ..types.guard import measure
@@ -27,7 +28,7 @@ from .mismatch import INF, SignatureInfo, describe_signatures
 from .typetext import type_from_text
 from ..messages import render
 
-FUNCTIONS: dict[str, "Function"] = {}
+FUNCTIONS: dict[str, Function] = {}
 
 
 class Call:
@@ -52,7 +53,7 @@ class Call:
 
 
 class Dispatch:
-    def __init__(self, fn: "Function", params: list, block: str | None, impl: Callable):
+    def __init__(self, fn: Function, params: list, block: str | None, impl: Callable):
         self.fn = fn
         self.param_texts = params
         self.block_text = block
@@ -62,7 +63,8 @@ class Dispatch:
     def _compile(self) -> tuple:
         if self._sig is None:
             types, names = [], []
-            lo, hi = 0, 0
+            lo: int = 0
+            hi: float = 0  # INF for a repeated parameter
             for text in self.param_texts:
                 t_text, _, name = text.rpartition(" ")
                 suffix = name[-1] if name and name[-1] in "?*+" else ""
@@ -105,7 +107,7 @@ class Dispatch:
         if types:
             last = len(types) - 1
             for i, a in enumerate(args):
-                t = types[i if i < last else last]
+                t = types[min(last, i)]
                 if t is not m.ANY and not is_instance(t, a):
                     return False
         if block is None:

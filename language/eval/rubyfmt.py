@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from ..types.format import ruby_float
 from ..types.guard import check_size

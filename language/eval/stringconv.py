@@ -12,6 +12,8 @@ Puppet has two conversions and both are here:
 """
 from __future__ import annotations
 
+import math
+
 import functools
 import re
 from typing import Any
@@ -70,7 +72,7 @@ def to_s(v: Any, depth: int = 0) -> str:
 def object_to_s(v: Any) -> str:
     """An Object value as Puppet's type formatter writes it: ``Name({'attr' => value})``."""
     if isinstance(v, Deferred):
-        items = [("name", v.name)]
+        items: list[tuple[str, Any]] = [("name", v.name)]
         if v.arguments is not None:
             items.append(("arguments", list(v.arguments)))
         name = "Deferred"
@@ -129,7 +131,7 @@ class Format:
     __slots__ = ("orig", "conv", "left", "alt", "plus", "zero", "delimiters", "width", "prec",
                  "separator", "separator2", "container_formats", "flags")
 
-    def __init__(self, fmt: str):
+    def __init__(self, fmt: Any):
         if not isinstance(fmt, str):
             raise StringFormatError(
                 f"The format '{fmt}' is not a valid format on the form '%<flags><width>.<prec><format>'")
@@ -172,7 +174,7 @@ class Format:
         """The flags Ruby's sprintf understands (delimiter flags removed)."""
         return "".join(c for c in self.flags if c in "-+ 0#")
 
-    def merged_with(self, higher: "Format") -> "Format":
+    def merged_with(self, higher: Format) -> Format:
         result = Format(higher.orig)
         result.separator = higher.separator if higher.separator is not None else self.separator
         result.separator2 = higher.separator2 if higher.separator2 is not None else self.separator2
@@ -273,7 +275,7 @@ def string_convert(value: Any, formats: Any = None) -> str:
             "string conversion expects a Default value or a Hash of type to format mappings, "
             f"got a '{_ruby_class(formats)}'")
     user = _validate(formats)
-    options = merge_formats(DEFAULT_FORMATS, user)
+    options = merge_formats(DEFAULT_FORMATS, user) or DEFAULT_FORMATS  # never None: DEFAULT is not
     return _convert(value, options, _Indent(0, True, False), vt)
 
 
@@ -327,13 +329,13 @@ class _Indent:
         self.first = first
         self.indenting = indenting
 
-    def subsequent(self) -> "_Indent":
+    def subsequent(self) -> _Indent:
         return _Indent(self.level, False, self.indenting) if self.first else self
 
-    def with_indenting(self, flag: bool) -> "_Indent":
+    def with_indenting(self, flag: bool) -> _Indent:
         return _Indent(self.level, self.first, flag)
 
-    def increase(self, flag: bool = False) -> "_Indent":
+    def increase(self, flag: bool = False) -> _Indent:
         return _Indent(self.level + 1, True, flag)
 
     def breaks(self) -> bool:
@@ -389,7 +391,7 @@ def _sprintf(f: Format, conv: str, v: Any) -> str:
         raise StringFormatError(str(exc)) from None
 
 
-def _convert(v: Any, fmap: list, indent: _Indent, vt: Any) -> str:  # noqa: C901
+def _convert(v: Any, fmap: list, indent: _Indent, vt: Any) -> str:
     tick()
     f = _get_format(v, vt, fmap)
     c = f.conv
@@ -565,7 +567,7 @@ def _convert_int(v: int, f: Format) -> str:
 def _convert_float(v: float, f: Format) -> str:
     c = f.conv
     if c in "dxXobB":
-        if v != v or v in (float("inf"), float("-inf")):
+        if isinstance(v, float) and (math.isnan(v) or math.isinf(v)):
             raise StringFormatError(ruby_float(v))
         return _sprintf(f, c, int(v))
     if c in "eEfgGaA":

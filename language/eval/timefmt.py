@@ -100,7 +100,7 @@ def parse_span_format(fmt: str) -> list:
     if state != 0:
         raise bad(len(fmt) - 1)
     if highest >= 0:
-        want = [k for k, v in _ORDER.items() if v == highest][0]
+        want = next(k for k, v in _ORDER.items() if v == highest)
         for s in segs:
             if s.kind == want:
                 s.total = True
@@ -550,7 +550,7 @@ def parse_timestamp(text: str, fmt: Any = None, timezone: str | None = None) -> 
         frac = parsed.get("frac", "")
         frac_ns = int(frac.ljust(9, "0")[:9]) if frac else 0
         ns = ((days * 86400) + hour * 3600 + minute * 60 + sec) * NSECS + frac_ns
-    if has_tz:
+    if has_tz and timezone is not None:
         ns -= zone_offset(timezone) * NSECS
     return Timestamp(ns)
 
@@ -596,7 +596,7 @@ def _ts_string_hash(c, h):
                        "Optional[seconds] => Integer, Optional[milliseconds] => Integer, "
                        "Optional[microseconds] => Integer, Optional[nanoseconds] => Integer}] hash_arg")
 def _ts_fields_hash(c, h):
-    g = lambda k: h.get(k) or 0  # noqa: E731
+    g = lambda k: h.get(k) or 0
     return _from_fields(bool(h.get("negative")), g("days"), g("hours"), g("minutes"), g("seconds"),
                         g("milliseconds"), g("microseconds"), g("nanoseconds"))
 

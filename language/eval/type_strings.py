@@ -19,7 +19,7 @@ def normalized(t: Any) -> Any:
     """``normalize(t)``, or ``t`` itself when it cannot be normalized."""
     try:
         return normalize(t)
-    except Exception:
+    except (TypeSystemError, RecursionError):
         return t
 
 
@@ -27,7 +27,7 @@ def alias_expanded(t: m.PType) -> str:
     """A type's text with every alias shown as ``Name = <its type>`` (once per alias)."""
     try:
         return type_to_string(_expand_aliases(t, set(), 0))
-    except Exception:
+    except (TypeSystemError, RecursionError):
         return type_to_string(t)
 
 
@@ -39,7 +39,7 @@ def _expand_aliases(t: Any, seen: set, depth: int) -> Any:
             return t  # Puppet never expands its own aliases (Data, RichData)
         try:
             body = normalized(resolve_alias(t))
-        except Exception:
+        except (TypeSystemError, RecursionError):
             return t
         inner = _expand_aliases(body, seen | {t.alias_name}, depth + 1)
         return m.TypeReferenceType(f"{t.alias_name} = {type_to_string(inner)}")
@@ -57,7 +57,8 @@ def _expand_aliases(t: Any, seen: set, depth: int) -> Any:
             if any(a is not b for a, b in zip(nv, v)):
                 changes[f.name] = nv
         elif isinstance(v, tuple) and any(isinstance(x, m.StructElement) for x in v):
-            nv = tuple(dataclasses.replace(x, value_type=_expand_aliases(x.value_type, seen, depth + 1))
+            nv = tuple(dataclasses.replace(x, value_type=_expand_aliases(x.value_type, seen,
+                                                                         depth + 1))
                        if isinstance(x, m.StructElement) else x for x in v)
             changes[f.name] = nv
     return dataclasses.replace(t, **changes) if changes else t

@@ -6,7 +6,8 @@ defer everything else to :mod:`puppet_ls.language.types`.
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from ..types import model as m
 from ..types.algebra import infer, infer_set, generalize
@@ -17,6 +18,7 @@ from .errors import EvalError
 from ..types.format import type_to_string
 from .objects import uri_parts
 from ..types.values import URI
+from ..types.errors import TypeSystemError
 
 
 def _special(v: Any) -> bool:
@@ -46,11 +48,12 @@ def init_parts(t: m.InitType) -> tuple:
     """(single_type, other_type, has_optional_single) of ``Init[T, args]``, from the
     signatures of T's new function (Puppet's PInitType#assert_initialized)."""
     inner = t.type
+    assert inner is not None, "a bare Init is handled by the callers"
     fn = None
     if not isinstance(inner, (m.InitType, m.OptionalType, m.NotUndefType)):
         try:
             fn = _new_function_for(inner) if _new_function_for is not None else None
-        except Exception:
+        except (TypeSystemError, RecursionError):
             fn = None
     if fn is None:
         raise EvalError(render("CREATION_NEW_INSTANCE_TYPE_NOT", type_text=type_to_string(inner)))
@@ -75,7 +78,8 @@ def init_parts(t: m.InitType) -> tuple:
                                      for i, at in enumerate(arg_types)):
                 ok.append(types)
         if not ok:
-            raise EvalError(render("TYPE_DOES_NOT_REPRESENT_VALID", type=type_to_string(t), generalized_name=_generalized_name(inner)))
+            raise EvalError(render("TYPE_DOES_NOT_REPRESENT_VALID", type=type_to_string(t),
+                                   generalized_name=_generalized_name(inner)))
         singles.extend(types[0] for types in ok)
     return singles, others
 

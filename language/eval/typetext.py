@@ -54,11 +54,11 @@ def _term(node) -> Any:
             out[_term(e.key().syntax)] = _term(e.value().syntax)
         return out
     if k == K.UNARY_EXPR:
-        inner = [c for c in node.children() if c.kind not in ast._NON_EXPR][0]
+        inner = next(c for c in node.children() if c.kind not in ast._NON_EXPR)
         v = _term(inner)
         return -v
     if k == K.PAREN_EXPR:
-        inner = [c for c in node.children() if c.kind not in ast._NON_EXPR][0]
+        inner = next(c for c in node.children() if c.kind not in ast._NON_EXPR)
         return _term(inner)
     raise TypeTextError(f"unsupported type text element {k}")
 

@@ -18,7 +18,7 @@ from .build import (BUILTIN_RESOURCE_TYPES, TypeCall, build, build_type, check_a
 from .type_docs import CATALOGUE, TypeInfo, describe
 from .errors import TypeSystemError
 from .format import format_value, type_to_string
-from .model import *  # noqa: F401,F403 - the type classes are part of the API
+from .model import *  # the type classes are part of the API
 from .model import AliasScope, PType
 from .relations import (is_assignable, is_instance, is_iterable_type, iterable_element_type,
                         type_ge, type_gt, type_le, type_lt, types_equal)

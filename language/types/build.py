@@ -123,14 +123,15 @@ class _Builder:
         if len(args) == 1 and isinstance(args[0], m.IntegerType):
             lo, hi = args[0].lo, args[0].hi
         else:
-            vals = []
+            vals: list[int | None] = []
             for j, a in enumerate(args):
                 if isinstance(a, DefaultValue):
                     vals.append(None)
                 elif isinstance(a, int) and not isinstance(a, bool):
                     vals.append(a)
                 else:
-                    raise self.err(call, render("TYPE_SIZE_CONSTRAINT_ARGUMENTS_MUST", article=_article(_kind(a))), offset + j)
+                    raise self.err(call, render("TYPE_SIZE_CONSTRAINT_ARGUMENTS_MUST",
+                                                article=_article(_kind(a))), offset + j)
             lo = vals[0]
             hi = vals[1] if len(vals) > 1 else None
         lo = max(lo or 0, 0)
@@ -149,7 +150,8 @@ class _Builder:
                 what = f"{lo} argument" + ("s" if lo != 1 else "")
             else:
                 what = f"{lo} to {hi} arguments"
-            raise self.err(call, render("WRONG_NUMBER_OF_TYPE_ARGUMENTS", name=call.name, what=what, n=n),
+            raise self.err(call, render("WRONG_NUMBER_OF_TYPE_ARGUMENTS", name=call.name,
+                                        what=what, n=n),
                            code="WRONG_NUMBER_OF_TYPE_ARGUMENTS")
 
     # -- entry ------------------------------------------------------------------------------
@@ -167,7 +169,7 @@ class _Builder:
         name = call.name
         if not isinstance(name, str) or not name:
             raise TypeSystemError(render("NOT_TYPE_NAME", name=name), call.span, "ILLEGAL_TYPE")
-        name = name[2:] if name.startswith("::") else name
+        name = name.removeprefix("::")
         args = [self.arg(call, a, i) for i, a in enumerate(call.args)]
         if self.scope is not None and self.scope.has(name) and name not in m.SIMPLE_TYPES:
             if args:
@@ -178,7 +180,8 @@ class _Builder:
         if handler is None:
             if name in m.SIMPLE_TYPES:
                 if args:
-                    raise self.err(call, render("OPERATOR_NOT_APPLICABLE_TYPE", article=_article(name)), code="NOT_PARAMETERIZED_TYPE")
+                    raise self.err(call, render("OPERATOR_NOT_APPLICABLE_TYPE",
+                                                article=_article(name)), code="NOT_PARAMETERIZED_TYPE")
                 return m.SIMPLE_TYPES[name]
             return self.unknown(call, name, args)
         if not args:
@@ -192,7 +195,7 @@ class _Builder:
             from .format import format_value
             try:
                 text = f"{name}[{', '.join(format_value(a) for a in args)}]"
-            except Exception:  # pragma: no cover - formatting is total, but be safe
+            except (TypeSystemError, ValueError, RecursionError):  # formatting is total; be safe
                 text = name
             return m.TypeReferenceType(text)
         return m.TypeReferenceType(name)
@@ -200,7 +203,8 @@ class _Builder:
     # -- numbers and strings ----------------------------------------------------------------
     def t_Integer(self, call, args):
         if len(args) > 2:
-            raise self.err(call, render("INTEGER_TYPE_SUPPORTS_WITH_ONE", count=len(args)), code="WRONG_NUMBER_OF_TYPE_ARGUMENTS")
+            raise self.err(call, render("INTEGER_TYPE_SUPPORTS_WITH_ONE", count=len(args)),
+                           code="WRONG_NUMBER_OF_TYPE_ARGUMENTS")
         vals = []
         for i, a in enumerate(args):
             if isinstance(a, DefaultValue):
@@ -208,7 +212,8 @@ class _Builder:
             elif isinstance(a, int) and not isinstance(a, bool):
                 vals.append(a)
             else:
-                raise self.err(call, render("INTEGER_TYPE_REQUIRES_ALL_ARGUMENTS", kind=_kind(a)), i)
+                raise self.err(call, render("INTEGER_TYPE_REQUIRES_ALL_ARGUMENTS", kind=_kind(a)),
+                               i)
         lo, hi = vals[0], (vals[1] if len(vals) > 1 else None)
         if lo is not None and hi is not None and lo > hi:
             raise self.err(call, render("FROM_MUST_LESS_OR_EQUAL", lo=lo, hi=hi))
@@ -216,7 +221,8 @@ class _Builder:
 
     def t_Float(self, call, args):
         if len(args) > 2:
-            raise self.err(call, render("FLOAT_TYPE_SUPPORTS_WITH_ONE", count=len(args)), code="WRONG_NUMBER_OF_TYPE_ARGUMENTS")
+            raise self.err(call, render("FLOAT_TYPE_SUPPORTS_WITH_ONE", count=len(args)),
+                           code="WRONG_NUMBER_OF_TYPE_ARGUMENTS")
         vals = []
         for i, a in enumerate(args):
             if isinstance(a, DefaultValue):
@@ -236,7 +242,7 @@ class _Builder:
         self.arity(call, args, 1, 2)
         return m.StringType(self.size(call, args, 0))
 
-    def t_Enum(self, call, args):
+    def t_Enum(self, call, args) -> Any:
         values: list = []
         ci = False
         flat: list = []
@@ -254,10 +260,11 @@ class _Builder:
             elif isinstance(a, m.EnumType):
                 values.extend(a.values)
             else:
-                raise self.err(call, render("ERROR_CREATING_TYPE_SPECIALIZATION_ENUM", kind=_kind(a)), i)
+                raise self.err(call, render("ERROR_CREATING_TYPE_SPECIALIZATION_ENUM",
+                                            kind=_kind(a)), i)
         return m.EnumType(tuple(sorted(set(values))), ci)
 
-    def t_Pattern(self, call, args):
+    def t_Pattern(self, call, args) -> Any:
         pats: list = []
         for i, a in enumerate(args):
             if isinstance(a, str):
@@ -269,13 +276,15 @@ class _Builder:
             elif isinstance(a, m.PatternType):
                 pats.extend(a.patterns)
             else:
-                raise self.err(call, render("ERROR_CREATING_TYPE_SPECIALIZATION_PATTERN", kind=_kind(a)), i)
+                raise self.err(call, render("ERROR_CREATING_TYPE_SPECIALIZATION_PATTERN",
+                                            kind=_kind(a)), i)
         return m.PatternType(tuple(dict.fromkeys(pats)))
 
     def t_Boolean(self, call, args):
         self.arity(call, args, 1, 1)
         if not isinstance(args[0], bool):
-            raise self.err(call, render("ERROR_CREATING_TYPE_SPECIALIZATION_BOOLEAN", kind=_kind(args[0])), 0)
+            raise self.err(call, render("ERROR_CREATING_TYPE_SPECIALIZATION_BOOLEAN",
+                                        kind=_kind(args[0])), 0)
         return m.BooleanType(args[0])
 
     def t_Regexp(self, call, args):
@@ -298,12 +307,14 @@ class _Builder:
                 except ValueError:
                     raise self.err(call, render("UNPARSABLE_VERSION_RANGE", a=a), i) from None
             else:
-                raise self.err(call, render("ERROR_CREATING_TYPE_SPECIALIZATION_SEMVER", kind=_kind(a)), i)
+                raise self.err(call, render("ERROR_CREATING_TYPE_SPECIALIZATION_SEMVER",
+                                            kind=_kind(a)), i)
         return m.SemVerType(tuple(dict.fromkeys(ranges)))
 
     def _time(self, call, args, cls, tcls):
         if len(args) > 2:
-            raise self.err(call, render("RANGE_TYPE_ARITY", name=call.name, count=len(args)), code="WRONG_NUMBER_OF_TYPE_ARGUMENTS")
+            raise self.err(call, render("RANGE_TYPE_ARITY", name=call.name, count=len(args)),
+                           code="WRONG_NUMBER_OF_TYPE_ARGUMENTS")
         vals = []
         for i, a in enumerate(args):
             try:
@@ -319,7 +330,8 @@ class _Builder:
                 elif isinstance(a, str):
                     vals.append(cls.parse(a))
                 else:
-                    raise self.err(call, render("TYPE_REQUIRES_ARGUMENTS_STRING_INTEGER", name=call.name, kind=_kind(a)), i)
+                    raise self.err(call, render("TYPE_REQUIRES_ARGUMENTS_STRING_INTEGER",
+                                                name=call.name, kind=_kind(a)), i)
             except ValueError as exc:
                 raise self.err(call, str(exc), i) from None
         lo, hi = vals[0], (vals[1] if len(vals) > 1 else None)
@@ -392,7 +404,8 @@ class _Builder:
                                 for a in rest):
             bad = next((j for j, a in enumerate(rest) if not isinstance(a, (int, DefaultValue))
                         or isinstance(a, bool)), 0)
-            raise self.err(call, render("TUPLE_TYPE_ARGUMENTS_MUST_TYPES", kind=_kind(rest[bad])), i + bad)
+            raise self.err(call, render("TUPLE_TYPE_ARGUMENTS_MUST_TYPES", kind=_kind(rest[bad])),
+                           i + bad)
         if not types:
             raise self.err(call, render("TUPLE_TYPE_ACCEPTS_OR_MORE"),
                            code="WRONG_NUMBER_OF_TYPE_ARGUMENTS")
@@ -403,7 +416,8 @@ class _Builder:
         self.arity(call, args, 1, 1)
         h = args[0]
         if not isinstance(h, dict):
-            raise self.err(call, render("ERROR_CREATING_TYPE_SPECIALIZATION_STRUCT", kind=_kind(h)), 0)
+            raise self.err(call, render("ERROR_CREATING_TYPE_SPECIALIZATION_STRUCT",
+                                        kind=_kind(h)), 0)
         elements = []
         seen = set()
         for k, v in h.items():
@@ -416,7 +430,8 @@ class _Builder:
             elif isinstance(k, m.EnumType) and len(k.values) == 1:
                 key, mode = k.values[0], None
             else:
-                raise self.err(call, render("ILLEGAL_STRUCT_MEMBER_KEY_TYPE", replace=_kind(k).replace('-Type', '')), 0)
+                raise self.err(call, render("ILLEGAL_STRUCT_MEMBER_KEY_TYPE",
+                                            replace=_kind(k).replace('-Type', '')), 0)
             if not isinstance(v, m.PType):
                 raise self.err(call, render("STRUCT_TYPE_MEMBER_VALUES_MUST", kind=_kind(v)), 0)
             if key in seen:
@@ -439,7 +454,8 @@ class _Builder:
             return cls(m.StringType(value=a), a)
         if isinstance(a, m.PType):
             return cls(a)
-        raise self.err(call, render("TYPE_ARGUMENT_MUST_TYPE_OR", name=call.name, kind=_kind(a)), 0)
+        raise self.err(call, render("TYPE_ARGUMENT_MUST_TYPE_OR", name=call.name, kind=_kind(a)),
+                       0)
 
     def t_Optional(self, call, args):
         return self._optional_like(call, args, m.OptionalType)
@@ -484,7 +500,8 @@ class _Builder:
         args = list(args)
         block = None
         if args and (isinstance(args[-1], m.CallableType) or (
-                isinstance(args[-1], m.OptionalType) and isinstance(args[-1].type, m.CallableType))):
+                isinstance(args[-1], m.OptionalType) and isinstance(args[-1].type,
+                                                                    m.CallableType))):
             # A trailing Callable is the block, unless it is the only parameter type and no
             # sizes were given... Puppet treats a lone Callable as the block as well.
             block = args.pop()
@@ -495,7 +512,8 @@ class _Builder:
             if isinstance(a, str):
                 a = m.RuntimeType("ruby", a)
             if not isinstance(a, m.PType):
-                raise self.err(call, render("CALLABLE_TYPE_PARAMETERS_MUST_TYPES", kind=_kind(a)), i)
+                raise self.err(call, render("CALLABLE_TYPE_PARAMETERS_MUST_TYPES", kind=_kind(a)),
+                               i)
             types.append(a)
             i += 1
         rest = args[i:]
@@ -518,7 +536,8 @@ class _Builder:
         if isinstance(nm, list) and len(nm) == 2 and isinstance(nm[0], Regexp):
             return m.RuntimeType(rt, (nm[0], str(nm[1])))
         if not isinstance(nm, str):
-            raise self.err(call, render("ERROR_CREATING_TYPE_SPECIALIZATION_RUNTIME", kind=_kind(nm)), 1)
+            raise self.err(call, render("ERROR_CREATING_TYPE_SPECIALIZATION_RUNTIME",
+                                        kind=_kind(nm)), 1)
         return m.RuntimeType(rt, nm)
 
     def resource(self, call, args, offset):
@@ -532,7 +551,8 @@ class _Builder:
         elif isinstance(t, m.ClassType) and t.class_name is None:
             return self.t_Class(call, args[1:]) if len(args) > 1 else m.CLASS
         else:
-            raise self.err(call, render("FIRST_ARGUMENT_RESOURCE_MUST_RESOURCE", kind=_kind(t)), offset)
+            raise self.err(call, render("FIRST_ARGUMENT_RESOURCE_MUST_RESOURCE", kind=_kind(t)),
+                           offset)
         titles = args[1:]
         if not titles:
             return m.ResourceType(tname)
@@ -551,7 +571,8 @@ class _Builder:
         out = []
         for i, a in enumerate(_flatten(args)):
             if not isinstance(a, str):
-                raise self.err(call, render("ILLEGAL_CLASS_NAME_IN_CLASS", article=_article(_kind(a))), i)
+                raise self.err(call, render("ILLEGAL_CLASS_NAME_IN_CLASS",
+                                            article=_article(_kind(a))), i)
             out.append(m.ClassType(normalize_class_name(a)))
         return out[0] if len(out) == 1 else out
 
@@ -662,12 +683,12 @@ _ANNOTATIONS_TEXT = "Hash[Type[Annotation], Hash[Pattern[/\\A[a-z_]\\w*\\z/], An
 def is_annotation_type(t: m.PType) -> bool:
     """Whether ``t`` is Annotation or an Object type inheriting from it."""
     from .relations import resolve
-    t = resolve(t)
+    cur: m.PType | None = resolve(t)
     seen = 0
-    while isinstance(t, m.ObjectType) and seen < 50:
-        if t.type_name == "Annotation":
+    while isinstance(cur, m.ObjectType) and seen < 50:
+        if cur.type_name == "Annotation":
             return True
-        t = resolve(t.parent) if t.parent is not None else None
+        cur = resolve(cur.parent) if cur.parent is not None else None
         seen += 1
     return False
 
@@ -680,7 +701,7 @@ def object_type_problem(t: m.ObjectType) -> str | None:
     """
     from .relations import resolve
     label = t.type_name or "Object"
-    chain = []
+    chain: list[m.ObjectType] = []
     p = resolve(t.parent) if t.parent is not None else None
     while isinstance(p, m.ObjectType):
         if p is t or (t.type_name is not None and p.type_name == t.type_name) or len(chain) > 50:
@@ -816,12 +837,12 @@ def _accepts_undef(t: m.PType) -> bool:
 
 def normalize_resource_name(name: str) -> str:
     """``file`` / ``::foo::bar`` -> ``File`` / ``Foo::Bar`` (Puppet's capitalised form)."""
-    name = name[2:] if name.startswith("::") else name
+    name = name.removeprefix("::")
     return "::".join(seg[:1].upper() + seg[1:] for seg in name.split("::"))
 
 
 def normalize_class_name(name: str) -> str:
-    name = name[2:] if name.startswith("::") else name
+    name = name.removeprefix("::")
     return name.lower()
 
 
@@ -854,7 +875,8 @@ def build(call: Any, scope: m.AliasScope | None = None, resource_types: Any = No
     except RecursionError:
         raise TypeSystemError(render("TYPE_TOO_DEEP"), call.span,
                               "TYPE_TOO_DEEP") from None
-    except Exception as exc:  # last line of defence: errors are data, never tracebacks
+    # isolation boundary: the public entry point's errors are data, never tracebacks
+    except Exception as exc:  # noqa: BLE001
         raise TypeSystemError(render("INVALID_TYPE_EXPRESSION", exc=exc), call.span,
                               "ILLEGAL_TYPE") from None
 
@@ -884,7 +906,8 @@ def _resolve(alias: m.TypeAliasType) -> m.PType:
         return hit
     body = scope.body(name)
     if body is None:
-        raise TypeSystemError(render("TYPE_ALIAS_NOT_DEFINED", name=name), None, "UNRESOLVED_ALIAS")
+        raise TypeSystemError(render("TYPE_ALIAS_NOT_DEFINED", name=name), None,
+                              "UNRESOLVED_ALIAS")
     if name in scope._resolving:
         raise TypeSystemError(render("ILLEGAL_ALIAS", name=name), None,
                               "ILLEGAL_ALIAS")

@@ -9,8 +9,9 @@ points (``eval/api.py``) import this package.
 from __future__ import annotations
 
 from ..registry import FUNCTIONS, Call, Dispatch, Function, all_functions, define, lookup_function
-from . import (catalog_fns, collections, core, iteration_fns, logging,  # noqa: F401  (registration)
-               numbers, sandboxed, strings, time_fns, typing_fns)
+# Importing a module of the library registers its functions.
+from . import catalog_fns, collections, core, iteration_fns, logging  # noqa: F401
+from . import numbers, sandboxed, strings, time_fns, typing_fns  # noqa: F401
 
 __all__ = ["FUNCTIONS", "Call", "Dispatch", "Function", "all_functions", "define",
            "lookup_function"]

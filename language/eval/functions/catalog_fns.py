@@ -3,6 +3,8 @@
 """
 from __future__ import annotations
 
+from typing import Any
+
 from ...types import model as m
 from ...types.build import BUILTIN_RESOURCE_TYPES
 from ..errors import ArgumentsError, EvalError
@@ -54,7 +56,6 @@ realize = define("realize", "Makes virtual resources real.")
 def _realize(c, *refs):
     _not_in_tasks(c, "realize")
     c.ev.catalog.realize(list(refs), c.node)
-    return None
 
 
 tag = define("tag", "Adds tags to the current class or defined resource.")
@@ -70,7 +71,6 @@ def _tag(c, *tags):
         # Code outside any class (an evaluation's top or node scope) tags Puppet's main class.
         c.ev.ctx.__dict__.setdefault("_main_tags", set()).update(
             str(t).lower() for t in _flat(tags))
-    return None
 
 
 tagged = define("tagged", "Is the current class or resource tagged with all the given tags?")
@@ -79,7 +79,8 @@ tagged = define("tagged", "Is the current class or resource tagged with all the 
 @tagged.dispatch("Any tags+")
 def _tagged(c, *tags):
     res = c.scope.resource
-    have = set(res.tags) if res is not None else {"class"} | c.ev.ctx.__dict__.get("_main_tags", set())
+    have = set(res.tags) if res is not None else {"class"} | c.ev.ctx.__dict__.get("_main_tags",
+                                                                                   set())
     if res is not None:
         have.add(res.title.lower() if res.type_name == "Class" else res.type_name.lower())
     # Puppet also answers true when any resource of the catalog has the tag (a class that was
@@ -161,14 +162,14 @@ def render_epp(c, template: str, parameters, file_name: str, func: str):
     scope = c.scope
     for k in list(args):
         if "::" in k:
-            scope.set(k[2:] if k.startswith("::") else k, args.pop(k))
+            scope.set(k.removeprefix("::"), args.pop(k))
     level = scope.level
     saved = getattr(ev, "_epp_buffer", None)
     buf: list = []
     ev._epp_buffer = buf
     try:
         if enforce:
-            bindings = {}
+            bindings: dict[str, Any] = {}
             layer = scope.push_local(bindings)
             for k, v in args.items():
                 if v is not None:
@@ -176,7 +177,8 @@ def render_epp(c, template: str, parameters, file_name: str, func: str):
             for p in params:
                 if args.get(p.name) is None:
                     if p.default_node is not None:
-                        layer.symbols[p.name] = _located(ev.eval, p.default_node, scope, lines, file_name)
+                        layer.symbols[p.name] = _located(ev.eval, p.default_node, scope, lines,
+                                                         file_name)
                     elif p.name in args:
                         layer.symbols[p.name] = None
             types = []

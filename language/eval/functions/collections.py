@@ -80,13 +80,15 @@ def dig_values(data: Any, keys_: list) -> Any:
         if not (type(d) in (list, tuple) or isinstance(d, dict)):
             t = type_to_string(infer(d))
             raise DigError(f"The given data does not contain a Collection at {_ruby_list(walked)}, got '{t}'",
-                           "EXPECTED_COLLECTION", {"walked_path": list(walked), "value_type": infer(d)})
+                           "EXPECTED_COLLECTION", {"walked_path": list(walked),
+                                                   "value_type": infer(d)})
         walked.append(k)
         if type(d) in (list, tuple):
             if type(k) is not int:
                 t = type_to_string(infer(k))
                 raise DigError(f"The given data requires an Integer index at {_ruby_list(walked)}, got '{t}'",
-                               "EXPECTED_INTEGER_INDEX", {"walked_path": list(walked), "index_type": infer(k)})
+                               "EXPECTED_INTEGER_INDEX", {"walked_path": list(walked),
+                                                          "index_type": infer(k)})
             d = d[k] if -len(d) <= k < len(d) else None
         else:
             try:
@@ -134,7 +136,8 @@ def split_key(key: str) -> list:
     return out
 
 
-def dig_dotted(c, value: Any, navigation: str, default_value: Any, from_getvar: bool = False) -> Any:
+def dig_dotted(c, value: Any, navigation: str, default_value: Any,
+               from_getvar: bool = False) -> Any:
     if value is None:
         return _default(c, default_value)
     if navigation == "":
@@ -155,7 +158,8 @@ def _default(c, default_value):
     return default_value
 
 
-@get.dispatch("Any value", "String dotted_string", "Any default_value?", block="Callable[1,1] block?")
+@get.dispatch("Any value", "String dotted_string", "Any default_value?",
+              block="Callable[1,1] block?")
 def _get(c, value, dotted, default_value=None):
     return dig_dotted(c, value, dotted, default_value)
 
@@ -225,7 +229,7 @@ def _ruby_eql(a, b) -> bool:
         return len(a) == len(b) and all(k in b and _ruby_eql(v, b[k]) for k, v in a.items())
     try:
         return bool(a == b)
-    except Exception:
+    except (TypeError, ValueError):
         return False
 
 
@@ -235,7 +239,7 @@ def _unique_string(c, s):
 
 
 @unique.dispatch("Hash hash", block="Callable[Any] block?")
-def _unique_hash(c, h):
+def _unique_hash(c, h) -> Any:
     groups: list = []
     for k, v in h.items():
         key = c.block.call([v]) if c.block is not None else v
@@ -279,7 +283,8 @@ def ruby_cmp(a: Any, b: Any) -> int:
             if r:
                 return r
         return (len(a) > len(b)) - (len(a) < len(b))
-    raise EvalError(render("COMPARISON_WITH_FAILED", ruby_class=_ruby_class(a), cmperr_operand=_cmperr_operand(b)))
+    raise EvalError(render("COMPARISON_WITH_FAILED", ruby_class=_ruby_class(a),
+                           cmperr_operand=_cmperr_operand(b)))
 
 
 def _cmperr_operand(v) -> str:
@@ -308,7 +313,8 @@ def _sort(c, items: list) -> list:
         def cmp(a, b):
             r = c.block.call([a, b])
             if type(r) is not int:
-                raise EvalError(render("COMPARISON_WITH_FAILED", ruby_class=_ruby_class(a), cmperr_operand=_ruby_class(b)))
+                raise EvalError(render("COMPARISON_WITH_FAILED", ruby_class=_ruby_class(a),
+                                       cmperr_operand=_ruby_class(b)))
             return r
         return sorted(items, key=functools.cmp_to_key(cmp))
     # Ruby's sort meets an incomparable pair in its own order; comparing neighbours first

@@ -39,8 +39,7 @@ def _indexed(c, it):
         for pair in _elements(c, it):
             yield pair[0], pair[1]
     else:
-        for i, x in enumerate(_elements(c, it)):
-            yield i, x
+        yield from enumerate(_elements(c, it))
 
 
 def _define_four(name: str, doc: str, hash2, hash1, enum2, enum1) -> None:
@@ -113,7 +112,7 @@ def _filter_h1(c, h):
     return out
 
 
-def _filter_e2(c, e):
+def _filter_e2(c, e) -> Any:
     if hash_style(e):
         out: Any = {}
         try:
@@ -174,7 +173,8 @@ def _breakable(e, fn, default):
 
 
 def _any_e2(c, e):
-    return _breakable(e, lambda: any(truthy(c.block.call([i, x])) for i, x in _indexed(c, e)), False)
+    return _breakable(e, lambda: any(truthy(c.block.call([i, x])) for i, x in _indexed(c, e)),
+                      False)
 
 
 def _any_e1(c, e):
@@ -193,7 +193,8 @@ def _all_h1(c, h):
 
 
 def _all_e2(c, e):
-    return _breakable(e, lambda: all(truthy(c.block.call([i, x])) for i, x in _indexed(c, e)), True)
+    return _breakable(e, lambda: all(truthy(c.block.call([i, x])) for i, x in _indexed(c, e)),
+                      True)
 
 
 def _all_e1(c, e):
@@ -308,10 +309,10 @@ def _step_block(c, it, n):
             c.block.call([x])
     except BreakSignal:
         pass
-    return None
 
 
-reverse_each = define("reverse_each", "The elements in reverse order, as an Iterator or to a lambda.")
+reverse_each = define("reverse_each",
+                      "The elements in reverse order, as an Iterator or to a lambda.")
 
 
 @reverse_each.dispatch("Iterable iterable")
@@ -326,7 +327,6 @@ def _reverse_block(c, it):
             c.block.call([x])
     except BreakSignal:
         pass
-    return None
 
 
 # ---- slice --------------------------------------------------------------------------------------------------
@@ -412,7 +412,7 @@ group_by = define("group_by", "Groups the elements of a collection by a lambda's
 
 
 @group_by.dispatch("Collection collection", block="Callable[1,1] block")
-def _group1(c, coll):
+def _group1(c, coll) -> Any:
     out: dict = {}
     for x in _coll_items(c, coll):
         out.setdefault(hkey(c.block.call([x])), []).append(x)
@@ -420,7 +420,7 @@ def _group1(c, coll):
 
 
 @group_by.dispatch("Array array", block="Callable[2,2] block")
-def _group2a(c, arr):
+def _group2a(c, arr) -> Any:
     out: dict = {}
     for i, x in enumerate(arr):
         out.setdefault(hkey(c.block.call([i, x])), []).append(x)
@@ -428,7 +428,7 @@ def _group2a(c, arr):
 
 
 @group_by.dispatch("Collection collection", block="Callable[2,2] block")
-def _group2(c, coll):
+def _group2(c, coll) -> Any:
     out: dict = {}
     for x in _coll_items(c, coll):
         out.setdefault(hkey(c.block.call(list(x))), []).append(x)
@@ -437,7 +437,8 @@ def _group2(c, coll):
 
 # ---- tree_each ------------------------------------------------------------------------------------------------
 
-tree_each = define("tree_each", "Walks a tree of Arrays, Hashes and Objects depth or breadth first.")
+tree_each = define("tree_each",
+                   "Walks a tree of Arrays, Hashes and Objects depth or breadth first.")
 
 _OPTIONS = ("Struct[{container_type => Optional[Type], include_root => Optional[Boolean], "
             "include_containers => Optional[Boolean], include_values => Optional[Boolean], "
@@ -482,7 +483,7 @@ def _tree_walk(c, tree, options: dict):
         return None
 
     charge = c.ev.budget.charge
-    out = []
+    out: list[Any] = []
     root_children = children(tree)
     if with_root:
         out.append(([], tree))
@@ -502,7 +503,7 @@ def _tree_walk(c, tree, options: dict):
                     out.append((p, v))
         walk([], root_children)
     else:
-        queue = [([], root_children)]
+        queue: list[tuple[list[Any], Any]] = [([], root_children)]
         while queue:
             path, kids = queue.pop(0)
             for k, v in kids:

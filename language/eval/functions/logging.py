@@ -18,7 +18,6 @@ def _make(level: str) -> None:
     def _log(c, *values):
         c.ctx.log(level, " ".join(to_s(v) for v in values), *c.node.range,
                   source=c.scope.label() if c.scope is not None else None)
-        return None
 
 
 for _level in LEVELS:

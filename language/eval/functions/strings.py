@@ -23,6 +23,7 @@ from .collections import _flat
 from ..rubyfmt import FormatError, ruby_format, RubyObject
 from ..stringconv import to_s
 import hashlib
+from ...types.values import REGEXP_COMPILE_ERRORS
 
 _STRING_DATA = "Variant[String, Numeric, Array[Variant[String, Numeric, Array, Hash]], Hash]"
 
@@ -85,7 +86,7 @@ def compile_rx(pattern: str, flags: int = 0):
     if flags:
         try:
             return rx.with_flags(flags)
-        except Exception:  # the engine's own error class
+        except REGEXP_COMPILE_ERRORS:
             raise EvalError(_rx_error(pattern)) from None
     return rx
 
@@ -334,7 +335,8 @@ def _shellquote(c, *args):
         if a is None:
             a = ""      # a 3.x function sees undef as the empty string
         if not isinstance(a, str):
-            raise EvalError(render("UNDEFINED_METHOD_LENGTH_FOR", ruby_inspect_short=_ruby_inspect_short(a), ruby_class_name=ruby_class_name(a)))
+            raise EvalError(render("UNDEFINED_METHOD_LENGTH_FOR",
+                                   ruby_inspect_short=_ruby_inspect_short(a), ruby_class_name=ruby_class_name(a)))
         if a and safe.match(a):
             out.append(a)
         elif not any(ch in dangerous for ch in a):
@@ -357,7 +359,8 @@ def _digest(name: str, algo: str) -> None:
     # A 3.x function in Puppet: no parameter types, Ruby's own error for anything else.
     @f.argument_mismatch("Any str")
     def _bad(c, v):
-        raise EvalError(render("NO_IMPLICIT_CONVERSION_INTO_STRING", ruby_class_name=ruby_class_name(v)))
+        raise EvalError(render("NO_IMPLICIT_CONVERSION_INTO_STRING",
+                               ruby_class_name=ruby_class_name(v)))
 
 
 _digest("md5", "md5")
@@ -411,6 +414,7 @@ def ruby_scanf(data: str, fmt: str) -> list:
             while pos < len(data) and data[pos].isspace():
                 pos += 1
         chunk = data[pos:pos + w] if w else data[pos:]
+        val: Any
         if conv in "du":
             m2 = re.match(r"[-+]?\d+", chunk)
             val = int(m2.group(0)) if m2 else None
@@ -438,7 +442,7 @@ def ruby_scanf(data: str, fmt: str) -> list:
             val = m2.group(0) if m2 else None
         elif conv == "c":
             n = w or 1
-            m2 = re.match(r"(?s).{%d}" % n, chunk)
+            m2 = re.match(rf"(?s).{{{n}}}", chunk)
             val = m2.group(0) if m2 else None
         else:
             cls = conv[1:-1]

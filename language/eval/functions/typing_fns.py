@@ -41,7 +41,8 @@ def _type_generalized(c, v, method):
     return generalize(infer_of(v))
 
 
-assert_type = define("assert_type", "Returns the value if it is an instance of the type, else fails.")
+assert_type = define("assert_type",
+                     "Returns the value if it is an instance of the type, else fails.")
 
 
 def _assert(c, t, v):
@@ -164,7 +165,8 @@ def _annotate_set(c, ann_type, value, annotation_hash):
     if _declared(value, ann_type) is not None:
         # an annotation declared by the type itself cannot be changed at runtime
         what = "clear" if annotation_hash == "clear" else "redefine"
-        raise EvalError(render("ATTEMPT_ANNOTATION_DECLARED_ON", what=what, name=name, target_label=_target_label(value)),
+        raise EvalError(render("ATTEMPT_ANNOTATION_DECLARED_ON", what=what, name=name,
+                               target_label=_target_label(value)),
                         "ARGUMENT_ERROR")
     slot = _slot(c, value)
     if annotation_hash == "clear":
