@@ -228,6 +228,7 @@ _def("MISSING_REQUIRED_PARAMETER", ERROR, "Parameter ${name} is required but no 
 _def("DISCONTINUED_IMPORT", ERROR, "Use of 'import' has been discontinued in favor of a manifest directory. See http://links.puppet.com/puppet-import-deprecation")
 _def("ILLEGAL_TYPE", ERROR, "{message}")
 _def("TYPE_CONVERSION_ERROR", ERROR, "{message}")
+_def("TIME_FORMAT_ERROR", ERROR, "{message}")
 _def("ARGUMENT_ERROR", ERROR, "{message}")
 _def("SLICE_ERROR", ERROR, "{message}")
 _def("NO_NODE_MATCH", ERROR, "Could not find node statement with name 'default' or '{node}'")
@@ -463,6 +464,30 @@ _text("UNDEFINED_METHOD_DOWNCASE", "RUNTIME_ERROR", "undefined method `downcase'
 _def("DEPRECATED_STRING_AUTO_CONVERSION", WARNING, "The {fn}() function's auto conversion of String to {target} is deprecated - change to convert input before calling")
 _def("DEPRECATED_EMPTY_NUMERIC", WARNING, "Calling function empty() with Numeric value is deprecated.")
 _def("DEPRECATED_STRFTIME_SIGNATURE", WARNING, "The argument signature (String format, [String timezone]) is deprecated for #strftime. See #strftime documentation and Timespan type for more info")
+
+# Texts of conversions (new), time formats and dig, under their classes' codes.
+# language/eval/convert.py
+_text("INVALID_VALUE_FOR_INTEGER", "TYPE_CONVERSION_ERROR", "invalid value for Integer(): {ruby_inspect}")
+_text("INVALID_VALUE_FOR_FLOAT", "TYPE_CONVERSION_ERROR", "invalid value for Float(): {ruby_inspect}")
+_text("VALUE_TYPE_CANNOT_CONVERTED_HASH", "TYPE_CONVERSION_ERROR", "Value of type {generalized_type_name} cannot be converted to Hash")
+_text("NEW_HASH_ODD_ARGUMENTS", "TYPE_CONVERSION_ERROR", "odd number of arguments for Hash")
+_text("STRING_CANNOT_CONVERTED_SEMVER", "TYPE_CONVERSION_ERROR", "The string '{s}' cannot be converted to a SemVer")
+_text("NEW_SEMVER_RANGE_UNPARSABLE", "TYPE_CONVERSION_ERROR", 'Unparsable version range: "{s}"')
+_text("UNSUPPORTED_BINARY_FORMAT", "TYPE_CONVERSION_ERROR", "Unsupported Binary format {fmt}")
+_text("INVALID_BASE64", "TYPE_CONVERSION_ERROR", "invalid base64")
+_text("STRING_CANNOT_CONVERTED_TYPE", "TYPE_CONVERSION_ERROR", "The string '{s}' cannot be converted to a Type")
+# language/eval/functions/collections.py
+_text("GIVEN_DATA_DOES_NOT_CONTAIN", "SLICE_ERROR", "The given data does not contain a Collection at {ruby_list}, got '{t}'")
+_text("GIVEN_DATA_REQUIRES_INTEGER_INDEX", "SLICE_ERROR", "The given data requires an Integer index at {ruby_list}, got '{t}'")
+# language/eval/timefmt.py
+_text("BAD_FORMAT_SPECIFIER_IN_AT", "TIME_FORMAT_ERROR", "Bad format specifier '{value}' in '{fmt}', at position {pos}")
+_text("UNABLE_PARSE_USING_FORMAT", "TIME_FORMAT_ERROR", "Unable to parse '{text}' using format '{fmt}'")
+_text("FORMAT_SPECIFIERS_L_AND_N", "TIME_FORMAT_ERROR", "Format specifiers %L and %N denotes fractions and must be used together with a specifier of higher magnitude")
+_text("UNABLE_PARSE_USING_ANY_FORMATS", "TIME_FORMAT_ERROR", "Unable to parse '{text}' using any of the formats {join}")
+_text("ILLEGAL_TIMEZONE", "TIME_FORMAT_ERROR", "Illegal timezone '{tz}'")
+_text("UNABLE_PARSE_FORMAT", "TIME_FORMAT_ERROR", "Unable to parse format '{fmt}'")
+_text("USING_TIMEZONE_DESIGNATOR_IN_FORMAT", "TIME_FORMAT_ERROR", "Using a Timezone designator in format specification is mutually exclusive to providing an explicit timezone argument")
+_text("TIME_UNPARSABLE", "TIME_FORMAT_ERROR", "Unable to parse '{text}'")
 
 # ==== server / static checks (puppet_ls.language.check) =========================================
 # Findings of the evaluation-free checker.  Things that may be defined outside what was indexed

@@ -24,6 +24,10 @@ SINKS: dict[str, tuple[int | None, int | None]] = {
     "TypeSystemError": (0, 2),
     "TypeBuildError": (0, 2),
     "LimitExceeded": (0, 1),
+    # EvalError subclasses whose code is fixed by the class
+    "TimeFormatError": (0, None),
+    "ConversionError": (0, None),
+    "DigError": (0, None),
     "OpError": (1, 0),
     "fail": (1, 0),             # Evaluator.fail(code, message, where)
     "optionally_fail": (2, 1),  # Evaluator.optionally_fail(level, code, message, where)
@@ -130,6 +134,13 @@ def _scan(path: Path):
             continue
         if not isinstance(node, ast.Call):
             continue
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "__init__" \
+                and isinstance(node.func.value, ast.Call) and _callee(node.func.value) == "super":
+            # an error class passing its own code: super().__init__(message, "TIME_FORMAT_ERROR")
+            for a in node.args[1:2]:
+                for c in _literal_codes(a):
+                    if c.isupper() and c not in registered:
+                        out.append((node.lineno, f"unregistered code {c!r}"))
         name = _callee(node)
         if name in PREFIXES:
             prefix = _arg(node, PREFIXES[name], ("prefix",))

@@ -51,7 +51,7 @@ _DIGITS = {2: "01", 8: "01234567", 10: "0123456789", 16: "0123456789abcdefABCDEF
 
 def ruby_integer(s: str, radix: int | None = None) -> int:
     """Ruby ``Integer(s)`` / ``Integer(s, radix)``; raises ConversionError with Ruby's text."""
-    bad = ConversionError(f"invalid value for Integer(): {ruby_inspect(s)}")
+    bad = ConversionError(render("INVALID_VALUE_FOR_INTEGER", ruby_inspect=ruby_inspect(s)))
     t = s.strip(" \t\n\v\f\r")
     if not t:
         raise bad
@@ -91,7 +91,7 @@ _FLOAT_RE = re.compile(r"^[+-]?(\d+(_\d+)*)(\.\d+(_\d+)*)?([eE][+-]?\d+)?$")
 
 
 def ruby_float(s: str) -> float:
-    bad = ConversionError(f"invalid value for Float(): {ruby_inspect(s)}")
+    bad = ConversionError(render("INVALID_VALUE_FOR_FLOAT", ruby_inspect=ruby_inspect(s)))
     t = s.strip(" \t\n\v\f\r")
     if re.match(r"^[+-]?0[xX][0-9a-fA-F]+$", t):
         check_integer_digits(t, 16, "the converted Float")
@@ -140,7 +140,7 @@ _INT_CONV = f"Variant[Numeric, Boolean, Pattern[/{INTEGER_PATTERN_LENIENT}/], Ti
 def _int_from(v, radix):
     if type(v) is float:
         if math.isnan(v) or math.isinf(v):
-            raise ConversionError(f"{v}")
+            raise ConversionError(render("TYPE_CONVERSION_ERROR", message=v))
         return int(v)
     if isinstance(v, (Timespan, Timestamp)):
         return v.nsecs // NSECS if v.nsecs >= 0 else -((-v.nsecs) // NSECS)
@@ -389,16 +389,17 @@ def _hash_tuples(c, arr):
 def _hash_any(c, v):
     if type(v) in (list, tuple):
         if len(v) % 2:
-            raise ConversionError("odd number of arguments for Hash")
+            raise ConversionError(render("NEW_HASH_ODD_ARGUMENTS"))
         return {hkey(v[i]): v[i + 1] for i in range(0, len(v), 2)}
     if isinstance(v, dict):
         return v
     if is_iterable(v):
         items = to_list(c.ev, v)
         if len(items) % 2:
-            raise ConversionError("odd number of arguments for Hash")
+            raise ConversionError(render("NEW_HASH_ODD_ARGUMENTS"))
         return {hkey(items[i]): items[i + 1] for i in range(0, len(items), 2)}
-    raise ConversionError(f"Value of type {generalized_type_name(v)} cannot be converted to Hash")
+    raise ConversionError(render("VALUE_TYPE_CANNOT_CONVERTED_HASH",
+                                 generalized_type_name=generalized_type_name(v)))
 
 
 # ---- Regexp / SemVer / Binary / URI / Sensitive / Type ------------------------------------------------
@@ -451,7 +452,7 @@ def _parse_semver(s):
     try:
         return SemVer.parse(s)
     except ValueError:
-        raise ConversionError(f"The string '{s}' cannot be converted to a SemVer") from None
+        raise ConversionError(render("STRING_CANNOT_CONVERTED_SEMVER", s=s)) from None
 
 
 def _semver_fields(c, major, minor, patch, prerelease=None, build=None):
@@ -486,7 +487,7 @@ def _range_str(c, s):
     try:
         return SemVerRange.parse(s)
     except ValueError:
-        raise ConversionError(f'Unparsable version range: "{s}"') from None
+        raise ConversionError(render("NEW_SEMVER_RANGE_UNPARSABLE", s=s)) from None
 
 
 @new_semver_range.dispatch("Variant[SemVer,Default] min", "Variant[SemVer,Default] max",
@@ -529,8 +530,8 @@ def _binary_str(c, s, fmt=None):
         if fmt == "%r":
             return Binary(s.encode("latin-1", "replace"))
     except (binascii.Error, ValueError):
-        raise ConversionError("invalid base64") from None
-    raise ConversionError(f"Unsupported Binary format {fmt}")
+        raise ConversionError(render("INVALID_BASE64")) from None
+    raise ConversionError(render("UNSUPPORTED_BINARY_FORMAT", fmt=fmt))
 
 
 def _relaxed_b64(s: str) -> Binary:
@@ -619,15 +620,15 @@ def parse_type_string(ev, s: str):
     pr = parse(s)
     stmts = [n for n in pr.root.children() if n.kind not in _NON_EXPR_KINDS]
     if pr.errors or len(stmts) != 1:
-        raise ConversionError(f"The string '{s}' cannot be converted to a Type")
+        raise ConversionError(render("STRING_CANNOT_CONVERTED_TYPE", s=s))
     try:
         v = ev.eval(stmts[0], ev.catalog.top or _scratch_scope(ev))
     except EvalError as exc:
         if exc.code == "UNKNOWN_RESOURCE_TYPE":
             return m.TypeReferenceType(s.strip())
-        raise ConversionError(f"The string '{s}' cannot be converted to a Type") from None
+        raise ConversionError(render("STRING_CANNOT_CONVERTED_TYPE", s=s)) from None
     if not isinstance(v, m.PType):
-        raise ConversionError(f"The string '{s}' cannot be converted to a Type")
+        raise ConversionError(render("STRING_CANNOT_CONVERTED_TYPE", s=s))
     return v
 
 

@@ -79,14 +79,16 @@ def dig_values(data: Any, keys_: list) -> Any:
             return None
         if not (type(d) in (list, tuple) or isinstance(d, dict)):
             t = type_to_string(infer(d))
-            raise DigError(f"The given data does not contain a Collection at {_ruby_list(walked)}, got '{t}'",
+            raise DigError(render("GIVEN_DATA_DOES_NOT_CONTAIN", ruby_list=_ruby_list(walked),
+                                  t=t),
                            "EXPECTED_COLLECTION", {"walked_path": list(walked),
                                                    "value_type": infer(d)})
         walked.append(k)
         if type(d) in (list, tuple):
             if type(k) is not int:
                 t = type_to_string(infer(k))
-                raise DigError(f"The given data requires an Integer index at {_ruby_list(walked)}, got '{t}'",
+                raise DigError(render("GIVEN_DATA_REQUIRES_INTEGER_INDEX",
+                                      ruby_list=_ruby_list(walked), t=t),
                                "EXPECTED_INTEGER_INDEX", {"walked_path": list(walked),
                                                           "index_type": infer(k)})
             d = d[k] if -len(d) <= k < len(d) else None
