@@ -489,6 +489,34 @@ _text("UNABLE_PARSE_FORMAT", "TIME_FORMAT_ERROR", "Unable to parse format '{fmt}
 _text("USING_TIMEZONE_DESIGNATOR_IN_FORMAT", "TIME_FORMAT_ERROR", "Using a Timezone designator in format specification is mutually exclusive to providing an explicit timezone argument")
 _text("TIME_UNPARSABLE", "TIME_FORMAT_ERROR", "Unable to parse '{text}'")
 
+# Ruby's format errors (sprintf, String(v, format)): evaluation errors with these texts.
+# language/eval/rubyfmt.py
+_text("CANT_CONVERT_INTO_INTEGER", "RUNTIME_ERROR", "can't convert {name} into Integer")
+_text("CANT_CONVERT_NIL_INTO_INTEGER", "RUNTIME_ERROR", "can't convert nil into Integer")
+_text("FLOAT_DOMAIN_VALUE", "RUNTIME_ERROR", "{ruby_float}")
+_text("FORMAT_INVALID_INTEGER", "RUNTIME_ERROR", 'invalid value for Integer(): "{v}"')
+_text("CANT_CONVERT_INTO_FLOAT", "RUNTIME_ERROR", "can't convert {name} into Float")
+_text("CANT_CONVERT_NIL_INTO_FLOAT", "RUNTIME_ERROR", "can't convert nil into Float")
+_text("FORMAT_INVALID_FLOAT", "RUNTIME_ERROR", 'invalid value for Float(): "{v}"')
+_text("WIDTH_OR_PRECISION_TOO_LARGE", "RUNTIME_ERROR", "width or precision too large (more than {MAX_WIDTH})")
+_text("MALFORMED_FORMAT_STRING", "RUNTIME_ERROR", "malformed format string - %{conv}")
+_text("C_REQUIRES_CHARACTER", "RUNTIME_ERROR", "%c requires a character")
+_text("INVALID_CHARACTER", "RUNTIME_ERROR", "invalid character")
+_text("MALFORMED_FORMAT_STRING_AT", "RUNTIME_ERROR", "malformed format string - {value}")
+_text("TOO_FEW_ARGUMENTS", "RUNTIME_ERROR", "too few arguments")
+_text("ONE_HASH_REQUIRED", "RUNTIME_ERROR", "one hash required")
+_text("KEY_NOT_FOUND", "RUNTIME_ERROR", "key<{name}> not found")
+# language/eval/stringconv.py
+_text("STRING_CONVERSION_EXPECTS_DEFAULT_VALUE", "RUNTIME_ERROR", "string conversion expects a Default value or a Hash of type to format mappings, got a '{ruby_class}'")
+_text("EXPECTED_HASH_WITH_TYPE_FORMAT", "RUNTIME_ERROR", "expected a hash with type to format mappings, got instance of '{ruby_class}'")
+_text("TOP_LEVEL_KEYS_IN_FORMAT", "RUNTIME_ERROR", "top level keys in the format hash must be data types, got instance of '{ruby_class}'")
+_text("ONLY_ARE_ALLOWED_IN_CONTAINER", "RUNTIME_ERROR", "only {allowed} are allowed in a container format, got {ruby_inspect}")
+_text("ILLEGAL_FORMAT_SPECIFIED_FOR_VALUE", "RUNTIME_ERROR", "Illegal format '{actual}' specified for value of {type_name} type - expected one of the characters '{expected}'")
+_text("INVALID_BYTE_SEQUENCE", "RUNTIME_ERROR", '"\\x{next:02X}" from ASCII-8BIT to UTF-8')
+_text("FORMAT_NOT_VALID_FORMAT_ON", "RUNTIME_ERROR", "The format '{fmt}' is not a valid format on the form '%<flags><width>.<prec><format>'")
+_text("SAME_FLAG_CAN_ONLY_USED", "RUNTIME_ERROR", "The same flag can only be used once, got '{fmt}'")
+_text("ONLY_ONE_DELIMITERS_CAN_GIVEN", "RUNTIME_ERROR", "Only one of the delimiters [ {{ ( < | can be given in the format flags, got '{fmt}'")
+
 # ==== server / static checks (puppet_ls.language.check) =========================================
 # Findings of the evaluation-free checker.  Things that may be defined outside what was indexed
 # are warnings, and are only reported when the index covers where they would be defined.

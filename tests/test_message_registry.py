@@ -28,6 +28,10 @@ SINKS: dict[str, tuple[int | None, int | None]] = {
     "TimeFormatError": (0, None),
     "ConversionError": (0, None),
     "DigError": (0, None),
+    # Ruby's format errors, raised again as evaluation errors (RUNTIME_ERROR) with their text
+    "FormatError": (0, None),
+    "RubyFormatError": (0, None),
+    "StringFormatError": (0, None),
     "OpError": (1, 0),
     "fail": (1, 0),             # Evaluator.fail(code, message, where)
     "optionally_fail": (2, 1),  # Evaluator.optionally_fail(level, code, message, where)

@@ -30,6 +30,7 @@ from .type_strings import type_value_string
 from .runtime import class_name_of
 from .iteration import IteratorValue
 import base64
+from ..messages import render
 
 # ---- interpolation --------------------------------------------------------------------------
 
@@ -134,16 +135,16 @@ class Format:
     def __init__(self, fmt: Any):
         if not isinstance(fmt, str):
             raise StringFormatError(
-                f"The format '{fmt}' is not a valid format on the form '%<flags><width>.<prec><format>'")
+                render("FORMAT_NOT_VALID_FORMAT_ON", fmt=fmt))
         mt = _FMT.match(fmt)
         if not mt:
             raise StringFormatError(
-                f"The format '{fmt}' is not a valid format on the form '%<flags><width>.<prec><format>'")
+                render("FORMAT_NOT_VALID_FORMAT_ON", fmt=fmt))
         self.orig = fmt
         self.conv = mt.group(4)
         flags = mt.group(1) or ""
         if len(set(flags)) != len(flags):
-            raise StringFormatError(f"The same flag can only be used once, got '{fmt}'")
+            raise StringFormatError(render("SAME_FLAG_CAN_ONLY_USED", fmt=fmt))
         self.flags = flags
         self.left = "-" in flags
         self.alt = "#" in flags
@@ -154,8 +155,7 @@ class Format:
             if d in flags:
                 if self.delimiters is not None:
                     raise StringFormatError(
-                        "Only one of the delimiters [ { ( < | can be given in the format flags, "
-                        f"got '{fmt}'")
+                        render("ONLY_ONE_DELIMITERS_CAN_GIVEN", fmt=fmt))
                 self.delimiters = d
         self.width = int(mt.group(2)) if mt.group(2) else None
         self.prec = int(mt.group(3)) if mt.group(3) else None
@@ -272,8 +272,7 @@ def string_convert(value: Any, formats: Any = None) -> str:
             formats = {vt: formats}
     if not isinstance(formats, dict):
         raise StringFormatError(
-            "string conversion expects a Default value or a Hash of type to format mappings, "
-            f"got a '{_ruby_class(formats)}'")
+            render("STRING_CONVERSION_EXPECTS_DEFAULT_VALUE", ruby_class=_ruby_class(formats)))
     user = _validate(formats)
     options = merge_formats(DEFAULT_FORMATS, user) or DEFAULT_FORMATS  # never None: DEFAULT is not
     return _convert(value, options, _Indent(0, True, False), vt)
@@ -288,12 +287,12 @@ def _validate(fmt: Any) -> list | None:
         return None
     if not isinstance(fmt, dict):
         raise StringFormatError(
-            f"expected a hash with type to format mappings, got instance of '{_ruby_class(fmt)}'")
+            render("EXPECTED_HASH_WITH_TYPE_FORMAT", ruby_class=_ruby_class(fmt)))
     out = []
     for k, v in fmt.items():
         if not isinstance(k, m.PType):
             raise StringFormatError(
-                f"top level keys in the format hash must be data types, got instance of '{_ruby_class(k)}'")
+                render("TOP_LEVEL_KEYS_IN_FORMAT", ruby_class=_ruby_class(k)))
         if isinstance(v, dict):
             out.append((k, _validate_container(v)))
         else:
@@ -309,7 +308,8 @@ def _validate_container(fmt: dict) -> Format:
     if extra:
         allowed = ", ".join(f"'{k}'" for k in _FMT_KEYS)
         raise StringFormatError(
-            f"only {allowed} are allowed in a container format, got {ruby_inspect(fmt)}")
+            render("ONLY_ARE_ALLOWED_IN_CONTAINER", allowed=allowed,
+                   ruby_inspect=ruby_inspect(fmt)))
     result = Format(fmt.get("format"))
     result.separator = fmt.get("separator")
     result.separator2 = fmt.get("separator2")
@@ -371,8 +371,8 @@ def _kind_type(v: Any):
 
 def _fmt_error(type_name: str, actual: str, expected: str) -> StringFormatError:
     return StringFormatError(
-        f"Illegal format '{actual}' specified for value of {type_name} type - expected one of "
-        f"the characters '{expected}'")
+        render("ILLEGAL_FORMAT_SPECIFIED_FOR_VALUE", actual=actual, type_name=type_name,
+               expected=expected))
 
 
 def _apply_string_flags(f: Format, s: str) -> str:
@@ -384,7 +384,7 @@ def _apply_string_flags(f: Format, s: str) -> str:
 def _sprintf(f: Format, conv: str, v: Any) -> str:
     if f.delimiters:
         # Ruby's sprintf does not know the container delimiter flags.
-        raise StringFormatError(f"malformed format string - %{f.delimiters}")
+        raise StringFormatError(render("MALFORMED_FORMAT_STRING", conv=f.delimiters))
     try:
         return format_one(f.sprintf_flags(), f.width, f.prec, conv, v)
     except RubyFormatError as exc:
@@ -476,20 +476,20 @@ def _convert(v: Any, fmap: list, indent: _Indent, vt: Any) -> str:
         return _convert(list(v), fmap, indent, None)
     if f.delimiters and c != "s" and c != "p":
         # Ruby's sprintf sees the delimiter first: "%(a" is malformed whatever the value.
-        raise StringFormatError(f"malformed format string - %{f.delimiters}")
+        raise StringFormatError(render("MALFORMED_FORMAT_STRING", conv=f.delimiters))
     if c in "dixXobBu":
         if isinstance(v, (Timespan, Timestamp)):
             n = v.nsecs // 1_000_000_000 if v.nsecs >= 0 else -((-v.nsecs) // 1_000_000_000)
             return _sprintf(f, "d" if c == "u" else c, n)
-        raise StringFormatError(f"can't convert {_ruby_value_class(v)} into Integer")
+        raise StringFormatError(render("CANT_CONVERT_INTO_INTEGER", name=_ruby_value_class(v)))
     if c in "eEfgGaA":
         if isinstance(v, (Timespan, Timestamp)):
             return _sprintf(f, c, v.nsecs / 1_000_000_000)
-        raise StringFormatError(f"can't convert {_ruby_value_class(v)} into Float")
+        raise StringFormatError(render("CANT_CONVERT_INTO_FLOAT", name=_ruby_value_class(v)))
     if c not in "sp":
         if f.delimiters:
-            raise StringFormatError(f"malformed format string - %{f.delimiters}")
-        raise StringFormatError(f"malformed format string - %{c}")
+            raise StringFormatError(render("MALFORMED_FORMAT_STRING", conv=f.delimiters))
+        raise StringFormatError(render("MALFORMED_FORMAT_STRING", conv=c))
     if c == "p":
         if isinstance(v, Sensitive):
             s = "#<Sensitive [value redacted]>"
@@ -555,7 +555,7 @@ def _convert_int(v: int, f: Format) -> str:
         try:
             ch = chr(v)
         except (ValueError, OverflowError):
-            raise StringFormatError("invalid character") from None
+            raise StringFormatError(render("INVALID_CHARACTER")) from None
         return _sprintf(f, "s", f'"{ch}"' if f.alt else ch)
     if c == "s":
         s = str(v)
@@ -613,8 +613,8 @@ def _convert_binary(v: Binary, f: Format) -> str:
             text = v.data.decode("utf-8")
         except UnicodeDecodeError:
             raise StringFormatError(
-                "\"\\x" + f"{next(b for b in v.data if b >= 0x80):02X}" +
-                "\" from ASCII-8BIT to UTF-8") from None
+                render("INVALID_BYTE_SEQUENCE",
+                       next=next(b for b in v.data if b >= 0x80))) from None
         return _sprintf(f, "s", text)
     if c == "p":
         return 'Binary("' + _sprintf(f, "s", v.to_base64()) + '")'
