@@ -21,7 +21,7 @@ class Issue:
     template: str
     doc: str = ""
 
-    def format(self, **args) -> str:
+    def format(self, **args: object) -> str:
         return self.template.format(**args)
 
 
@@ -119,12 +119,61 @@ _def("ILLEGAL_EXPRESSION", ERROR, "Illegal expression. {what} is unacceptable as
 _def("UNRECOGNIZED_ESCAPE", WARNING, "Unrecognized escape sequence '\\{char}'")
 
 
+@dataclass(frozen=True, slots=True)
+class Text:
+    """Another text reported under a registered code.
+
+    Puppet reports many different messages under one issue code (most evaluation failures are
+    its RUNTIME_ERROR); each such text is registered here under its own key, with the code it
+    is reported as, so that the code a user sees stays Puppet's.
+    """
+    key: str
+    code: str
+    template: str
+
+    def format(self, **args: object) -> str:
+        return self.template.format(**args)
+
+
+_TEXTS: dict[str, Text] = {}
+
+
+def _text(key: str, code: str, template: str) -> Text:
+    if key in _ISSUES or key in _TEXTS:
+        raise ValueError(f"message key {key} is defined twice")
+    if code not in _ISSUES:
+        raise ValueError(f"message key {key} is reported as the unregistered code {code}")
+    t = Text(key, code, template)
+    _TEXTS[key] = t
+    return t
+
+
 def issue(code: str) -> Issue:
     return _ISSUES[code]
 
 
 def all_issues() -> list[Issue]:
     return list(_ISSUES.values())
+
+
+def render(key: str, /, **args: object) -> str:
+    """The message registered under ``key`` (a code, or the key of a :class:`Text`), filled in."""
+    t = _TEXTS.get(key)
+    return t.format(**args) if t is not None else _ISSUES[key].format(**args)
+
+
+def code_of(key: str) -> str:
+    """The code a message registered under ``key`` is reported as."""
+    t = _TEXTS.get(key)
+    return t.code if t is not None else _ISSUES[key].code
+
+
+def is_registered(key: str) -> bool:
+    return key in _ISSUES or key in _TEXTS
+
+
+def all_texts() -> list[Text]:
+    return list(_TEXTS.values())
 
 
 # =================================================================================================
@@ -179,12 +228,13 @@ _def("MISSING_REQUIRED_PARAMETER", ERROR, "Parameter ${name} is required but no 
 _def("DISCONTINUED_IMPORT", ERROR, "Use of 'import' has been discontinued in favor of a manifest directory. See http://links.puppet.com/puppet-import-deprecation")
 _def("ILLEGAL_TYPE", ERROR, "{message}")
 _def("TYPE_CONVERSION_ERROR", ERROR, "{message}")
+_def("TIME_FORMAT_ERROR", ERROR, "{message}")
 _def("ARGUMENT_ERROR", ERROR, "{message}")
 _def("SLICE_ERROR", ERROR, "{message}")
 _def("NO_NODE_MATCH", ERROR, "Could not find node statement with name 'default' or '{node}'")
 _def("CONTROL_FLOW", ERROR, "{word}() from context where this is illegal")
 _def("NOT_AVAILABLE_IN_SANDBOX", ERROR, "The function '{name}' is not available in this context (puppet-ls)")
-_def("EVAL_BUDGET_EXCEEDED", ERROR, "Evaluation stopped: the step budget of {steps} steps is exhausted (puppet-ls)")
+_def("EVAL_BUDGET_EXCEEDED", ERROR, "Evaluation stopped: the step budget of {steps} steps is exhausted (the code may loop forever or iterate over a very large range)")
 _def("EVAL_TIMEOUT", ERROR, "Evaluation stopped: the time budget of {seconds} seconds is exhausted (puppet-ls)")
 _def("EVAL_RECURSION_LIMIT", ERROR, "Evaluation stopped: nesting deeper than {depth} levels (puppet-ls)")
 _def("EVAL_MEMORY_LIMIT", ERROR, "Evaluation stopped: out of memory (puppet-ls)")
@@ -213,6 +263,259 @@ _def("EVAL_REGEXP_TIMEOUT", ERROR, "Evaluation stopped: the time budget{budget} 
 _def("EVAL_INVALID_UTF8", ERROR, "invalid byte sequence in UTF-8 (a \\u escape names a surrogate, which is not a character)")
 _def("EVAL_INTEGER_TOO_LARGE", ERROR, "Evaluation stopped: {what} would have more than {limit} decimal digits (puppet-ls)")
 _def("EVAL_VALUE_TOO_LARGE", ERROR, "Evaluation stopped: {what} would exceed the value size limit of {limit} elements and characters (puppet-ls)")
+
+
+
+# ---- evaluation and types: texts of their errors (language/eval, language/types) -----------
+# Puppet reports many different texts under one code (most under RUNTIME_ERROR); each is
+# registered under its own key and rendered with messages.render(key, **args).
+# language/eval/access.py
+_text("ACCESS_NOT_APPLICABLE", "OPERATOR_NOT_APPLICABLE", "Operator '[]' is not applicable to {a_an}.")
+_text("HASH_SUPPORTS_WITH_ONE_OR", "BAD_HASH_SLICE_ARITY", "Hash supports [] with one or more arguments. Got 0")
+_text("CANNOT_USE_WHERE_INTEGER_EXPECTED", "BAD_SLICE_KEY_TYPE", "{a_an_uc}[] cannot use {key_type_name} where Integer is expected")
+_text("BAD_TYPE_SPECIALIZATION_KEY", "BAD_TYPE_SPECIALIZATION", "Error creating type specialization of {a_an}, Cannot use {key_type_name} where {expected} is expected")
+_text("OPERATOR_NOT_APPLICABLE_TYPE_ALIAS", "NOT_PARAMETERIZED_TYPE", "Operator '[]' is not applicable to a type alias ({alias_name})")
+_text("ARRAY_TYPE_ARGUMENTS_MUST_TYPES", "BAD_TYPE_SLICE_TYPE", "Array-Type[] arguments must be types. Got {class_label}")
+_text("HASH_TYPE_ARGUMENTS_MUST_TYPES", "BAD_TYPE_SLICE_TYPE", "Hash-Type[] arguments must be types. Got {class_label}")
+_text("TYPE_ARGUMENTS_MUST_TYPES_GOT", "BAD_TYPE_SLICE_TYPE", "{name}-Type[] arguments must be types. Got {class_label}")
+_text("RANGE_SLICE_ARITY", "BAD_INTEGER_SLICE_ARITY", "{name}-Type supports [] with one or two arguments (from, to). Got {n}")
+_text("CLASS_ACCEPTS_OR_MORE_ARGUMENTS", "BAD_TYPE_SLICE_ARITY", "Class[] accepts 1 or more arguments. Got 0")
+_text("RESOURCE_ACCEPTS_OR_MORE_ARGUMENTS", "BAD_TYPE_SLICE_ARITY", "Resource[] accepts 1 or more arguments. Got 0")
+_text("BAD_RESOURCE_TITLE_TYPE", "BAD_TYPE_SPECIALIZATION", "Error creating type specialization of {a_an}, Cannot use {key_type_name} where a resource title String is expected")
+# language/eval/api.py
+_text("SYNTAX_ERROR_SOURCE_NESTED_TOO", "NESTING_TOO_DEEP", "Syntax error: the source is nested too deeply to be parsed")
+_text("SYNTAX_ERROR_DETAIL", "SYNTAX_ERROR", "Syntax error: {exc}")
+_text("SOURCE_NESTED_TOO_DEEPLY_VALIDATED", "NESTING_TOO_DEEP", "The source is nested too deeply to be validated")
+_text("EVALUATION_STOPPED_NESTING_TOO_DEEP", "EVAL_RECURSION_LIMIT", "Evaluation stopped: nesting too deep (probably infinite recursion)")
+_text("EVALUATION_STOPPED_OUT_MEMORY", "EVAL_MEMORY_LIMIT", "Evaluation stopped: out of memory")
+_text("INTERNAL_ERROR_IN_EVALUATOR", "INTERNAL_ERROR", "Internal error in the evaluator: {name}: {exc}")
+_text("FROM_CONTEXT_WHERE_THIS_ILLEGAL", "CONTROL_FLOW", "{word}() from context where this is illegal (file: unknown, line: {line})")
+# language/eval/budget.py
+_text("EVALUATION_STOPPED_TIME_BUDGET_SECONDS", "EVAL_TIMEOUT", "Evaluation stopped: the time budget of {seconds:g} seconds is exhausted")
+_text("EVALUATION_STOPPED_NESTING_DEEPER_THAN", "EVAL_RECURSION_LIMIT", "Evaluation stopped: nesting deeper than {max_depth} levels (probably infinite recursion)")
+# language/eval/catalog.py
+_text("ILLEGAL_QUERY_EXPRESSION", "ILLEGAL_QUERY", "Illegal query expression")
+_text("ILLEGAL_QUERY_OPERATOR", "ILLEGAL_QUERY", "Illegal query operator '{op}'")
+_text("ATTEMPT_REDEFINE_ENTITY_HTTP_PUPPET", "RESERVED_TYPE_NAME", "Attempt to redefine entity 'http://puppet.com/2016.1/runtime/type/{lower}'. Originally set by Puppet-Type-System/Static-Loader.")
+_text("TYPE_ALIAS_MUST_TYPE_GOT", "ILLEGAL_TYPE_ALIAS", "Type alias '{name}' must be a type, got {generalized_type_name}")
+_text("DUPLICATE_DECLARATION_ALREADY_DECLARED_AT", "DUPLICATE_DECLARATION", "Duplicate declaration: {ref} is already declared at (line: {line_old}); cannot redeclare (line: {line_new})")
+_text("SYNTAX_ERROR_RESOURCE_WITHOUT_TYPE", "SYNTAX_ERROR", "Syntax error: resource without type")
+_text("EXPECTED_VALUE_TYPE_HASH_GOT", "TYPE_MISMATCH", "Expected value of type Hash, got {generalized_type_name}")
+_text("UNKNOWN_RESOURCE_TYPE_QUOTED", "UNKNOWN_RESOURCE_TYPE", "Unknown resource type: '{lname}'")
+_text("COULD_NOT_FIND_DECLARED_CLASS", "UNKNOWN_CLASS", "Could not find declared class {title}")
+_text("DUPLICATE_DECLARATION_CLASS_ALREADY_DECLARED", "DUPLICATE_DECLARATION", "Duplicate declaration: Class[{cap}] is already declared; cannot redeclare")
+_text("CANNOT_USE_AS_CLASS_NAME", "RUNTIME_ERROR", "Cannot use {generalized_type_name} as a class name")
+_text("CANNOT_USE_UNDEF_AS_CLASS", "RUNTIME_ERROR", "Cannot use undef as a class name")
+_text("CANNOT_USE_EMPTY_STRING_AS", "RUNTIME_ERROR", "Cannot use empty string as a class name")
+_text("COULD_NOT_FIND_PARENT_CLASS", "UNKNOWN_CLASS", "Could not find parent class {parent}")
+_text("COULD_NOT_FIND_RESOURCE_FOR", "UNKNOWN_RESOURCE", "Could not find resource '{ev_type_str}' for overriding")
+_text("PARAMETER_ALREADY_SET_ON_BY", "DUPLICATE_PARAMETER_SET", "Parameter '{k}' is already set on {ref} by {source_label} at (line: {line}); cannot redefine (line: {line2})")
+_text("REALIZE_CANNOT_USE_STRING_AS", "RUNTIME_ERROR", "realize(): Cannot use a String as a resource reference: '{r}'")
+_text("CANNOT_REALIZE", "RUNTIME_ERROR", "Cannot realize {generalized_type_name}")
+_text("FAILED_REALIZE_VIRTUAL_RESOURCES", "RUNTIME_ERROR", "Failed to realize virtual resources {ev_type_str}")
+_text("RESOURCE_NOT_FOUND_CLASS", "UNKNOWN_RESOURCE", "Resource not found: Class['{class_name}']")
+_text("RESOURCE_CLASS_DOES_NOT_HAVE", "UNKNOWN_RESOURCE_PARAMETER", "The resource Class['{class_name}'] does not have a parameter called '{k}'")
+_text("ILLEGAL_NESTED_ASSIGNMENT_FROM_CLASS", "ILLEGAL_ASSIGNMENT", "Illegal nested assignment from class")
+_text("NO_VALUE_FOR_REQUIRED_VARIABLE", "MISSING_MULTI_ASSIGNMENT_VARIABLE", "No value for required variable '${name}::{var}' in assignment to variables from class reference")
+# language/eval/closures.py
+_text("LAMBDA_ARGUMENTS", "ARGUMENT_ERROR", "{label} {msg}")
+_text("VALUE_RETURNED_FROM_HAS_WRONG", "ARGUMENT_ERROR", "value returned from {name} has wrong type, {detail}")
+_text("DOES_NOT_EXPECT_BLOCK", "ARGUMENT_ERROR", "'{name}' does not expect a block")
+# language/eval/convert.py
+_text("ILLEGAL_RADIX_EXPECTED_OR_DEFAULT", "RUNTIME_ERROR", "Illegal radix: {radix}, expected 2, 8, 10, 16, or default")
+_text("CREATION_NEW_INSTANCE_TYPE_NOT", "RUNTIME_ERROR", "Creation of new instance of type '{type_text}' is not supported")
+_text("CONVERTED_VALUE_FROM_NEW_HAS", "RUNTIME_ERROR", "Converted value from {type_text}.new() has wrong type, {detail}")
+_text("NEW_INIT_EXPECTS_ARGUMENT_GOT", "ARGUMENT_ERROR", "'new_Init' expects 1 argument, got {count}")
+_text("NEW_EXPECTS_ARGUMENT_GOT", "ARGUMENT_ERROR", "'new' expects 1 argument, got {count}")
+# language/eval/evaluator.py
+_text("EVALUATION_NOT_SUPPORTED", "UNSUPPORTED_EXPRESSION", "Evaluation of {replace} is not supported")
+_text("SYNTAX_ERROR_PLAIN", "SYNTAX_ERROR", "Syntax error")
+_text("LITERAL_INTEGER_RESULTED_IN_VALUE", "NUMERIC_OVERFLOW", "A Literal Integer resulted in a value outside of Puppet Integer max range, got '{ruby_hex}'")
+_text("SEMVER_NOT_FLOAT", "RUNTIME_ERROR", "can't convert SemanticPuppet::Version into Float")
+_text("MINUS_NOT_APPLICABLE", "OPERATOR_NOT_APPLICABLE", "Operator '-' is not applicable to {a_an}.")
+_text("SYNTAX_ERROR_INCOMPLETE_EXPRESSION", "SYNTAX_ERROR", "Syntax error: incomplete expression")
+_text("MATCH_NO_STRING_CONVERSION", "MATCH_NOT_REGEXP", "Can not convert right match operand to a regular expression. Caused by 'no implicit conversion of {ruby_class} into String'.")
+_text("SYNTAX_ERROR_INCOMPLETE_ASSIGNMENT", "SYNTAX_ERROR", "Syntax error: incomplete assignment")
+_text("CANNOT_REASSIGN_BUILT_IN_OR", "ILLEGAL_REASSIGNMENT", "Cannot reassign built in (or already assigned) variable '${name}'")
+_text("ILLEGAL_EXPRESSION_UNACCEPTABLE_AS_FUNCTION", "ILLEGAL_EXPRESSION", "Illegal expression. {a_an_uc} is unacceptable as function name in a Function Call")
+_text("SYNTAX_ERROR_MISSING_METHOD_NAME", "SYNTAX_ERROR", "Syntax error: missing method name")
+_text("EPP_TEXT_CAN_ONLY_RENDERED", "EPP_NOT_IN_TEMPLATE", "EPP text can only be rendered in a template")
+_text("APPLY_EXPRESSION_NOT_AVAILABLE_IN", "NOT_AVAILABLE", "The 'apply' expression is not available in this context")
+# language/eval/functions/__init__.py
+_text("FUNCTION_ARGUMENTS", "ARGUMENT_ERROR", "'{name}' {msg}")
+# language/eval/functions/catalog_fns.py
+_def("CATALOG_OPERATION_NOT_SUPPORTED_WHEN_SCRIPTING", ERROR, "The catalog operation '{what}' is only available when compiling a catalog")
+_text("INVALID_ARGUMENT_TYPE_DEFINED", "RUNTIME_ERROR", "Invalid argument of type '{name}' to 'defined'")
+_text("GIVEN_RESOURCE_TYPE_REFERENCE_ALL", "RUNTIME_ERROR", "The given resource type is a reference to all kind of types")
+_text("GIVEN_CLASS_TYPE_REFERENCE_ALL", "RUNTIME_ERROR", "The given class type is a reference to all classes")
+_text("INVALID_EPP", "RUNTIME_ERROR", "{func}(): Invalid EPP: {message}")
+# language/eval/functions/collections.py
+_text("SYNTAX_ERROR_IN_DOTTED_NAVIGATION", "RUNTIME_ERROR", "Syntax error in dotted-navigation string")
+_text("COMPARISON_WITH_FAILED", "RUNTIME_ERROR", "comparison of {ruby_class} with {cmperr_operand} failed")
+_text("WRONG_NUMBER_ARGUMENTS_NEED_AT", "RUNTIME_ERROR", "{name}(): Wrong number of arguments need at least one")
+# language/eval/functions/core.py
+_text("CALL_UNKNOWN_FUNCTION", "RUNTIME_ERROR", "Unknown function '{function_name}'")
+_text("GETVAR_GIVEN_STRING_DOES_NOT", "RUNTIME_ERROR", "'getvar' The given string does not start with a valid variable name")
+_text("FIRST_CHARACTER_AFTER_VAR_NAME", "RUNTIME_ERROR", "First character after var name in get string must be a '.' - got {value}")
+# language/eval/functions/iteration_fns.py
+_text("SLICE_BLOCK_MUST_DEFINE_AT", "RUNTIME_ERROR", "slice(): block must define at least one parameter. Block has 0.")
+_text("SLICE_BLOCK_MUST_DEFINE_ONE", "RUNTIME_ERROR", "slice(): block must define one parameter, or the same number of parameters as the given size of the slice ({size}). Block has {serving}; {names}")
+_text("ONLY_ARRAY_HASH_AND_OBJECT", "RUNTIME_ERROR", "Only Array, Hash, and Object types can be used as container types. Got {text}")
+_text("OPTIONS_INCLUDE_CONTAINERS_AND_INCLUDE", "RUNTIME_ERROR", "Options 'include_containers' and 'include_values' cannot both be false")
+# language/eval/functions/numbers.py
+_text("ABS_REQUIRES_FLOAT_OR_INTEGER", "RUNTIME_ERROR", "abs(): Requires float or integer to work with - was given non decimal string")
+_text("CANNOT_CONVERT_GIVEN_VALUE_FLOATING", "RUNTIME_ERROR", "{fn}(): cannot convert given value to a floating point value.")
+_text("UNDEFINED_METHOD_TO_I", "RUNTIME_ERROR", "undefined method `to_i' for {class_name_of}")
+_text("INVALID_ARGUMENT", "RUNTIME_ERROR", "invalid argument - {limit}")
+# language/eval/functions/sandboxed.py
+_text("FUNCTION_NOT_AVAILABLE_IN_THIS", "NOT_AVAILABLE_IN_SANDBOX", "The function '{name}' is not available in this context (the evaluator is sandboxed: no file, network, process or data lookup access)")
+# language/eval/functions/strings.py
+_text("MATCH_EXPECTS_PATTERN_T_WHERE", "RUNTIME_ERROR", "match() expects pattern of T, where T is String, Regexp, Regexp[r], Pattern[p], or Array[T]. Got {class_name_of}")
+_text("GIVEN_REGEXP_TYPE_HAS_NO", "RUNTIME_ERROR", "Given Regexp Type has no regular expression")
+_text("UNDEFINED_METHOD_LENGTH_FOR", "RUNTIME_ERROR", "undefined method `length' for {ruby_inspect_short}:{ruby_class_name}")
+_text("NO_IMPLICIT_CONVERSION_INTO_STRING", "RUNTIME_ERROR", "no implicit conversion of {ruby_class_name} into String")
+# language/eval/functions/typing_fns.py
+_text("ATTEMPT_ANNOTATION_DECLARED_ON", "ARGUMENT_ERROR", "attempt to {what} {name} annotation declared on {target_label}")
+# language/eval/operators.py
+_text("CAN_ONLY_APPEND_ARRAY_OR", "RUNTIME_ERROR", "Can only append Array or Hash to a Hash")
+_text("URI_CAN_ONLY_MERGED_WITH", "RUNTIME_ERROR", "An URI can only be merged with an URI or String")
+_text("CAN_ONLY_APPEND_BINARY_BINARY", "RUNTIME_ERROR", "Can only append Binary to a Binary")
+_text("ODD_NUMBER_ARGUMENTS_FOR_HASH", "RUNTIME_ERROR", "odd number of arguments for Hash")
+_text("INVALID_NUMBER_ELEMENTS_FOR", "RUNTIME_ERROR", "invalid number of elements ({count} for 1..2)")
+_text("CAN_ONLY_DELETE_FROM_ARRAY", "RUNTIME_ERROR", "Can only delete from an Array or Hash.")
+_text("RESULTED_IN_VALUE_OUTSIDE_PUPPET", "NUMERIC_OVERFLOW", "{a_an_uc} resulted in a value outside of Puppet Integer max range")
+_text("CANNOT_ADDED_TIMESPAN", "RUNTIME_ERROR", "{a_an_kind} cannot be added to a Timespan")
+_text("CANNOT_SUBTRACTED_FROM_TIMESPAN", "RUNTIME_ERROR", "{a_an_kind} cannot be subtracted from a Timespan")
+_text("TIMESTAMP_CANNOT_MULTIPLIED_BY", "RUNTIME_ERROR", "A Timestamp cannot be multiplied by {a_an_kind}")
+_text("TIMESPAN_CANNOT_DIVIDED_BY", "RUNTIME_ERROR", "A Timespan cannot be divided by {a_an_kind}")
+_text("CAN_NOT_DO_MODULUS_ON", "RUNTIME_ERROR", "Can not do modulus on a Timespan using {kind}")
+_text("CANNOT_ADDED_TIMESTAMP", "RUNTIME_ERROR", "{a_an_kind} cannot be added to a Timestamp")
+_text("CANNOT_SUBTRACTED_FROM_TIMESTAMP", "RUNTIME_ERROR", "{a_an_kind} cannot be subtracted from a Timestamp")
+_text("MATCH_INVALID_PATTERN", "MATCH_NOT_REGEXP", "Can not convert right match operand to a regular expression. Caused by 'invalid pattern: /{pattern}/'.")
+# language/eval/typecheck.py
+_text("TYPE_DOES_NOT_REPRESENT_VALID", "RUNTIME_ERROR", "The type '{type}' does not represent a valid set of parameters for {generalized_name}.new()")
+# language/types/build.py
+_text("TYPE_REFERENCE_WITH_SEVERAL_TITLES", "ILLEGAL_TYPE", "A type reference with several titles denotes several types")
+_text("NOT_TYPE_REFERENCE", "ILLEGAL_TYPE", "Not a type reference: {kind}")
+_def("TYPE_TOO_DEEP", ERROR, "Type expression is nested too deeply")
+_text("INVALID_TYPE_EXPRESSION", "ILLEGAL_TYPE", "Invalid type expression: {exc}")
+_def("UNRESOLVED_ALIAS", ERROR, "Type alias '{name}' has no scope")
+_text("TYPE_ALIAS_NOT_DEFINED", "UNRESOLVED_ALIAS", "Type alias '{name}' is not defined")
+_def("ILLEGAL_ALIAS", ERROR, "Type alias '{name}' cannot be resolved to a real type")
+_def("ILLEGAL_TYPE_PARAMETER", ERROR, "{name}-Type[] arguments must be types. Got {kind}")
+_text("FROM_MUST_LESS_OR_EQUAL", "ILLEGAL_TYPE_PARAMETER", "'from' must be less or equal to 'to'. Got ({lo}, {hi})")
+_text("TYPE_SIZE_CONSTRAINT_ARGUMENTS_MUST", "ILLEGAL_TYPE_PARAMETER", "A Type's size constraint arguments must be a single Integer type, or 1-2 integers (or default). Got {article}")
+_def("WRONG_NUMBER_OF_TYPE_ARGUMENTS", ERROR, "{name}-Type[] accepts {what}. Got {n}")
+_text("NOT_TYPE_NAME", "ILLEGAL_TYPE", "Not a type name: {name!r}")
+_text("OPERATOR_NOT_APPLICABLE_TYPE", "NOT_PARAMETERIZED_TYPE", "Operator '[]' is not applicable to {article}-Type.")
+_text("INTEGER_TYPE_SUPPORTS_WITH_ONE", "WRONG_NUMBER_OF_TYPE_ARGUMENTS", "Integer-Type supports [] with one or two arguments (from, to). Got {count}")
+_text("INTEGER_TYPE_REQUIRES_ALL_ARGUMENTS", "ILLEGAL_TYPE_PARAMETER", "Integer-Type [] requires all arguments to be integers (or default). Got {kind}")
+_text("FLOAT_TYPE_SUPPORTS_WITH_ONE", "WRONG_NUMBER_OF_TYPE_ARGUMENTS", "Float-Type supports [] with one or two arguments (from, to). Got {count}")
+_text("FLOAT_TYPE_REQUIRES_ALL_ARGUMENTS", "ILLEGAL_TYPE_PARAMETER", "Float-Type [] requires all arguments to be floats, or integers (or default). Got {kind}")
+_text("FLOAT_TYPE_DOES_NOT_ACCEPT", "ILLEGAL_TYPE_PARAMETER", "Float-Type [] does not accept NaN")
+_text("ERROR_CREATING_TYPE_SPECIALIZATION_ENUM", "ILLEGAL_TYPE_PARAMETER", "Error creating type specialization of an Enum-Type, Cannot use {kind} where String is expected")
+_text("ERROR_CREATING_TYPE_SPECIALIZATION_PATTERN", "ILLEGAL_TYPE_PARAMETER", "Error creating type specialization of a Pattern-Type, Cannot use {kind} where String or Regexp or Pattern-Type or Regexp-Type is expected")
+_text("ERROR_CREATING_TYPE_SPECIALIZATION_BOOLEAN", "ILLEGAL_TYPE_PARAMETER", "Error creating type specialization of a Boolean-Type, Cannot use {kind} where Boolean is expected")
+_text("ERROR_CREATING_TYPE_SPECIALIZATION_REGEXP", "ILLEGAL_TYPE_PARAMETER", "Error creating type specialization of a Regexp-Type, Cannot use {kind} where String or Regexp is expected")
+_text("ERROR_CREATING_TYPE_SPECIALIZATION_SEMVER", "ILLEGAL_TYPE_PARAMETER", "Error creating type specialization of a SemVer-Type, Cannot use {kind} where String or SemVerRange is expected")
+_text("UNPARSABLE_VERSION_RANGE", "ILLEGAL_TYPE_PARAMETER", 'Unparsable version range: "{a}"')
+_text("RANGE_TYPE_ARITY", "WRONG_NUMBER_OF_TYPE_ARGUMENTS", "{name}-Type supports [] with one or two arguments (from, to). Got {count}")
+_text("TYPE_REQUIRES_ARGUMENTS_STRING_INTEGER", "ILLEGAL_TYPE_PARAMETER", "{name}-Type [] requires arguments to be {name}, String, Integer, Float (or default). Got {kind}")
+_text("URI_TYPE_ARGUMENT_MUST_STRING", "ILLEGAL_TYPE_PARAMETER", "URI-Type[] argument must be a String, URI or Hash. Got {kind}")
+_text("URI_TYPE_HAS_NO_PART", "ILLEGAL_TYPE_PARAMETER", "URI-Type[] has no part named '{value}'")
+_text("TUPLE_TYPE_ARGUMENTS_MUST_TYPES", "ILLEGAL_TYPE_PARAMETER", "Tuple-Type[] arguments must be types followed by at most two size integers. Got {kind}")
+_text("TUPLE_TYPE_ACCEPTS_OR_MORE", "WRONG_NUMBER_OF_TYPE_ARGUMENTS", "A Tuple-Type[] accepts 1 or more arguments. Got 0")
+_text("ERROR_CREATING_TYPE_SPECIALIZATION_STRUCT", "ILLEGAL_TYPE_PARAMETER", "Error creating type specialization of a Struct-Type, Cannot use {kind} where Hash is expected")
+_text("STRUCT_TYPE_MEMBER_VALUES_MUST", "ILLEGAL_TYPE_PARAMETER", "Struct-Type[] member values must be types. Got {kind}")
+_text("STRUCT_TYPE_HAS_DUPLICATE_KEY", "ILLEGAL_TYPE_PARAMETER", "Struct-Type[] has duplicate key '{key}'")
+_text("ILLEGAL_STRUCT_MEMBER_KEY_TYPE", "ILLEGAL_TYPE_PARAMETER", "Illegal Struct member key type. Expected NotUndef, Optional, String, or Enum. Got: {replace}")
+_text("TYPE_ARGUMENT_MUST_TYPE_OR", "ILLEGAL_TYPE_PARAMETER", "{name}-Type[] argument must be a Type or a String. Got {kind}")
+_text("CALLABLE_TYPE_SIZE_CONSTRAINT_MUST", "ILLEGAL_TYPE_PARAMETER", "Callable-Type[] size constraint must be at most two integers (or default) after the parameter types")
+_text("CALLABLE_TYPE_PARAMETERS_MUST_TYPES", "ILLEGAL_TYPE_PARAMETER", "Callable-Type[] parameters must be types. Got {kind}")
+_text("RUNTIME_TYPE_RUNTIME_MUST_STRING", "ILLEGAL_TYPE_PARAMETER", "Runtime-Type[] runtime must be a String. Got {kind}")
+_text("ERROR_CREATING_TYPE_SPECIALIZATION_RUNTIME", "ILLEGAL_TYPE_PARAMETER", "Error creating type specialization of a Runtime-Type, Cannot use {kind} where String is expected")
+_text("RESOURCE_TITLES_MUST_STRINGS_GOT", "ILLEGAL_TYPE_PARAMETER", "Resource[] titles must be Strings. Got {kind}")
+_text("FIRST_ARGUMENT_RESOURCE_MUST_RESOURCE", "ILLEGAL_TYPE_PARAMETER", "First argument to Resource[] must be a resource type or a String. Got {kind}.")
+_text("ILLEGAL_CLASS_NAME_IN_CLASS", "ILLEGAL_TYPE_PARAMETER", "Illegal Class name in class reference. {article} cannot be used where a String is expected")
+_text("OBJECT_TYPE_ARGUMENT_MUST_HASH", "ILLEGAL_TYPE_PARAMETER", "Object-Type[] argument must be a Hash. Got {kind}")
+_text("TYPESET_TYPE_ARGUMENT_MUST_HASH", "ILLEGAL_TYPE_PARAMETER", "TypeSet-Type[] argument must be a Hash. Got {kind}")
+_text("TYPESET_TYPES_MUST_HASH", "ILLEGAL_TYPE_PARAMETER", "TypeSet 'types' must be a Hash")
+_text("TYPESET_TYPE_MUST_TYPE_OR", "ILLEGAL_TYPE_PARAMETER", "TypeSet type '{name}' must be a type or a Hash")
+
+# The preamble of an error raised while evaluating an expression, which makes it Puppet's
+# RUNTIME_ERROR whatever its own code (EvalError.prefix, EvalError.puppet_issue_code).
+_text("ERROR_WHILE_EVALUATING", "RUNTIME_ERROR", "Error while evaluating {expression}, ")
+# How `puppet-ls eval` and the oracle protocol print an evaluation error (Puppet's log line),
+# and the protocol's own answers (a request it cannot run; a failure of puppet-ls itself).
+_text("EVALUATION_ERROR", "RUNTIME_ERROR", "Evaluation Error: {message}")
+_def("BAD_REQUEST", ERROR, "bad request: {detail}")
+_text("INTERNAL_ERROR_IN_PROTOCOL", "INTERNAL_ERROR", "Internal error: {name}: {exc}")
+# What an evaluation error Puppet gives no issue code is reported as in diagnostics.
+_def("EVAL_ERROR", ERROR, "{message}")
+# Texts Puppet reports without an issue code (loader errors, deprecation warnings); the key
+# names the text, the error itself carries no code (or the code of the errors it sums up).
+_text("INVALID_UTF8_PLAIN", "EVAL_INVALID_UTF8", "invalid byte sequence in UTF-8")
+_def("VALIDATION_GIVING_UP", ERROR, "Language validation logged {count} errors. Giving up")
+_text("RESERVED_VARIABLE_NAME", "RUNTIME_ERROR", "Attempt to assign to a reserved variable name: '{name}'")
+_text("RESERVED_PARAMETER_AT_LINE", "ILLEGAL_RESERVED_PARAMETER", "Attempt to assign to a reserved variable name: '{name}' (line: {line})")
+_text("FLOAT_DOMAIN_ERROR", "RUNTIME_ERROR", "FloatDomainError: {value}")
+_text("FLOAT_DOMAIN_ERROR_NAN", "RUNTIME_ERROR", "NaN")
+_text("UNDEFINED_METHOD_DOWNCASE", "RUNTIME_ERROR", "undefined method `downcase' for {receiver}")
+_def("DEPRECATED_STRING_AUTO_CONVERSION", WARNING, "The {fn}() function's auto conversion of String to {target} is deprecated - change to convert input before calling")
+_def("DEPRECATED_EMPTY_NUMERIC", WARNING, "Calling function empty() with Numeric value is deprecated.")
+_def("DEPRECATED_STRFTIME_SIGNATURE", WARNING, "The argument signature (String format, [String timezone]) is deprecated for #strftime. See #strftime documentation and Timespan type for more info")
+
+# Texts of conversions (new), time formats and dig, under their classes' codes.
+# language/eval/convert.py
+_text("INVALID_VALUE_FOR_INTEGER", "TYPE_CONVERSION_ERROR", "invalid value for Integer(): {ruby_inspect}")
+_text("INVALID_VALUE_FOR_FLOAT", "TYPE_CONVERSION_ERROR", "invalid value for Float(): {ruby_inspect}")
+_text("VALUE_TYPE_CANNOT_CONVERTED_HASH", "TYPE_CONVERSION_ERROR", "Value of type {generalized_type_name} cannot be converted to Hash")
+_text("NEW_HASH_ODD_ARGUMENTS", "TYPE_CONVERSION_ERROR", "odd number of arguments for Hash")
+_text("STRING_CANNOT_CONVERTED_SEMVER", "TYPE_CONVERSION_ERROR", "The string '{s}' cannot be converted to a SemVer")
+_text("NEW_SEMVER_RANGE_UNPARSABLE", "TYPE_CONVERSION_ERROR", 'Unparsable version range: "{s}"')
+_text("UNSUPPORTED_BINARY_FORMAT", "TYPE_CONVERSION_ERROR", "Unsupported Binary format {fmt}")
+_text("INVALID_BASE64", "TYPE_CONVERSION_ERROR", "invalid base64")
+_text("STRING_CANNOT_CONVERTED_TYPE", "TYPE_CONVERSION_ERROR", "The string '{s}' cannot be converted to a Type")
+# language/eval/functions/collections.py
+_text("GIVEN_DATA_DOES_NOT_CONTAIN", "SLICE_ERROR", "The given data does not contain a Collection at {ruby_list}, got '{t}'")
+_text("GIVEN_DATA_REQUIRES_INTEGER_INDEX", "SLICE_ERROR", "The given data requires an Integer index at {ruby_list}, got '{t}'")
+# language/eval/timefmt.py
+_text("BAD_FORMAT_SPECIFIER_IN_AT", "TIME_FORMAT_ERROR", "Bad format specifier '{value}' in '{fmt}', at position {pos}")
+_text("UNABLE_PARSE_USING_FORMAT", "TIME_FORMAT_ERROR", "Unable to parse '{text}' using format '{fmt}'")
+_text("FORMAT_SPECIFIERS_L_AND_N", "TIME_FORMAT_ERROR", "Format specifiers %L and %N denotes fractions and must be used together with a specifier of higher magnitude")
+_text("UNABLE_PARSE_USING_ANY_FORMATS", "TIME_FORMAT_ERROR", "Unable to parse '{text}' using any of the formats {join}")
+_text("ILLEGAL_TIMEZONE", "TIME_FORMAT_ERROR", "Illegal timezone '{tz}'")
+_text("UNABLE_PARSE_FORMAT", "TIME_FORMAT_ERROR", "Unable to parse format '{fmt}'")
+_text("USING_TIMEZONE_DESIGNATOR_IN_FORMAT", "TIME_FORMAT_ERROR", "Using a Timezone designator in format specification is mutually exclusive to providing an explicit timezone argument")
+_text("TIME_UNPARSABLE", "TIME_FORMAT_ERROR", "Unable to parse '{text}'")
+
+# Ruby's format errors (sprintf, String(v, format)): evaluation errors with these texts.
+# language/eval/rubyfmt.py
+_text("CANT_CONVERT_INTO_INTEGER", "RUNTIME_ERROR", "can't convert {name} into Integer")
+_text("CANT_CONVERT_NIL_INTO_INTEGER", "RUNTIME_ERROR", "can't convert nil into Integer")
+_text("FLOAT_DOMAIN_VALUE", "RUNTIME_ERROR", "{ruby_float}")
+_text("FORMAT_INVALID_INTEGER", "RUNTIME_ERROR", 'invalid value for Integer(): "{v}"')
+_text("CANT_CONVERT_INTO_FLOAT", "RUNTIME_ERROR", "can't convert {name} into Float")
+_text("CANT_CONVERT_NIL_INTO_FLOAT", "RUNTIME_ERROR", "can't convert nil into Float")
+_text("FORMAT_INVALID_FLOAT", "RUNTIME_ERROR", 'invalid value for Float(): "{v}"')
+_text("WIDTH_OR_PRECISION_TOO_LARGE", "RUNTIME_ERROR", "width or precision too large (more than {MAX_WIDTH})")
+_text("MALFORMED_FORMAT_STRING", "RUNTIME_ERROR", "malformed format string - %{conv}")
+_text("C_REQUIRES_CHARACTER", "RUNTIME_ERROR", "%c requires a character")
+_text("INVALID_CHARACTER", "RUNTIME_ERROR", "invalid character")
+_text("MALFORMED_FORMAT_STRING_AT", "RUNTIME_ERROR", "malformed format string - {value}")
+_text("TOO_FEW_ARGUMENTS", "RUNTIME_ERROR", "too few arguments")
+_text("ONE_HASH_REQUIRED", "RUNTIME_ERROR", "one hash required")
+_text("KEY_NOT_FOUND", "RUNTIME_ERROR", "key<{name}> not found")
+# language/eval/stringconv.py
+_text("STRING_CONVERSION_EXPECTS_DEFAULT_VALUE", "RUNTIME_ERROR", "string conversion expects a Default value or a Hash of type to format mappings, got a '{ruby_class}'")
+_text("EXPECTED_HASH_WITH_TYPE_FORMAT", "RUNTIME_ERROR", "expected a hash with type to format mappings, got instance of '{ruby_class}'")
+_text("TOP_LEVEL_KEYS_IN_FORMAT", "RUNTIME_ERROR", "top level keys in the format hash must be data types, got instance of '{ruby_class}'")
+_text("ONLY_ARE_ALLOWED_IN_CONTAINER", "RUNTIME_ERROR", "only {allowed} are allowed in a container format, got {ruby_inspect}")
+_text("ILLEGAL_FORMAT_SPECIFIED_FOR_VALUE", "RUNTIME_ERROR", "Illegal format '{actual}' specified for value of {type_name} type - expected one of the characters '{expected}'")
+_text("INVALID_BYTE_SEQUENCE", "RUNTIME_ERROR", '"\\x{next:02X}" from ASCII-8BIT to UTF-8')
+_text("FORMAT_NOT_VALID_FORMAT_ON", "RUNTIME_ERROR", "The format '{fmt}' is not a valid format on the form '%<flags><width>.<prec><format>'")
+_text("SAME_FLAG_CAN_ONLY_USED", "RUNTIME_ERROR", "The same flag can only be used once, got '{fmt}'")
+_text("ONLY_ONE_DELIMITERS_CAN_GIVEN", "RUNTIME_ERROR", "Only one of the delimiters [ {{ ( < | can be given in the format flags, got '{fmt}'")
 
 # ==== server / static checks (puppet_ls.language.check) =========================================
 # Findings of the evaluation-free checker.  Things that may be defined outside what was indexed

@@ -69,3 +69,99 @@ def test_diagnostic_codes_are_registered() -> None:
             for call in re.finditer(r"(?:error|add|Diagnostic\.of|issue)\(\s*(?:[^,()]*,\s*){0,2}\"([A-Z][A-Z0-9_]+)\"", text):
                 used.add(call.group(1))
     assert used and used <= registered, sorted(used - registered)
+
+
+def _eval_layers() -> dict[str, int]:
+    """module (dotted, relative to eval/) -> layer number, from eval/__init__.py's docstring."""
+    import puppet_ls.language.eval as ev
+    doc = ev.__doc__ or ""
+    layers: dict[str, int] = {}
+    for m in re.finditer(r"^(\d)\. [a-z ]+: ((?:[\w.]+(?:,\s*)?)+)", doc, re.MULTILINE):
+        for name in re.split(r",\s*", m.group(2).strip()):
+            layers[name] = int(m.group(1))
+    return layers
+
+
+def _eval_import_graph() -> dict[str, set[str]]:
+    """Top-level imports between the modules of language/eval (module -> modules it imports)."""
+    import ast
+    pkg = REPO / "language" / "eval"
+
+    def name_of(path: Path) -> str:
+        parts = list(path.relative_to(pkg).with_suffix("").parts)
+        if parts[-1] == "__init__" and len(parts) > 1:
+            parts = parts[:-1]  # a sub-package is named by its folder
+        return ".".join(parts)
+
+    mods = {name_of(p): p for p in pkg.rglob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for mod, path in mods.items():
+        here = list(path.relative_to(pkg).parent.parts)  # the package the module is in
+        targets: set[str] = set()
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if not isinstance(node, ast.ImportFrom) or node.level == 0:
+                continue
+            if node.level - 1 > len(here):
+                continue  # outside eval/
+            base = here[:len(here) - (node.level - 1)]
+            stem = base + (node.module.split(".") if node.module else [])
+            for alias in node.names:
+                cand = ".".join(stem + [alias.name])
+                if cand in mods:
+                    targets.add(cand)
+                elif ".".join(stem) in mods:
+                    targets.add(".".join(stem))
+                elif not stem:
+                    targets.add("__init__")
+        graph[mod] = targets - {mod}
+    return graph
+
+
+def test_eval_layers_cover_every_module() -> None:
+    layers = _eval_layers()
+    graph = _eval_import_graph()
+    assert set(graph) == set(layers), (sorted(set(graph) - set(layers)),
+                                       sorted(set(layers) - set(graph)))
+
+
+def test_eval_has_no_import_cycle_and_respects_its_layers() -> None:
+    layers = _eval_layers()
+    graph = _eval_import_graph()
+    upward = sorted(f"{a} (layer {layers[a]}) imports {b} (layer {layers[b]})"
+                    for a, ts in graph.items() for b in ts
+                    if a in layers and b in layers and layers[b] > layers[a])
+    assert not upward, upward
+    # a cycle: depth-first search for a back edge
+    state: dict[str, int] = {}
+    cycles: list[str] = []
+
+    def visit(node: str, path: list[str]) -> None:
+        state[node] = 1
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                cycles.append(" -> ".join(path[path.index(nxt):] + [nxt]))
+            elif nxt not in state:
+                visit(nxt, path + [nxt])
+        state[node] = 2
+
+    for start in sorted(graph):
+        if start not in state:
+            visit(start, [start])
+    assert not cycles, cycles
+
+
+def test_eval_imports_inside_functions_say_why() -> None:
+    # Inside eval/, an import inside a function is kept only where loading lazily is the point,
+    # with a comment on its line or the line above saying so ("lazy: ...").
+    import ast
+    bare = []
+    for path in (REPO / "language" / "eval").rglob("*.py"):
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for node in ast.walk(ast.parse("\n".join(lines))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                for inner in ast.walk(node):
+                    if isinstance(inner, (ast.Import, ast.ImportFrom)):
+                        around = " ".join(lines[max(0, inner.lineno - 2):inner.lineno])
+                        if "lazy:" not in around:
+                            bare.append(f"{path.relative_to(REPO)}:{inner.lineno}")
+    assert not bare, bare

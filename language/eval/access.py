@@ -15,7 +15,9 @@ from ..types.build import TypeCall, build, parameterize_object, resolve_alias
 from ..types.errors import TypeSystemError
 from ..types.values import Binary, DefaultValue, Regexp
 from .errors import EvalError
-from .runtime import (a_an, a_an_uc, generalized_type_name, hkey, label, to_number)
+from .runtime import a_an, a_an_uc, generalized_type_name, hkey, label, to_number, class_name_of
+from ..messages import render
+from .objects import object_access
 
 
 def _flatten(keys: list) -> list:
@@ -52,7 +54,7 @@ def access(ev, node, target_n, key_nodes, left: Any, keys: list, scope) -> Any:
     if isinstance(left, dict):
         if not keys:
             raise ev.fail("BAD_HASH_SLICE_ARITY",
-                          "Hash supports [] with one or more arguments. Got 0", target_n)
+                          render("HASH_SUPPORTS_WITH_ONE_OR"), target_n)
         result = []
         for k in keys:
             try:
@@ -64,12 +66,11 @@ def access(ev, node, target_n, key_nodes, left: Any, keys: list, scope) -> Any:
         return [r for r in result if r is not None]
     if isinstance(left, m.PType):
         return type_access(ev, node, target_n, key_nodes, left, keys, scope)
-    from .objects import object_access
     handled, value = object_access(ev, node, left, keys)
     if handled:
         return value
     raise ev.fail("OPERATOR_NOT_APPLICABLE",
-                  f"Operator '[]' is not applicable to {a_an(label(left))}.", target_n)
+                  render("ACCESS_NOT_APPLICABLE", a_an=a_an(label(left))), target_n)
 
 
 def _string_access(ev, node, target_n, key_node, s: str, keys: list) -> str:
@@ -77,7 +78,7 @@ def _string_access(ev, node, target_n, key_node, s: str, keys: list) -> str:
     n = len(keys)
     if n == 0 or n > 2:
         raise ev.fail("BAD_STRING_SLICE_ARITY",
-                      f"String supports [] with one or two arguments. Got {n}", target_n)
+                      render("BAD_STRING_SLICE_ARITY", actual=n), target_n)
     ks = []
     for i, k in enumerate(keys):
         num = to_number(k)
@@ -85,8 +86,7 @@ def _string_access(ev, node, target_n, key_node, s: str, keys: list) -> str:
             shown = num if num is not None else k
             tn = _key_type_name(shown)
             raise ev.fail("BAD_STRING_SLICE_KEY_TYPE",
-                          f"A substring operation does not accept {a_an(tn)} as a character "
-                          "index. Expected an Integer", key_node(i))
+                          render("BAD_STRING_SLICE_KEY_TYPE", actual=a_an(tn)), key_node(i))
         ks.append(num)
     length = len(s)
     k1 = ks[0]
@@ -111,14 +111,14 @@ def _array_access(ev, node, target_n, key_node, arr, keys: list) -> Any:
     n = len(keys)
     if n == 0 or n > 2:
         raise ev.fail("BAD_ARRAY_SLICE_ARITY",
-                      f"Array supports [] with one or two arguments. Got {n}", target_n)
+                      render("BAD_ARRAY_SLICE_ARITY", actual=n), target_n)
     ks = []
     for i, k in enumerate(keys):
         num = ev.coerce(k, key_node(i), "left")
         if type(num) is not int:
             raise ev.fail("BAD_SLICE_KEY_TYPE",
-                          f"{a_an_uc(label(arr))}[] cannot use {_key_type_name(num)} where "
-                          "Integer is expected", key_node(i))
+                          render("CANNOT_USE_WHERE_INTEGER_EXPECTED", a_an_uc=a_an_uc(label(arr)),
+                                 key_type_name=_key_type_name(num)), key_node(i))
         ks.append(num)
     length = len(arr)
     k1 = ks[0]
@@ -154,8 +154,8 @@ _NO_FLATTEN = {"Struct", "Callable", "Init"}
 
 def _bad_spec(ev, left, where, actual: Any, expected: str):
     return ev.fail("BAD_TYPE_SPECIALIZATION",
-                   f"Error creating type specialization of {a_an(label(left))}, Cannot use "
-                   f"{_key_type_name(actual)} where {expected} is expected", where)
+                   render("BAD_TYPE_SPECIALIZATION_KEY", a_an=a_an(label(left)),
+                          key_type_name=_key_type_name(actual), expected=expected), where)
 
 
 def _arity(ev, left, node, n, lo, hi, base: str | None = None):
@@ -168,7 +168,8 @@ def _arity(ev, left, node, n, lo, hi, base: str | None = None):
         what = f"{lo} to {hi} arguments"
     else:
         what = f"{lo} argument" + ("s" if lo != 1 else "")
-    raise ev.fail("BAD_TYPE_SLICE_ARITY", f"{bt}[] accepts {what}. Got {n}", node)
+    raise ev.fail("BAD_TYPE_SLICE_ARITY", render("BAD_TYPE_SLICE_ARITY", base_type=bt, count=what,
+                                                 actual=n), node)
 
 
 def _is_range_param(v) -> bool:
@@ -177,7 +178,8 @@ def _is_range_param(v) -> bool:
 
 def type_access(ev, node, target_n, key_nodes, left: m.PType, keys: list, scope) -> Any:
     if isinstance(left, m.TypeReferenceType):
-        raise ev.fail("UNKNOWN_RESOURCE_TYPE", f"Resource type not found: {left.text}", node)
+        raise ev.fail("UNKNOWN_RESOURCE_TYPE", render("UNKNOWN_RESOURCE_TYPE",
+                                                      type_name=left.text), node)
     if isinstance(left, m.ResourceType):
         if left.type_name is not None and left.title is not None:
             return ev.catalog.resource_parameter_access(node, left, keys, scope)
@@ -199,14 +201,15 @@ def type_access(ev, node, target_n, key_nodes, left: m.PType, keys: list, scope)
         # narrowed by its type parameters
         def err(msg):
             return ev.fail("ILLEGAL_TYPE", msg, node,
-                           prefix="Error while evaluating a '[]' expression, ")
+                           prefix=render("ERROR_WHILE_EVALUATING", expression="a '[]' expression"))
         try:
             return parameterize_object(target, list(keys), err)
         except TypeSystemError as exc:
             raise err(str(exc)) from None
     if isinstance(left, m.TypeAliasType):
         raise ev.fail("NOT_PARAMETERIZED_TYPE",
-                      f"Operator '[]' is not applicable to a type alias ({left.alias_name})", node)
+                      render("OPERATOR_NOT_APPLICABLE_TYPE_ALIAS",
+                             alias_name=left.alias_name), node)
     name = _simple_name(left) or left.name
     name = ev.canonical_type_name(name)
 
@@ -258,17 +261,20 @@ def type_access(ev, node, target_n, key_nodes, left: m.PType, keys: list, scope)
             for i, k in enumerate(keys[:2]):
                 if not isinstance(k, m.PType):
                     raise ev.fail("BAD_TYPE_SLICE_TYPE",
-                                  f"Hash-Type[] arguments must be types. Got {_class_label(k)}",
+                                  render("HASH_TYPE_ARGUMENTS_MUST_TYPES",
+                                         class_label=_class_label(k)),
                                   key_node(i))
             _arity(ev, left, node, n, 2, 4, "Hash-Type")
     elif name == "Array":
         if n == 1 and not isinstance(keys[0], m.PType):
             raise ev.fail("BAD_TYPE_SLICE_TYPE",
-                          f"Array-Type[] arguments must be types. Got {_class_label(keys[0])}",
+                          render("ARRAY_TYPE_ARGUMENTS_MUST_TYPES",
+                                 class_label=_class_label(keys[0])),
                           key_node(0))
         if n == 3 and not isinstance(keys[0], m.PType):
             raise ev.fail("BAD_TYPE_SLICE_TYPE",
-                          f"Array-Type[] arguments must be types. Got {_class_label(keys[0])}",
+                          render("ARRAY_TYPE_ARGUMENTS_MUST_TYPES",
+                                 class_label=_class_label(keys[0])),
                           key_node(0))
         _arity(ev, left, node, n, 1, 3, "Array-Type")
     elif name in ("Optional", "Type", "Sensitive", "Iterable", "Iterator"):
@@ -276,14 +282,15 @@ def type_access(ev, node, target_n, key_nodes, left: m.PType, keys: list, scope)
         k = keys[0]
         if not isinstance(k, m.PType) and not (name == "Optional" and type(k) is str):
             raise ev.fail("BAD_TYPE_SLICE_TYPE",
-                          f"{name}-Type[] arguments must be types. Got {_class_label(k)}",
+                          render("TYPE_ARGUMENTS_MUST_TYPES_GOT", name=name,
+                                 class_label=_class_label(k)),
                           key_node(0))
     elif name == "NotUndef":
         _arity(ev, left, node, n, 0, 1, "NotUndef-Type")
         if n == 1 and not isinstance(keys[0], (m.PType, str)):
             raise ev.fail("BAD_NOT_UNDEF_SLICE_TYPE",
-                          "NotUndef-Type[] argument must be a Type or a String. Got "
-                          f"{_class_label(keys[0])}", key_node(0))
+                          render("BAD_NOT_UNDEF_SLICE_TYPE",
+                                 actual=_class_label(keys[0])), key_node(0))
     elif name == "Runtime":
         _arity(ev, left, node, n, 2, 2)
         for i, k in enumerate(keys):
@@ -295,13 +302,13 @@ def type_access(ev, node, target_n, key_nodes, left: m.PType, keys: list, scope)
     elif name in ("Integer", "Float"):
         if not 1 <= n <= 2:
             raise ev.fail("BAD_INTEGER_SLICE_ARITY",
-                          f"{name}-Type supports [] with one or two arguments (from, to). Got {n}",
+                          render("RANGE_SLICE_ARITY", name=name, n=n),
                           node)
     elif name in ("String", "Collection"):
         if not 1 <= n <= 2:
             if name == "String":
                 raise ev.fail("BAD_STRING_SLICE_ARITY",
-                              f"String supports [] with one or two arguments. Got {n}", node)
+                              render("BAD_STRING_SLICE_ARITY", actual=n), node)
             _arity(ev, left, node, n, 1, 2, "Collection-Type")
     elif name in ("Object", "TypeSet") and n != 1:
         _arity(ev, left, node, n, 1, 1, f"{name}-Type")
@@ -315,7 +322,6 @@ def type_access(ev, node, target_n, key_nodes, left: m.PType, keys: list, scope)
 
 
 def _class_label(v: Any) -> str:
-    from .runtime import class_name_of
     n = class_name_of(v)
     return n.rsplit("::", 1)[-1] if n.startswith("Puppet::") else n
 
@@ -326,7 +332,7 @@ _CLASSREF_EXT = re.compile(r"\A((::){0,1}[A-Z][\w]*)+\Z")
 
 def _class_names(ev, node, key_nodes, left, keys: list) -> Any:
     if not keys:
-        raise ev.fail("BAD_TYPE_SLICE_ARITY", "Class[] accepts 1 or more arguments. Got 0", node)
+        raise ev.fail("BAD_TYPE_SLICE_ARITY", render("CLASS_ACCEPTS_OR_MORE_ARGUMENTS"), node)
     as_array = len(keys) > 1 or type(keys[0]) in (list, tuple)
     flat = [k for k in _flatten(keys) if k is not None]
     if not flat:
@@ -336,22 +342,19 @@ def _class_names(ev, node, key_nodes, left, keys: list) -> Any:
         where = key_nodes[min(i, len(key_nodes) - 1)] if key_nodes else node
         if type(c) is not str:
             raise ev.fail("ILLEGAL_HOSTCLASS_NAME",
-                          f"Illegal Class name in class reference. {a_an_uc(label(c))} cannot be "
-                          "used where a String is expected", where)
+                          render("ILLEGAL_HOSTCLASS_NAME", name=a_an_uc(label(c))), where)
         name = c.lower()
-        if name.startswith("::"):
-            name = name[2:]
+        name = name.removeprefix("::")
         if not _NAME_RE.match(name):
             raise ev.fail("ILLEGAL_NAME",
-                          f"Illegal name. The given name '{c}' does not conform to the naming rule "
-                          "/^((::)?[a-z_]\\w*)(::[a-z]\\w*)*$/", where)
+                          render("ILLEGAL_NAME", name=c), where)
         out.append(m.ClassType(name))
     return out if as_array else out[0]
 
 
 def _open_resource(ev, node, key_nodes, left, keys: list) -> Any:
     if not keys:
-        raise ev.fail("BAD_TYPE_SLICE_ARITY", "Resource[] accepts 1 or more arguments. Got 0", node)
+        raise ev.fail("BAD_TYPE_SLICE_ARITY", render("RESOURCE_ACCEPTS_OR_MORE_ARGUMENTS"), node)
     first = keys[0]
     where0 = key_nodes[0] if key_nodes else node
     if isinstance(first, m.ResourceType) and first.type_name is not None:
@@ -364,10 +367,10 @@ def _open_resource(ev, node, key_nodes, left, keys: list) -> Any:
         return _class_names(ev, node, key_nodes[1:], first, keys[1:])
     else:
         raise ev.fail("ILLEGAL_RESOURCE_SPECIALIZATION",
-                      f"First argument to Resource[] must be a resource type or a String. Got "
-                      f"{_key_type_name(first)}.", where0)
+                      render("ILLEGAL_RESOURCE_SPECIALIZATION",
+                             actual=_key_type_name(first)), where0)
     if not _CLASSREF_EXT.match(tname):
-        raise ev.fail("ILLEGAL_CLASSREF", "Illegal class reference", where0)
+        raise ev.fail("ILLEGAL_CLASSREF", render("ILLEGAL_CLASSREF"), where0)
     rest = keys[1:]
     base = m.ResourceType(tname)
     if not rest:
@@ -387,7 +390,7 @@ def _resource_titles(ev, node, key_nodes, left: m.ResourceType, keys: list,
             where = key_nodes[min(i, len(key_nodes) - 1)] if key_nodes else node
             shown = m.RESOURCE if offset_left else left
             raise ev.fail("BAD_TYPE_SPECIALIZATION",
-                          f"Error creating type specialization of {a_an(label(shown))}, Cannot use "
-                          f"{_key_type_name(t)} where a resource title String is expected", where)
+                          render("BAD_RESOURCE_TITLE_TYPE", a_an=a_an(label(shown)),
+                                 key_type_name=_key_type_name(t)), where)
         out.append(m.ResourceType(left.type_name, t))
     return out if as_array else out[0]

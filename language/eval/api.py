@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..diagnostics import Diagnostic
-from ..syntax import kinds as K
+from ..syntax import kinds as K, ast
 from ..syntax.parser import ParseResult, parse
 from ..syntax.validate import validate
 from ..types import guard
@@ -24,6 +24,17 @@ from .budget import Budget
 from .context import Context, LogEntry, Settings
 from .errors import BreakSignal, BudgetExceeded, EvalError, NextSignal, ReturnSignal, Signal
 from .scope import Scope
+from . import functions  # noqa: F401  (importing the library registers the built-in functions)
+from ..messages import render
+import dataclasses
+from .evaluator import static_heredoc_errors, Evaluator
+from .catalog import Resource
+from .operators import regexp_search
+from .runtime import Regexp
+from ..types.format import type_to_string
+from .stringconv import StringFormatError, string_convert
+from .typecheck import infer_set_of
+from ..types.errors import TypeSystemError
 
 _MIN_RECURSION = 12000
 
@@ -52,8 +63,8 @@ def format_error(err: EvalError, ctx: Context | None, node_name: str | None = No
     if err.code == "CONTROL_FLOW":
         text = msg
     else:
-        if err.phase == "eval" and not msg.startswith("Evaluation Error:"):
-            msg = "Evaluation Error: " + msg
+        if err.phase == "eval":
+            msg = render("EVALUATION_ERROR", message=msg)
         text = msg
         lines = getattr(err, "lines", None) or (ctx.lines if ctx is not None else None)
         if err.offset is not None and lines is not None:
@@ -88,10 +99,13 @@ def safe_parse(text: str, epp: bool = False, tasks: bool = False):
     try:
         return parse(text, epp=epp, tasks=tasks)
     except RecursionError:
-        return _Unparsable(text, EvalError("Syntax error: the source is nested too deeply to be "
-                                           "parsed", "NESTING_TOO_DEEP", 0, 0, phase="parse"))
-    except Exception as exc:  # the parser never fails by contract; stay safe anyway
-        return _Unparsable(text, EvalError(f"Syntax error: {exc}", "SYNTAX_ERROR", 0, 0,
+        return _Unparsable(text, EvalError(render("SYNTAX_ERROR_SOURCE_NESTED_TOO"),
+                                           "NESTING_TOO_DEEP", 0, 0, phase="parse"))
+    # isolation boundary: the parser never raises by contract; if it did, the source is
+    # reported unparsable, not a traceback
+    except Exception as exc:  # noqa: BLE001
+        return _Unparsable(text, EvalError(render("SYNTAX_ERROR_DETAIL", exc=exc), "SYNTAX_ERROR",
+                                           0, 0,
                                            phase="parse"))
     finally:
         if old < _MIN_RECURSION:
@@ -115,7 +129,6 @@ def _encoding_error(pr: ParseResult) -> EvalError | None:
     UTF-8: Puppet refuses the whole source before running any of it, as here."""
     if "\\u" not in pr.text:
         return None
-    from ..syntax import ast
     for node in pr.root.descendants():
         if node.kind == K.DQ_STRING:
             texts = [ast.dq_text_value(t.text) for t in node.children_with_tokens()
@@ -126,9 +139,9 @@ def _encoding_error(pr: ParseResult) -> EvalError | None:
             continue
         if any(_SURROGATE.search(t) for t in texts):
             # Puppet's message has neither an issue code nor a location
-            err = EvalError("invalid byte sequence in UTF-8", None, phase="parse")  # type: ignore[arg-type]
-            err.diag_code = "EVAL_INVALID_UTF8"  # type: ignore[attr-defined]
-            err.diag_range = (node.offset, node.end)  # type: ignore[attr-defined]
+            err = EvalError(render("INVALID_UTF8_PLAIN"), None, phase="parse")
+            err.diag_code = "EVAL_INVALID_UTF8"
+            err.diag_range = (node.offset, node.end)
             return err
     return None
 
@@ -140,14 +153,15 @@ def _validation_error(pr: ParseResult) -> tuple:
     try:
         return _validation_error_inner(pr)
     except RecursionError:
-        return EvalError("The source is nested too deeply to be validated", "NESTING_TOO_DEEP",
+        return EvalError(render("SOURCE_NESTED_TOO_DEEPLY_VALIDATED"), "NESTING_TOO_DEEP",
                          0, 0, phase="parse"), []
     finally:
         if old < _MIN_RECURSION:
             sys.setrecursionlimit(old)
 
 
-_NUMERIC_VAR_NAME = re.compile(r"\$(?:0|[1-9][0-9]*)'")
+# A proper match variable as written in the source ($0, $12), not $00 or $123a.
+_MATCH_VARIABLE = re.compile(r"\$(?:0|[1-9][0-9]*)\Z")
 
 
 # The validator predicts these runtime errors statically (useful in an editor); Puppet only
@@ -157,7 +171,7 @@ _RUNTIME_PREDICTIONS = frozenset({"ILLEGAL_REASSIGNMENT", "ILLEGAL_BUILTIN_ASSIG
                                   "CONDITIONAL_REASSIGNMENT", "ILLEGAL_RESERVED_ASSIGNMENT"})
 
 
-def _spurious(d: Diagnostic) -> bool:
+def _spurious(pr: ParseResult, d: Diagnostic) -> bool:
     """A validator diagnostic Puppet does not report (worked around here, see docs/eval.md).
 
     Puppet's checker only calls an assignment to ``$00`` or ``$123a`` an illegal numeric
@@ -165,8 +179,9 @@ def _spurious(d: Diagnostic) -> bool:
     """
     if d.code in _RUNTIME_PREDICTIONS:
         return True
+    # decided from the variable in the source (the diagnostic's range), not the message text
     return (d.code == "ILLEGAL_NUMERIC_ASSIGNMENT"
-            and _NUMERIC_VAR_NAME.search(d.message or "") is None)
+            and _MATCH_VARIABLE.match(pr.text[d.offset:d.end].strip()) is None)
 
 
 _IDEM_CODES = frozenset({"IDEM_EXPRESSION_NOT_LAST", "IDEM_NOT_ALLOWED_LAST"})
@@ -186,22 +201,17 @@ def _relocated(pr: ParseResult, d: Diagnostic) -> Diagnostic:
         if start == d.offset and n.kind in (K.BINARY_EXPR, K.RELATIONSHIP):
             op = next(iter(n.significant_tokens()), None)
             if op is not None:
-                import dataclasses
-                try:
-                    return dataclasses.replace(d, offset=op.offset)
-                except Exception:  # not a dataclass: keep Puppet's message, lose the column
-                    return d
+                return dataclasses.replace(d, offset=op.offset)
             return d
         stack.extend(n.children())
     return d
 
 
 def _validation_error_inner(pr: ParseResult) -> tuple:
-    from .evaluator import static_heredoc_errors
     herr = static_heredoc_errors(pr.root) if "@(" in pr.text else None
     if herr is not None:
         return herr, []
-    diags = [_relocated(pr, d) for d in validate(pr) if not _spurious(d)]
+    diags = [_relocated(pr, d) for d in validate(pr) if not _spurious(pr, d)]
     errors = [d for d in diags if d.severity == "error"]
     warnings = [d for d in diags if d.severity != "error"]
     if not errors:
@@ -210,9 +220,9 @@ def _validation_error_inner(pr: ParseResult) -> tuple:
         d = errors[0]
         return EvalError(d.message, d.code, d.offset, d.end, phase="parse"), warnings
     # Puppet's summary of several validation errors has no position (each error has one).
-    err = EvalError(f"Language validation logged {len(errors)} errors. Giving up",
-                    errors[0].code, None, None, phase="parse")
-    err.validation_errors = errors  # type: ignore[attr-defined]
+    err = EvalError(render("VALIDATION_GIVING_UP", count=len(errors)), errors[0].code, None, None,
+                    phase="parse")
+    err.validation_errors = errors
     return err, warnings
 
 
@@ -235,12 +245,14 @@ def _guarded(fn, ctx: Context) -> tuple:
     except ReturnSignal as sig:
         return None, _control_error("return", sig, ctx)
     except RecursionError:
-        return None, BudgetExceeded("Evaluation stopped: nesting too deep (probably infinite "
-                                    "recursion)", "EVAL_RECURSION_LIMIT")
+        return None, BudgetExceeded(render("EVALUATION_STOPPED_NESTING_TOO_DEEP"),
+                                    "EVAL_RECURSION_LIMIT")
     except MemoryError:
-        return None, BudgetExceeded("Evaluation stopped: out of memory", "EVAL_MEMORY_LIMIT")
-    except Exception as exc:  # a bug in puppet-ls: still data, not a traceback
-        return None, EvalError(f"Internal error in the evaluator: {type(exc).__name__}: {exc}",
+        return None, BudgetExceeded(render("EVALUATION_STOPPED_OUT_MEMORY"), "EVAL_MEMORY_LIMIT")
+    # isolation boundary: a bug in puppet-ls is still data, not a traceback
+    except Exception as exc:  # noqa: BLE001
+        return None, EvalError(render("INTERNAL_ERROR_IN_EVALUATOR", name=type(exc).__name__,
+                                      exc=exc),
                                "INTERNAL_ERROR")
     finally:
         if old < _MIN_RECURSION:
@@ -257,7 +269,7 @@ def limit_error(exc: guard.LimitExceeded) -> EvalError:
 
 def _control_error(word: str, sig: Signal, ctx: Context) -> EvalError:
     line = ctx.lines.position(sig.offset)[0] if sig.offset is not None else 0
-    err = EvalError(f"{word}() from context where this is illegal (file: unknown, line: {line})",
+    err = EvalError(render("FROM_CONTEXT_WHERE_THIS_ILLEGAL", word=word, line=line),
                     "CONTROL_FLOW", sig.offset, sig.end)
     return err
 
@@ -285,7 +297,6 @@ def _top_scope(ctx: Context) -> Scope:
 
 
 def _prepare(pr: ParseResult, ctx: Context, top: Scope):
-    from .evaluator import Evaluator
     ev = Evaluator(ctx)
     ev.catalog.register_definitions(pr.root, top)
     ev.catalog.define_aliases(top)
@@ -299,14 +310,14 @@ def _diagnostics(ctx: Context | None, err: EvalError | None, warnings: list) -> 
             if log.level == "warning" and log.code and log.offset is not None:
                 out.append(Diagnostic(log.offset, log.end or log.offset, "warning", log.code,
                                       log.message))
-    details = getattr(err, "validation_errors", None) if err is not None else None
+    details = err.validation_errors if err is not None else None
     if details:
         return out + list(details)  # each validation error where it is
     if err is not None:
-        start, end = getattr(err, "diag_range", None) or (err.offset, err.end)
+        start, end = err.diag_range or (err.offset, err.end)
         start = start if start is not None else 0
         end = end if end is not None else start
-        code = err.code or getattr(err, "diag_code", None) or "EVAL_ERROR"
+        code = err.code or err.diag_code or "EVAL_ERROR"
         out.append(Diagnostic(start, end, "error", code, err.basic_message))
     return out
 
@@ -383,13 +394,11 @@ def compile_catalog(text: str, settings: Settings | dict | None = None,
         holder["ev"] = ev
         cat = ev.catalog
         cat.compiling = True
-        from .catalog import Resource
         cat.resources[("Class", "main")] = Resource("Class", "main", top, None)
         ev.eval(pr.root, top)
         _evaluate_node(ev, top, settings.node_name)
         cat.evaluate_generators()
         cat.finish()
-        return None
 
     value, err = _guarded(run, ctx)
     ev = holder.get("ev")
@@ -402,9 +411,6 @@ def _evaluate_node(ev, top: Scope, node_name: str) -> None:
     cat = ev.catalog
     if not cat.nodes:
         return
-    from ..syntax import ast
-    from .operators import regexp_search
-    from .runtime import Regexp
     chosen = None
     default = None
     for d in cat.nodes:
@@ -426,10 +432,9 @@ def _evaluate_node(ev, top: Scope, node_name: str) -> None:
             break
     chosen = chosen or default
     if chosen is None:
-        raise EvalError(f"Could not find node statement with name 'default' or '{node_name}'",
+        raise EvalError(render("NO_NODE_MATCH", node=node_name),
                         "NO_NODE_MATCH")
     scope = Scope(ev.ctx, top, "node", node_name)
-    from .catalog import Resource
     cat.resources[("Node", node_name)] = Resource("Node", node_name, scope, chosen.node)
     body = chosen.node.child(K.BLOCK)
     if body is not None:
@@ -448,7 +453,7 @@ def _log_dict(ctx: Context, log: LogEntry) -> dict:
         msg += f"\n   (file: unknown, line: {ctx.lines.position(log.offset)[0]})"
     elif log.note is not None:
         msg += "\n   (file & line not available)"
-    d = {"level": log.level, "message": msg}
+    d: dict[str, Any] = {"level": log.level, "message": msg}
     if log.source is not None:
         d["source"] = log.source
     elif log.offset is not None and log.note is None:
@@ -465,18 +470,18 @@ def _error_logs(err: EvalError, ctx: Context | None, node_name: str) -> list:
     if err.code == "CONTROL_FLOW" or (err.offset is None and err.code is None):
         return [{"level": "err", "message": format_error(err, ctx, node_name)}]
     out = []
-    details = getattr(err, "validation_errors", None)
+    details = err.validation_errors
     if details:
         # Several validation errors: each is logged, then the summary (without a position).
-        for d in details:
-            line, pos = _position(ctx, d.offset)
-            out.append({"level": "err", "message": d.message, "line": line, "pos": pos,
-                        "issue_code": d.code})
+        for diag in details:
+            line, pos = _position(ctx, diag.offset)
+            out.append({"level": "err", "message": diag.message, "line": line, "pos": pos,
+                        "issue_code": diag.code})
         out.append({"level": "err", "message": err.basic_message})
         return out
     msg = err.basic_message
-    if err.phase == "eval" and not msg.startswith("Evaluation Error:"):
-        msg = "Evaluation Error: " + msg
+    if err.phase == "eval":
+        msg = render("EVALUATION_ERROR", message=msg)
     d: dict = {"level": "err", "message": msg}
     if err.offset is not None:
         d["line"], d["pos"] = _position(ctx, err.offset)
@@ -502,9 +507,6 @@ def render_value(value: Any, limits: guard.Limits | None = None) -> dict:
 
 
 def _render(value: Any) -> dict:
-    from ..types.format import type_to_string
-    from .stringconv import StringFormatError, string_convert
-    from .typecheck import infer_set_of
     out = {}
     try:
         out["str"] = string_convert(value)
@@ -516,7 +518,7 @@ def _render(value: Any) -> dict:
         out["repr"] = f"<error: {exc}>"
     try:
         out["type"] = type_to_string(infer_set_of(value))
-    except Exception as exc:  # inference is total; this is only a last line of defence
+    except (TypeSystemError, RecursionError) as exc:  # inference is total; a last line of defence
         out["type"] = f"<error: {exc}>"
     return out
 
@@ -538,7 +540,8 @@ def bad_request(message: str, req: Any = None) -> dict:
     out: dict = {}
     if isinstance(req, dict) and "id" in req:
         out["id"] = req["id"]
-    out.update(ok=False, error={"message": f"bad request: {message}", "issue_code": "BAD_REQUEST",
+    out.update(ok=False, error={"message": render("BAD_REQUEST", detail=message),
+                                "issue_code": "BAD_REQUEST",
                                 "line": None, "pos": None}, logs=[])
     return out
 
@@ -622,15 +625,17 @@ def _run_request(req: dict) -> dict:
             out["error"] = {"message": format_error(err, ctx, settings.node_name),
                             "basic_message": err.basic_message,
                             # Puppet's "validation logged N errors" summary has no code.
-                            "issue_code": None if getattr(err, "validation_errors", None)
+                            "issue_code": None if err.validation_errors
                             else err.puppet_issue_code, "line": line, "pos": pos}
         # The oracle runs Puppet at log level info: debug messages are not shown.
         out["logs"] = [_log_dict(ctx, log) for log in (ctx.logs if ctx else [])
                        if log.level != "debug"]
-        if not res.ok:
+        if res.error is not None:
             out["logs"].extend(_error_logs(res.error, ctx, settings.node_name))
         return out
-    except (Exception, guard.LimitExceeded) as exc:  # last line of defence for the protocol
-        return {"ok": False, "error": {"message": f"Internal error: {type(exc).__name__}: {exc}",
+    # isolation boundary: one answer per request line
+    except (Exception, guard.LimitExceeded) as exc:  # noqa: BLE001
+        return {"ok": False, "error": {"message": render("INTERNAL_ERROR_IN_PROTOCOL",
+                                                         name=type(exc).__name__, exc=exc),
                                        "issue_code": "INTERNAL_ERROR", "line": None, "pos": None},
                 "logs": []}

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from ..types.guard import DEFAULT_MAX_VALUE_SIZE, Limits
 from .errors import BudgetExceeded
+from ..messages import render
 
 _CLOCK_EVERY = 256
 
@@ -55,21 +56,20 @@ class Budget:
         self.used += n
         if self.steps is not None and self.used > self.steps:
             raise BudgetExceeded(
-                f"Evaluation stopped: the step budget of {self.steps} steps is exhausted "
-                "(the code may loop forever or iterate over a very large range)")
-        if self.seconds is not None and self.used % _CLOCK_EVERY < n:
-            if time.monotonic() - self.started > self.seconds:
-                raise BudgetExceeded(
-                    f"Evaluation stopped: the time budget of {self.seconds:g} seconds is exhausted",
-                    "EVAL_TIMEOUT")
+                render("EVAL_BUDGET_EXCEEDED", steps=self.steps))
+        if self.seconds is not None and self.used % _CLOCK_EVERY < n \
+                and time.monotonic() - self.started > self.seconds:
+            raise BudgetExceeded(
+                render("EVALUATION_STOPPED_TIME_BUDGET_SECONDS", seconds=self.seconds),
+                "EVAL_TIMEOUT")
 
     def enter(self) -> None:
         """One level deeper (a nested call or expression); refuses runaway recursion."""
         self.depth += 1
         if self.depth > self.max_depth:
             raise BudgetExceeded(
-                f"Evaluation stopped: nesting deeper than {self.max_depth} levels "
-                "(probably infinite recursion)", "EVAL_RECURSION_LIMIT")
+                render("EVALUATION_STOPPED_NESTING_DEEPER_THAN",
+                       max_depth=self.max_depth), "EVAL_RECURSION_LIMIT")
 
     def leave(self) -> None:
         self.depth -= 1

@@ -13,15 +13,20 @@ import re
 from typing import Any
 
 from ..knowledge.resource_types import has_attribute, metaparameters, resource_type
-from ..syntax import ast
-from ..syntax import kinds as K
+from ..syntax import ast, kinds as K
 from ..syntax.tree import SyntaxNode
 from ..types import model as m
 from ..types.build import BUILTIN_RESOURCE_TYPES, define_alias, normalize_resource_name
 from .aliases import prune_variant_cycles
 from .errors import EvalError, NextSignal, ReturnSignal
-from .runtime import generalized_type_name, truthy
+from .runtime import generalized_type_name, truthy, DefaultValue, DefaultValue as _D, label
 from .scope import MISSING, Scope
+from ..messages import render
+from .closures import params_of, PuppetFunction
+import dataclasses
+from .mismatch import validate_parameters
+from .operators import equals
+from ..types.format import type_to_string
 
 _NAME = re.compile(r"^((::)?[a-z_]\w*)(::[a-z]\w*)*$")
 
@@ -49,7 +54,6 @@ class Definition:
         self.name = name          # lower case, no leading ::
         self.node = node
         self.parent = parent
-        from .closures import params_of
         self.params = params_of(node) if kind != "node" else []
 
 
@@ -72,14 +76,14 @@ class Resource:
     def ref(self) -> str:
         return f"{self.type_name}[{self.title}]"
 
-    def type_value(self) -> m.ResourceType:
+    def type_value(self) -> m.ResourceType | m.ClassType:
         if self.type_name == "Class":
             return m.ClassType(self.title)
         return m.ResourceType(self.type_name, self.title)
 
 
 class Catalog:
-    def __init__(self, ev):
+    def __init__(self, ev) -> None:
         self.ev = ev
         self.classes: dict[str, Definition] = {}
         self.defines: dict[str, Definition] = {}
@@ -99,7 +103,6 @@ class Catalog:
     # ---- definitions --------------------------------------------------------------------------
     def register_definitions(self, root: SyntaxNode, top: Scope) -> None:
         """Record every definition before evaluation (Puppet loads them with the file)."""
-        from .closures import PuppetFunction
         ev = self.ev
         self.top = top
         stack = [(root, "")]
@@ -120,9 +123,9 @@ class Catalog:
                     if body is not None:
                         stack.append((body, name))
                 elif k == K.DEFINE_DEF:
-                    d = ast.DefineDef(c)
-                    name = d.name.lstrip(":").lower()
-                    if ns and not d.name.startswith("::"):
+                    dd = ast.DefineDef(c)
+                    name = dd.name.lstrip(":").lower()
+                    if ns and not dd.name.startswith("::"):
                         name = f"{ns}::{name}"
                     self._check_unique("define", name, c)
                     self.defines[name] = Definition("define", name, c)
@@ -188,9 +191,9 @@ class Catalog:
 
     @staticmethod
     def _definition_error(message: str, node: SyntaxNode) -> EvalError:
-        err = EvalError(message, None, None, None, phase="parse")  # type: ignore[arg-type]
-        err.diag_code = "DUPLICATE_DEFINITION"  # type: ignore[attr-defined]
-        err.diag_range = node.range  # type: ignore[attr-defined]
+        err = EvalError(message, None, None, None, phase="parse")
+        err.diag_code = "DUPLICATE_DEFINITION"
+        err.diag_range = node.range
         return err
 
     def _register_alias(self, node: SyntaxNode, top: Scope) -> None:
@@ -224,23 +227,22 @@ class Catalog:
             bad = _invalid_type_spec(value)
             if bad is not None:
                 raise ev.fail("ILLEGAL_TYPE_SPECIFICATION",
-                              f"The expression <{bad.trimmed_text()}> is not a valid type "
-                              "specification.", bad)
+                              render("ILLEGAL_TYPE_SPECIFICATION",
+                                     expression=bad.trimmed_text()), bad)
             if name in m.SIMPLE_TYPES or name.lower() in BUILTIN_RESOURCE_TYPES:
                 raise ev.fail("RESERVED_TYPE_NAME",
-                              f"Attempt to redefine entity 'http://puppet.com/2016.1/runtime/type/"
-                              f"{name.lower()}'. Originally set by Puppet-Type-System/Static-Loader.",
+                              render("ATTEMPT_REDEFINE_ENTITY_HTTP_PUPPET", lower=name.lower()),
                               node)
             v = ev.eval(value, top)
             if not isinstance(v, m.PType):
                 raise ev.fail("ILLEGAL_TYPE_ALIAS",
-                              f"Type alias '{name}' must be a type, got {generalized_type_name(v)}",
+                              render("TYPE_ALIAS_MUST_TYPE_GOT", name=name,
+                                     generalized_type_name=generalized_type_name(v)),
                               value)
             if isinstance(v, m.ObjectType) and (
                     v.type_name is None or m.SIMPLE_TYPES.get(v.type_name) is not v):
                 # An Object type defined by an alias takes the alias' name (Puppet names it,
                 # over a `name` given in its body); `type E = Error` keeps the built-in.
-                import dataclasses
                 v = dataclasses.replace(v, type_name=name)
             define_alias(ev.ctx.aliases, name, v)
         if pending:
@@ -254,8 +256,8 @@ class Catalog:
             self._defined_names = frozenset(self.defines)
         return self._defined_names
 
-    def find_class(self, name: str) -> Definition | None:
-        return self.classes.get(name.lstrip(":").lower())
+    def find_class(self, name: str | None) -> Definition | None:
+        return self.classes.get(name.lstrip(":").lower()) if name is not None else None
 
     # ---- variables ---------------------------------------------------------------------------------
     def lookup_class_variable(self, fqn: str) -> Any:
@@ -271,9 +273,9 @@ class Catalog:
         return MISSING
 
     # ---- resources -----------------------------------------------------------------------------------
-    def find(self, type_name: str, title: str) -> Resource | None:
+    def find(self, type_name: str | None, title: str | None) -> Resource | None:
         r = self.resources.get((type_name, title))
-        if r is None and type_name == "Class":
+        if r is None and type_name == "Class" and title is not None:
             r = self.resources.get((type_name, title.lower()))
         return r
 
@@ -289,9 +291,9 @@ class Catalog:
                     getattr(where, "parent", None) is not None:
                 stmt = where.parent
             raise self.ev.fail("DUPLICATE_DECLARATION",
-                               f"Duplicate declaration: {res.ref} is already declared at (line: "
-                               f"{line_old}); cannot redeclare (line: {line_new})", stmt,
-                               "Error while evaluating a Resource Statement, ")
+                               render("DUPLICATE_DECLARATION_ALREADY_DECLARED_AT", ref=res.ref,
+                                      line_old=line_old, line_new=line_new), stmt,
+                               render("ERROR_WHILE_EVALUATING", expression="a Resource Statement"))
         self.resources[key] = res
 
     def _line(self, node) -> int:
@@ -306,7 +308,7 @@ class Catalog:
         form = rx.form
         tnode = rx.type_expr()
         if tnode is None:
-            raise ev.fail("SYNTAX_ERROR", "Syntax error: resource without type", node)
+            raise ev.fail("SYNTAX_ERROR", render("SYNTAX_ERROR_RESOURCE_WITHOUT_TYPE"), node)
         type_name = self._resource_type_name(tnode.syntax, scope)
         bodies = rx.bodies()
         titles_of = []
@@ -317,31 +319,27 @@ class Catalog:
             tn = body.title()
             titles = ev.eval(tn.syntax, scope) if tn is not None else None
             if titles is None:
-                raise ev.fail("MISSING_TITLE", "Missing title. The title expression resulted in undef",
+                raise ev.fail("MISSING_TITLE", render("MISSING_TITLE"),
                               tn.syntax if tn is not None else node)
             flat = _flatten([titles])
             for i, t in enumerate(flat):
                 if t is None:
                     raise ev.fail("MISSING_TITLE_AT",
-                                  f"Missing title at index {i}. The title expression resulted in an "
-                                  "undef title", tn.syntax)
-                from .runtime import DefaultValue
+                                  render("MISSING_TITLE_AT", index=i), tn.syntax)
                 if not isinstance(t, str) and not isinstance(t, DefaultValue):
                     raise ev.fail("ILLEGAL_TITLE_TYPE_AT",
-                                  f"Illegal title type at index {i}. Expected String, got "
-                                  f"{generalized_type_name(t)}", tn.syntax)
+                                  render("ILLEGAL_TITLE_TYPE_AT", index=i,
+                                         actual=generalized_type_name(t)), tn.syntax)
                 if t == "":
                     raise ev.fail("EMPTY_STRING_TITLE_AT",
-                                  f"Empty string title at {i}. Title strings must have a length "
-                                  "greater than zero.", tn.syntax)
+                                  render("EMPTY_STRING_TITLE_AT", index=i), tn.syntax)
                 key = "\0default" if isinstance(t, DefaultValue) else t
                 if key in seen_titles:
                     raise ev.fail("DUPLICATE_TITLE",
-                                  f"The title '{t}' has already been used in this resource expression",
+                                  render("DUPLICATE_TITLE", title=t),
                                   node)
                 seen_titles.add(key)
             params = self._eval_ops(body.ops(), scope, node)
-            from .runtime import DefaultValue as _D
             real = [t for t in flat if not isinstance(t, _D)]
             if any(isinstance(t, _D) for t in flat):
                 default_params = params
@@ -359,7 +357,8 @@ class Catalog:
     def _resource_type_name(self, tnode: SyntaxNode, scope: Scope) -> str:
         ev = self.ev
         if tnode.kind == K.QNAME:
-            name = tnode.first_token().text
+            tok = tnode.first_token()
+            name = tok.text if tok is not None else ""
             return "Class" if name == "class" else normalize_resource_name(name)
         if tnode.kind == K.LITERAL:
             t = tnode.first_token()
@@ -370,23 +369,19 @@ class Catalog:
         v = ev.eval(tnode, scope)
         if not acceptable:
             raise ev.fail("ILLEGAL_RESOURCE_TYPE",
-                          "Illegal Resource Type expression, expected result to be a type name, or "
-                          f"untitled Resource, got {generalized_type_name(v)}", tnode)
+                          render("ILLEGAL_RESOURCE_TYPE", actual=generalized_type_name(v)), tnode)
         if isinstance(v, m.ClassType):
             if v.class_name is not None:
                 raise ev.fail("ILLEGAL_RESOURCE_TYPE",
-                              "Illegal Resource Type expression, expected result to be a type name, "
-                              f"or untitled Resource, got {ev_type_str(v)}", tnode)
+                              render("ILLEGAL_RESOURCE_TYPE", actual=ev_type_str(v)), tnode)
             return "Class"
         if isinstance(v, m.ResourceType) and v.type_name is not None and v.title is None:
             return v.type_name
         if isinstance(v, m.ResourceType) and v.title is not None:
             raise ev.fail("ILLEGAL_RESOURCE_TYPE",
-                          "Illegal Resource Type expression, expected result to be a type name, or "
-                          f"untitled Resource, got {ev_type_str(v)}", tnode)
+                          render("ILLEGAL_RESOURCE_TYPE", actual=ev_type_str(v)), tnode)
         raise ev.fail("ILLEGAL_RESOURCE_TYPE",
-                      "Illegal Resource Type expression, expected result to be a type name, or "
-                      f"untitled Resource, got {generalized_type_name(v)}", tnode)
+                      render("ILLEGAL_RESOURCE_TYPE", actual=generalized_type_name(v)), tnode)
 
     def _eval_ops(self, ops: list, scope: Scope, node, allow_append: bool = False) -> dict:
         ev = self.ev
@@ -396,7 +391,8 @@ class Catalog:
             if op.is_splat:
                 if not isinstance(v, dict):
                     raise ev.fail("TYPE_MISMATCH",
-                                  f"Expected value of type Hash, got {generalized_type_name(v)}",
+                                  render("EXPECTED_VALUE_TYPE_HASH_GOT",
+                                         generalized_type_name=generalized_type_name(v)),
                                   op.value().syntax)
                 items = [(k, x, "=>") for k, x in v.items()]
             else:
@@ -404,8 +400,9 @@ class Catalog:
             for name, val, operator in items:
                 if name in params:
                     raise ev.fail("DUPLICATE_ATTRIBUTE",
-                                  f"The attribute '{name}' has already been set", node,
-                                  "Error while evaluating a Resource Statement, ")
+                                  render("DUPLICATE_ATTRIBUTE", name=name), node,
+                                  render("ERROR_WHILE_EVALUATING",
+                                         expression="a Resource Statement"))
                 params[name] = (val, operator) if allow_append else val
         return params
 
@@ -416,19 +413,21 @@ class Catalog:
         if type_name == "Class":
             d = self.find_class(title)
             if d is None:
-                raise ev.fail("UNKNOWN_CLASS", f"Could not find declared class {title}", where)
+                raise ev.fail("UNKNOWN_CLASS", render("COULD_NOT_FIND_DECLARED_CLASS",
+                                                      title=title), where)
             if d.name in self.class_scopes:
                 raise ev.fail("DUPLICATE_DECLARATION",
-                              f"Duplicate declaration: Class[{_cap(d.name)}] is already declared; "
-                              "cannot redeclare", where,
-                              "Error while evaluating a Resource Statement, ")
+                              render("DUPLICATE_DECLARATION_CLASS_ALREADY_DECLARED",
+                                     cap=_cap(d.name)), where,
+                              render("ERROR_WHILE_EVALUATING", expression="a Resource Statement"))
             self.evaluate_class(d, params, scope, where)
             return m.ClassType(d.name)
         lname = type_name.lower()
         dfn = self.defines.get(lname)
         if dfn is None and lname not in BUILTIN_RESOURCE_TYPES:
-            raise ev.fail("UNKNOWN_RESOURCE_TYPE", f"Unknown resource type: '{lname}'", where,
-                          "Error while evaluating a Resource Statement, ")
+            raise ev.fail("UNKNOWN_RESOURCE_TYPE", render("UNKNOWN_RESOURCE_TYPE_QUOTED",
+                                                          lname=lname), where,
+                          render("ERROR_WHILE_EVALUATING", expression="a Resource Statement"))
         if dfn is not None:
             type_name = _cap(dfn.name)
         res = Resource(type_name, title, scope, where, virtual, exported)
@@ -445,8 +444,8 @@ class Catalog:
             name = self._class_name_of(n, where)
             d = self.find_class(name)
             if d is None:
-                raise EvalError(f"Could not find class ::{name.lstrip(':')} for "
-                                f"{self.ev.settings.node_name}", "UNKNOWN_CLASS")
+                raise EvalError(render("UNKNOWN_CLASS", name=name.lstrip(':'),
+                                       node=self.ev.settings.node_name), "UNKNOWN_CLASS")
             if d.name not in self.class_scopes:
                 self.evaluate_class(d, {}, scope, where)
             out.append(m.ClassType(d.name))
@@ -459,11 +458,12 @@ class Catalog:
             return n.title.lower()
         if isinstance(n, str):
             if not n:
-                raise EvalError("Cannot use empty string as a class name")
+                raise EvalError(render("CANNOT_USE_EMPTY_STRING_AS"))
             return n.lower().lstrip(":")
         if n is None:
-            raise EvalError("Cannot use undef as a class name")
-        raise EvalError(f"Cannot use {generalized_type_name(n)} as a class name")
+            raise EvalError(render("CANNOT_USE_UNDEF_AS_CLASS"))
+        raise EvalError(render("CANNOT_USE_AS_CLASS_NAME",
+                               generalized_type_name=generalized_type_name(n)))
 
     def evaluate_class(self, d: Definition, params: dict, from_scope: Scope, where) -> Scope:
         ev = self.ev
@@ -471,7 +471,8 @@ class Catalog:
         if d.parent:
             pd = self.find_class(d.parent)
             if pd is None:
-                raise ev.fail("UNKNOWN_CLASS", f"Could not find parent class {d.parent}", where)
+                raise ev.fail("UNKNOWN_CLASS", render("COULD_NOT_FIND_PARENT_CLASS",
+                                                      parent=d.parent), where)
             if pd.name not in self.class_scopes:
                 self.evaluate_class(pd, {}, from_scope, where)
             parent_scope = self.class_scopes.get(pd.name)
@@ -491,10 +492,9 @@ class Catalog:
         self._run_body(d, scope)
         return scope
 
-    def _bind_params(self, d: Definition, given: dict, scope: Scope, subject: str, res: Resource) -> None:
+    def _bind_params(self, d: Definition, given: dict, scope: Scope, subject: str,
+                     res: Resource) -> None:
         ev = self.ev
-        from .closures import Closure
-        from .mismatch import validate_parameters
         types = []
         for p in d.params:
             if p.type_node is not None:
@@ -506,11 +506,11 @@ class Catalog:
         for p in d.params:
             if p.name in ("facts", "trusted", "server_facts"):
                 # Scope#setvar refuses these; Puppet reports the definition's line only.
-                err = EvalError(f"Attempt to assign to a reserved variable name: '{p.name}' "
-                                f"(line: {self._line(d.node)})", None, None, None,
-                                phase="parse")  # type: ignore[arg-type]
-                err.diag_code = "ILLEGAL_RESERVED_PARAMETER"  # type: ignore[attr-defined]
-                err.diag_range = p.node.range if p.node is not None else d.node.range  # type: ignore[attr-defined]
+                err = EvalError(render("RESERVED_PARAMETER_AT_LINE", name=p.name,
+                                       line=self._line(d.node)), None, None, None,
+                                phase="parse")
+                err.diag_code = "ILLEGAL_RESERVED_PARAMETER"
+                err.diag_range = p.node.range if p.node is not None else d.node.range
                 raise err
         metas = metaparameters()
         extra = [k for k in given if k not in names and k not in metas]
@@ -541,7 +541,6 @@ class Catalog:
             res.params[k] = v
         for k, v in values.items():
             res.params.setdefault(k, v)
-        del Closure
 
     def _run_body(self, d: Definition, scope: Scope) -> None:
         body = d.node.child(K.BLOCK)
@@ -601,7 +600,8 @@ class Catalog:
             for k in res.params:
                 if not t.has_attribute(k):
                     raise self.ev.fail("RESOURCE_NO_SUCH_PARAMETER",
-                                       f"no parameter named '{k}' on {res.ref}", _attribute_site(res.node, k))
+                                       render("RESOURCE_NO_SUCH_PARAMETER", param=k,
+                                              resource=res.ref), _attribute_site(res.node, k))
 
     # ---- defaults / overrides -------------------------------------------------------------------------
     def eval_resource_defaults(self, node: SyntaxNode, scope: Scope) -> Any:
@@ -611,8 +611,8 @@ class Catalog:
         t = ev.eval(tn.syntax, scope) if tn is not None else None
         if not (isinstance(t, m.ResourceType) and t.type_name is not None and t.title is None):
             raise ev.fail("ILLEGAL_RESOURCE_TYPE",
-                          "Illegal Resource Type expression, expected result to be a type name, or "
-                          f"untitled Resource, got {generalized_type_name(t)}", tn.syntax if tn else node)
+                          render("ILLEGAL_RESOURCE_TYPE",
+                                 actual=generalized_type_name(t)), tn.syntax if tn else node)
         params = self._eval_ops(rd.ops(), scope, node)
         table = self.defaults.setdefault(id(scope), {})
         table.setdefault(t.type_name, {}).update(params)
@@ -639,7 +639,7 @@ class Catalog:
         for t in _flatten([targets]):
             if not isinstance(t, (m.ResourceType, m.ClassType)):
                 raise ev.fail("ILLEGAL_OVERRIDDEN_TYPE",
-                              f"Resource Override can only operate on resources, got: {ev_label(t)}",
+                              render("ILLEGAL_OVERRIDDEN_TYPE", actual=ev_label(t)),
                               tn.syntax)
             if not self._apply_override(t, params, node, fail_missing=False, scope=scope):
                 self.overrides.append((t, params, node, scope))
@@ -648,7 +648,7 @@ class Catalog:
     def _may_override(self, res: Resource, scope: Scope) -> bool:
         """An override may change a set parameter only from a class inheriting the one that
         declared the resource (Puppet's rule), or from a collector."""
-        s = scope
+        s: Scope | None = scope
         seen = 0
         while s is not None and seen < 100:
             if s is res.scope:
@@ -668,14 +668,14 @@ class Catalog:
         if res is None:
             if fail_missing:
                 raise self.ev.fail("UNKNOWN_RESOURCE",
-                                   f"Could not find resource '{ev_type_str(t)}' for overriding", node)
+                                   render("COULD_NOT_FIND_RESOURCE_FOR",
+                                          ev_type_str=ev_type_str(t)), node)
             return False
         for k, (v, op) in params.items():
             if k in res.params and scope is not None and not self._may_override(res, scope):
                 raise self.ev.fail("DUPLICATE_PARAMETER_SET",
-                                   f"Parameter '{k}' is already set on {res.ref} by "
-                                   f"{self._source_label(res)} at (line: {self._line(res.node)}); "
-                                   f"cannot redefine (line: {self._line(node)})", node)
+                                   render("PARAMETER_ALREADY_SET_ON_BY", k=k, ref=res.ref,
+                                          source_label=self._source_label(res), line=self._line(res.node), line2=self._line(node)), node)
             if op == "+>" and k in res.params:
                 old = res.params[k]
                 old = list(old) if type(old) in (list, tuple) else [old]
@@ -693,8 +693,8 @@ class Catalog:
         t = ev.eval(tn.syntax, scope) if tn is not None else None
         if not (isinstance(t, m.ResourceType) and t.type_name and t.title is None):
             raise ev.fail("ILLEGAL_RESOURCE_TYPE",
-                          "Illegal Resource Type expression, expected result to be a type name, or "
-                          f"untitled Resource, got {generalized_type_name(t)}", tn.syntax if tn else node)
+                          render("ILLEGAL_RESOURCE_TYPE",
+                                 actual=generalized_type_name(t)), tn.syntax if tn else node)
         q = ce.query()
         params = self._eval_ops(ce.ops(), scope, node, allow_append=True)
         coll = Collector(t.type_name, q.syntax if q is not None else None, params, scope, node,
@@ -707,16 +707,18 @@ class Catalog:
     def realize(self, refs: list, where) -> None:
         for r in _flatten(refs):
             if isinstance(r, str):
-                raise EvalError(f"realize(): Cannot use a String as a resource reference: '{r}'")
+                raise EvalError(render("REALIZE_CANNOT_USE_STRING_AS", r=r))
             if not isinstance(r, m.ResourceType) or r.title is None:
-                raise EvalError(f"Cannot realize {generalized_type_name(r)}")
+                raise EvalError(render("CANNOT_REALIZE",
+                                       generalized_type_name=generalized_type_name(r)))
             res = self.find(r.type_name, r.title)
             if res is None:
                 if not self.compiling:
                     # Puppet checks unrealized references when the compilation finishes; a
                     # plain evaluation never gets there.
                     continue
-                raise EvalError(f"Failed to realize virtual resources {ev_type_str(r)}")
+                raise EvalError(render("FAILED_REALIZE_VIRTUAL_RESOURCES",
+                                       ev_type_str=ev_type_str(r)))
             self._realize(res)
 
     def _realize(self, res: Resource) -> None:
@@ -742,9 +744,7 @@ class Catalog:
             for r in x:
                 if not isinstance(r, (m.ResourceType, m.ClassType, str, Collector)):
                     raise ev.fail("NOT_CATALOG_TYPE",
-                                  "Illegal relationship operand, can not form a relationship with "
-                                  f"something of type {generalized_type_name(r)}. A Catalog type is "
-                                  "required.", n)
+                                  render("NOT_CATALOG_TYPE", type=generalized_type_name(r)), n)
         self.relationships.append((lrefs, op, rrefs, node))
         return right
 
@@ -753,7 +753,8 @@ class Catalog:
         ev = self.ev
         res = self.find(t.type_name, t.title)
         if res is None:
-            raise ev.fail("UNKNOWN_RESOURCE", f"Resource not found: {t.type_name}['{t.title}']", node)
+            raise ev.fail("UNKNOWN_RESOURCE", render("UNKNOWN_RESOURCE", type_name=t.type_name,
+                                                     title=t.title), node)
         out = []
         as_array = len(keys) > 1 or (keys and type(keys[0]) in (list, tuple))
         for k in _flatten(keys):
@@ -767,8 +768,8 @@ class Catalog:
                 out.append(self._default_param(res, k))
                 continue
             raise ev.fail("UNKNOWN_RESOURCE_PARAMETER",
-                          f"The resource {res.type_name}['{res.title}'] does not have a parameter "
-                          f"called '{k}'", node)
+                          render("UNKNOWN_RESOURCE_PARAMETER", type_name=res.type_name,
+                                 title=res.title, param=k), node)
         return out if as_array else (out[0] if out else None)
 
     def _default_param(self, res: Resource, k: str) -> Any:
@@ -785,7 +786,8 @@ class Catalog:
         d = self.find_class(t.class_name)
         cscope = self.class_scopes.get(t.class_name.lower()) if t.class_name else None
         if d is None or cscope is None:
-            raise ev.fail("UNKNOWN_RESOURCE", f"Resource not found: Class['{t.class_name}']", node)
+            raise ev.fail("UNKNOWN_RESOURCE", render("RESOURCE_NOT_FOUND_CLASS",
+                                                     class_name=t.class_name), node)
         out = []
         as_array = len(keys) > 1 or (keys and type(keys[0]) in (list, tuple))
         res = self.find("Class", d.name)
@@ -797,26 +799,27 @@ class Catalog:
                     out.append(cscope.table.symbols.get(k))
                 continue
             raise ev.fail("UNKNOWN_RESOURCE_PARAMETER",
-                          f"The resource Class['{t.class_name}'] does not have a parameter called '{k}'",
+                          render("RESOURCE_CLASS_DOES_NOT_HAVE", class_name=t.class_name, k=k),
                           node)
         return out if as_array else (out[0] if out else None)
 
     def assign_from_class(self, target: list, value: m.ClassType, node, lhs, rhs, scope) -> None:
         ev = self.ev
         name = value.class_name
-        cscope = self.class_scopes.get(name.lower())
+        cscope = self.class_scopes.get(name.lower()) if name is not None else None
         if cscope is None:
-            raise ev.fail("UNKNOWN_RESOURCE", f"Resource not found: Class['{name}']", rhs)
+            raise ev.fail("UNKNOWN_RESOURCE", render("RESOURCE_NOT_FOUND_CLASS", class_name=name),
+                          rhs)
         lhs_items = _exprs(lhs) if lhs.kind == K.ARRAY else []
         for i, lv in enumerate(target):
             if not isinstance(lv, tuple):
-                raise ev.fail("ILLEGAL_ASSIGNMENT", "Illegal nested assignment from class", node)
+                raise ev.fail("ILLEGAL_ASSIGNMENT",
+                              render("ILLEGAL_NESTED_ASSIGNMENT_FROM_CLASS"), node)
             var = lv[0]
             v = self.lookup_class_variable(f"{name}::{var}")
             if v is MISSING:
                 raise ev.fail("MISSING_MULTI_ASSIGNMENT_VARIABLE",
-                              f"No value for required variable '${name}::{var}' in assignment to "
-                              "variables from class reference",
+                              render("NO_VALUE_FOR_REQUIRED_VARIABLE", name=name, var=var),
                               lhs_items[i] if i < len(lhs_items) else lhs)
             ev.assign(lv, v, node, lhs, rhs, scope)
 
@@ -879,17 +882,18 @@ def _query(cat: Catalog, node: SyntaxNode, res: Resource, scope) -> Any:
             break
         op = t.text if t else ""
         if op == "and":
-            return truthy(_query(cat, es[0], res, scope)) and truthy(_query(cat, es[1], res, scope))
+            return truthy(_query(cat, es[0], res, scope)) and truthy(_query(cat, es[1], res,
+                                                                            scope))
         if op == "or":
             return truthy(_query(cat, es[0], res, scope)) or truthy(_query(cat, es[1], res, scope))
         name_n = es[0]
         attr = name_n.first_token().text if name_n.first_token() else ""
         value = ev.eval(es[1], scope)
+        actual: Any
         if attr == "title":
             actual = res.title
         else:
             actual = res.params.get(attr)
-        from .operators import equals
         if op == "==":
             if type(actual) in (list, tuple):
                 return any(equals(a, value) for a in actual)
@@ -898,8 +902,8 @@ def _query(cat: Catalog, node: SyntaxNode, res: Resource, scope) -> Any:
             if type(actual) in (list, tuple):
                 return not any(equals(a, value) for a in actual)
             return not equals(actual, value)
-        raise ev.fail("ILLEGAL_QUERY", f"Illegal query operator '{op}'", node)
-    raise ev.fail("ILLEGAL_QUERY", "Illegal query expression", node)
+        raise ev.fail("ILLEGAL_QUERY", render("ILLEGAL_QUERY_OPERATOR", op=op), node)
+    raise ev.fail("ILLEGAL_QUERY", render("ILLEGAL_QUERY_EXPRESSION"), node)
 
 
 _TYPE_SPEC_KINDS = frozenset({K.TYPE_REF, K.ACCESS_EXPR, K.LITERAL, K.QNAME, K.ARRAY, K.HASH,
@@ -971,10 +975,8 @@ def _cap(name: str) -> str:
 
 
 def ev_type_str(t) -> str:
-    from ..types.format import type_to_string
     return type_to_string(t)
 
 
 def ev_label(v) -> str:
-    from .runtime import label
     return label(v)

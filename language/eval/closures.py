@@ -11,15 +11,15 @@ in the top scope (a function cannot see its caller's variables) and ``return`` e
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
-from ..syntax import ast
-from ..syntax import kinds as K
+from ..syntax import ast, kinds as K
 from ..syntax.tree import SyntaxNode
 from ..types import model as m
 from .typecheck import instance_of as is_instance
 from .errors import ArgumentsError, EvalError, NextSignal, ReturnSignal
 from .mismatch import INF, SignatureInfo, describe_signatures, describe_value_mismatch
+from ..messages import render
 
 _ANY = m.ANY
 
@@ -68,7 +68,7 @@ class Closure:
 
     def param_types(self) -> list:
         if self._types is None:
-            out = []
+            out: list[m.PType] = []
             for p in self.params:
                 if p.type_node is None:
                     out.append(_ANY)
@@ -76,7 +76,8 @@ class Closure:
                     t = self.ev.eval(p.type_node, self.type_scope())
                     if not isinstance(t, m.PType):
                         raise self.ev.fail("ILLEGAL_PARAMETER_TYPE",
-                                           f"Parameter ${p.name} type must be a Type", p.type_node)
+                                           render("ILLEGAL_PARAMETER_TYPE",
+                                                  name=p.name), p.type_node)
                     out.append(t)
             self._types = out
         return self._types
@@ -105,7 +106,7 @@ class Closure:
 
     def _compute_size(self) -> tuple:
         lo = 0
-        hi = 0
+        hi: float = 0  # INF when it captures the rest
         types = self.param_types()
         for p, t in zip(self.params, types):
             if p.captures_rest:
@@ -138,7 +139,8 @@ class Closure:
                               None, self.return_type() if self.return_node is not None else None)
 
     def signature(self) -> SignatureInfo:
-        return SignatureInfo(self.element_types(), [p.name for p in self.params], self.size_range())
+        return SignatureInfo(self.element_types(), [p.name for p in self.params],
+                             self.size_range())
 
     @property
     def arity(self) -> int:
@@ -172,7 +174,6 @@ class Closure:
             for i, p in enumerate(self.params):
                 if p.name in ("facts", "trusted", "server_facts"):
                     # Binding goes through Puppet's Scope#setvar, which refuses these names.
-                    from .evaluator import reserved_name_message
                     raise EvalError(reserved_name_message(p.name))
                 if p.captures_rest:
                     value = list(args[i:]) if i < len(args) else None
@@ -190,7 +191,7 @@ class Closure:
                     value = self.ev.eval(p.default_node, scope)
                 else:
                     raise self.ev.fail("MISSING_REQUIRED_PARAMETER",
-                                       f"Parameter ${p.name} is required but no value was given",
+                                       render("MISSING_REQUIRED_PARAMETER", name=p.name),
                                        p.node)
                 layer.symbols[p.name] = value
         finally:
@@ -210,7 +211,7 @@ class Closure:
                 for p in self.params:
                     v = bindings.get(p.name)
                     if p.captures_rest:
-                        final.extend(v if type(v) in (list, tuple) else [v])
+                        final.extend(cast(list, v) if type(v) in (list, tuple) else [v])
                     else:
                         final.append(v)
                 self.check_args(final)
@@ -235,7 +236,7 @@ class Closure:
             v = bindings.get(p.name)
             if not is_instance(t, v):
                 msg = describe_value_mismatch(f"parameter '{p.name}'", t, v)
-                raise ArgumentsError(f"{self.label()} {msg}")
+                raise ArgumentsError(render("LAMBDA_ARGUMENTS", label=self.label(), msg=msg))
 
     def label(self) -> str:
         return "block" if self.name == "lambda" else f"'{self.name}'"
@@ -246,8 +247,9 @@ class Closure:
         rt = self.return_type()
         if isinstance(rt, m.PType) and not is_instance(rt, result):
             msg = describe_value_mismatch("x", rt, result)
-            detail = msg[len("x "):] if msg.startswith("x ") else msg
-            raise ArgumentsError(f"value returned from {self.name} has wrong type, {detail}")
+            detail = msg.removeprefix("x ")
+            raise ArgumentsError(render("VALUE_RETURNED_FROM_HAS_WRONG", name=self.name,
+                                        detail=detail))
 
 
 class PuppetFunction:
@@ -264,7 +266,7 @@ class PuppetFunction:
     def call(self, ev, args: list, block, scope, call_node) -> Any:
         cl = self.closure
         if block is not None:
-            raise ArgumentsError(f"'{self.name}' does not expect a block")
+            raise ArgumentsError(render("DOES_NOT_EXPECT_BLOCK", name=self.name))
         cl.check_args(args)
         top = self.top
         saved = top.layers
@@ -286,3 +288,8 @@ def is_closure(v: Any) -> bool:
 
 
 __all__ = ["Closure", "PuppetFunction", "Param", "params_of", "is_closure", "EvalError"]
+
+
+def reserved_name_message(name: str) -> str:
+    """Puppet's Scope#setvar refusal (the name without ``$``)."""
+    return render("RESERVED_VARIABLE_NAME", name=name)

@@ -10,13 +10,13 @@ from ..types.format import format_value
 from .api import compile_catalog, evaluate, format_error, safe_parse
 from .budget import Budget
 from .context import Settings
+from .iteration import IteratorValue
+from .stringconv import object_to_s
+from .runtime import ObjectValue, Deferred, Sensitive
 
 
 def canonical(value: Any) -> str:
     """The corpus' canonical value text (Puppet source for the value)."""
-    from .iteration import IteratorValue
-    from .stringconv import object_to_s
-    from .runtime import ObjectValue, Deferred
     if isinstance(value, IteratorValue):
         return format_value(list(value))
     if isinstance(value, (ObjectValue, Deferred)):
@@ -40,16 +40,18 @@ def outcome(case: dict, budget: Budget | None = None) -> dict:
         res = evaluate(pr, settings, budget or Budget(steps=500_000, seconds=10),
                        scope="top" if case.get("scope") == "top" else "node",
                        setup=case.get("setup"))
-        if not res.ok:
+        if res.error is not None:
             return {"error": format_error(res.error, res.context), "phase": res.error.phase}
         try:
             return {"value": canonical(res.value)}
-        except Exception as exc:  # rendering must not break the harness
+        # isolation boundary: one case must not stop the harness
+        except Exception as exc:  # noqa: BLE001
             return {"error": f"could not render value: {exc}", "phase": "eval"}
     if mode == "compile":
         settings.node_name = "testnode"
-        res = compile_catalog(case["source"], settings, budget or Budget(steps=500_000, seconds=10))
-        if not res.ok:
+        res = compile_catalog(case["source"], settings, budget or Budget(steps=500_000,
+                                                                         seconds=10))
+        if res.error is not None:
             return {"error": format_error(res.error, res.context, "testnode"),
                     "phase": res.error.phase}
         notices = [log.message for log in res.logs if log.level == "notice"]
@@ -57,12 +59,11 @@ def outcome(case: dict, budget: Budget | None = None) -> dict:
         for r in res.catalog.visible_resources():
             params = {}
             for k, v in r.params.items():
-                from .runtime import Sensitive
                 if isinstance(v, Sensitive):
                     v = v.value  # the catalog keeps sensitive parameters unwrapped (marked)
                 try:
                     params[k] = canonical(v)
-                except Exception:
+                except Exception:  # noqa: BLE001 - isolation boundary: as above
                     params[k] = repr(v)
             resources[r.ref] = params
         return {"notices": notices, "resources": resources}

@@ -13,6 +13,7 @@ from typing import Any
 
 from ..types.model import AliasScope
 from .budget import Budget
+from .scope import MISSING
 
 
 @dataclass
@@ -27,7 +28,7 @@ class Settings:
     facts: dict = field(default_factory=dict)
 
     @classmethod
-    def from_dict(cls, d: dict | None) -> "Settings":
+    def from_dict(cls, d: dict | None) -> Settings:
         s = cls()
         if not d:
             return s
@@ -97,7 +98,6 @@ class Context:
         self.logs.append(LogEntry(level, message, offset, end, code, source, note))
 
     def lookup_qualified(self, name: str) -> Any:
-        from .scope import MISSING
         v = self.qualified.get(name, MISSING)
         if v is not MISSING:
             return v

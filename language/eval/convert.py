@@ -7,6 +7,8 @@ delegates to Ruby (``Integer()``/``Float()`` string parsing, ``Hash[...]``).
 """
 from __future__ import annotations
 
+import math
+
 import re
 from typing import Any
 
@@ -16,12 +18,23 @@ from ..types.guard import check_integer_digits
 from ..types.values import (URI, Binary, Deferred, DefaultValue, Regexp, SemVer,
                             SemVerRange, Sensitive, Timespan, Timestamp)
 from .errors import ArgumentsError, EvalError
-from .functions import Function
+from .registry import Function
 from .mismatch import describe_value_mismatch
-from .runtime import generalized_type_name, hkey, to_number
+from .runtime import generalized_type_name, hkey, to_number, regexp_error, DefaultValue as _D
 from .rubyfmt import ruby_inspect
-from .typecheck import instance_of
+from .typecheck import instance_of, init_parts, register_new_functions
 from ..syntax.ast import _NON_EXPR as _NON_EXPR_KINDS
+from ..messages import render
+from .typetext import type_from_text
+from .stringconv import StringFormatError, string_convert
+from .iteration import to_list, is_iterable
+import base64
+import binascii
+from ..syntax.parser import parse
+from .scope import Scope
+from .timefmt import new_timespan, new_timestamp
+from .objecttypes import new_object_function
+from ..types.format import type_to_string
 
 NSECS = 1_000_000_000
 
@@ -38,7 +51,7 @@ _DIGITS = {2: "01", 8: "01234567", 10: "0123456789", 16: "0123456789abcdefABCDEF
 
 def ruby_integer(s: str, radix: int | None = None) -> int:
     """Ruby ``Integer(s)`` / ``Integer(s, radix)``; raises ConversionError with Ruby's text."""
-    bad = ConversionError(f"invalid value for Integer(): {ruby_inspect(s)}")
+    bad = ConversionError(render("INVALID_VALUE_FOR_INTEGER", ruby_inspect=ruby_inspect(s)))
     t = s.strip(" \t\n\v\f\r")
     if not t:
         raise bad
@@ -62,11 +75,10 @@ def ruby_integer(s: str, radix: int | None = None) -> int:
         base = 10
     if not t or t[0] == "_" or t[-1] == "_" or "__" in t:
         raise bad
-    digits = _DIGITS[base] if base in _DIGITS else None
+    digits = _DIGITS.get(base)
     clean = t.replace("_", "")
-    if digits is not None:
-        if any(c not in digits for c in clean):
-            raise bad
+    if digits is not None and any(c not in digits for c in clean):
+        raise bad
     # Puppet makes bignums here; digits past what can ever be shown are refused instead
     check_integer_digits(clean, base, "the converted Integer")
     try:
@@ -79,7 +91,7 @@ _FLOAT_RE = re.compile(r"^[+-]?(\d+(_\d+)*)(\.\d+(_\d+)*)?([eE][+-]?\d+)?$")
 
 
 def ruby_float(s: str) -> float:
-    bad = ConversionError(f"invalid value for Float(): {ruby_inspect(s)}")
+    bad = ConversionError(render("INVALID_VALUE_FOR_FLOAT", ruby_inspect=ruby_inspect(s)))
     t = s.strip(" \t\n\v\f\r")
     if re.match(r"^[+-]?0[xX][0-9a-fA-F]+$", t):
         check_integer_digits(t, 16, "the converted Float")
@@ -92,7 +104,7 @@ def ruby_float(s: str) -> float:
         raise bad from None
 
 
-_WS_SIGN = re.compile(r"\A([+-])[ \t]+(.*)\Z", re.S)
+_WS_SIGN = re.compile(r"\A([+-])[ \t]+(.*)\Z", re.DOTALL)
 
 INTEGER_HEX = r"(?:0[xX][0-9A-Fa-f]+)"
 INTEGER_OCT = r"(?:0[0-7]+)"
@@ -127,8 +139,8 @@ _INT_CONV = f"Variant[Numeric, Boolean, Pattern[/{INTEGER_PATTERN_LENIENT}/], Ti
 
 def _int_from(v, radix):
     if type(v) is float:
-        if v != v or v in (float("inf"), float("-inf")):
-            raise ConversionError(f"{v}")
+        if math.isnan(v) or math.isinf(v):
+            raise ConversionError(render("TYPE_CONVERSION_ERROR", message=v))
         return int(v)
     if isinstance(v, (Timespan, Timestamp)):
         return v.nsecs // NSECS if v.nsecs >= 0 else -((-v.nsecs) // NSECS)
@@ -167,15 +179,13 @@ def _assert_radix(radix):
     if radix is None or isinstance(radix, DefaultValue):
         return
     if radix not in (2, 8, 10, 16):
-        raise EvalError(f"Illegal radix: {radix}, expected 2, 8, 10, 16, or default")
+        raise EvalError(render("ILLEGAL_RADIX_EXPECTED_OR_DEFAULT", radix=radix))
 
 
 @new_integer.argument_mismatch("Hash hash_args")
 def _integer_hash_err(c, h):
-    from .typetext import type_from_text
-    if "from" in h:
-        if not instance_of(type_from_text(_INT_CONV), h["from"]):
-            return _integer_err(c, h["from"])
+    if "from" in h and not instance_of(type_from_text(_INT_CONV), h["from"]):
+        return _integer_err(c, h["from"])
     _assert_radix(h.get("radix"))
     msg = describe_value_mismatch("Integer.new", type_from_text(
         f"Struct[{{from => {_INT_CONV}, Optional[radix] => {_RADIX}, Optional[abs] => Boolean}}]"), h)
@@ -284,7 +294,6 @@ new_string = Function("new_string")
 @new_string.dispatch("Any from", "Variant[Default, String[1], Hash[Type, Variant[String, Hash]]] "
                      "string_formats?")
 def _string(c, v, formats=None):
-    from .stringconv import StringFormatError, string_convert
     try:
         return string_convert(v, formats)
     except StringFormatError as exc:
@@ -323,7 +332,6 @@ def _array(c, v, wrap=False):
         return [[k, x] for k, x in v.items()]
     if isinstance(v, Binary):
         return list(v.data)
-    from .iteration import to_list
     return to_list(c.ev, v)
 
 
@@ -341,7 +349,7 @@ new_hash = Function("new_hash")
 
 
 @new_hash.dispatch("Array[Tuple[Array,Any],1] from", "Enum[tree, hash_tree] build_option?")
-def _hash_tree(c, arr, option=None):
+def _hash_tree(c, arr, option=None) -> Any:
     if option is None:
         return _hash_tuples(c, arr)
     all_hashes = option == "hash_tree"
@@ -381,17 +389,17 @@ def _hash_tuples(c, arr):
 def _hash_any(c, v):
     if type(v) in (list, tuple):
         if len(v) % 2:
-            raise ConversionError("odd number of arguments for Hash")
+            raise ConversionError(render("NEW_HASH_ODD_ARGUMENTS"))
         return {hkey(v[i]): v[i + 1] for i in range(0, len(v), 2)}
     if isinstance(v, dict):
         return v
-    from .iteration import is_iterable, to_list
     if is_iterable(v):
         items = to_list(c.ev, v)
         if len(items) % 2:
-            raise ConversionError("odd number of arguments for Hash")
+            raise ConversionError(render("NEW_HASH_ODD_ARGUMENTS"))
         return {hkey(items[i]): items[i + 1] for i in range(0, len(items), 2)}
-    raise ConversionError(f"Value of type {generalized_type_name(v)} cannot be converted to Hash")
+    raise ConversionError(render("VALUE_TYPE_CANNOT_CONVERTED_HASH",
+                                 generalized_type_name=generalized_type_name(v)))
 
 
 # ---- Regexp / SemVer / Binary / URI / Sensitive / Type ------------------------------------------------
@@ -407,7 +415,6 @@ def _regexp(c, v, escape=False):
         v = _ruby_regexp_escape(v)
     rx = Regexp(v)
     if rx.compiled() is None:
-        from .runtime import regexp_error
         raise ConversionError(regexp_error(v))
     return rx
 
@@ -445,7 +452,7 @@ def _parse_semver(s):
     try:
         return SemVer.parse(s)
     except ValueError:
-        raise ConversionError(f"The string '{s}' cannot be converted to a SemVer") from None
+        raise ConversionError(render("STRING_CANNOT_CONVERTED_SEMVER", s=s)) from None
 
 
 def _semver_fields(c, major, minor, patch, prerelease=None, build=None):
@@ -463,7 +470,8 @@ new_semver.dispatch("Integer[0] major", "Integer[0] minor", "Integer[0] patch",
                      f"Optional[prerelease] => {_SEMVER_QUALIFIER}, "
                      f"Optional[build] => {_SEMVER_QUALIFIER}}}] hash_args")
 def _semver_hash(c, h):
-    return _semver_fields(c, h["major"], h["minor"], h["patch"], h.get("prerelease"), h.get("build"))
+    return _semver_fields(c, h["major"], h["minor"], h["patch"], h.get("prerelease"),
+                          h.get("build"))
 
 
 @new_semver.argument_mismatch("String str")
@@ -479,7 +487,7 @@ def _range_str(c, s):
     try:
         return SemVerRange.parse(s)
     except ValueError:
-        raise ConversionError(f'Unparsable version range: "{s}"') from None
+        raise ConversionError(render("NEW_SEMVER_RANGE_UNPARSABLE", s=s)) from None
 
 
 @new_semver_range.dispatch("Variant[SemVer,Default] min", "Variant[SemVer,Default] max",
@@ -500,7 +508,6 @@ def _range_minmax(c, lo, hi, exclude=False):
 @new_semver_range.dispatch("Struct[{min => Variant[SemVer,Default], Optional[max] => "
                            "Variant[SemVer,Default], Optional[exclude_max] => Boolean}] hash_args")
 def _range_hash(c, h):
-    from .runtime import DefaultValue as _D
     return _range_minmax(c, h["min"], h.get("max", _D()), bool(h.get("exclude_max")))
 
 
@@ -509,8 +516,6 @@ new_binary = Function("new_Binary")
 
 @new_binary.dispatch("String str", "Enum['%b', '%u', '%B', '%s', '%r'] format?")
 def _binary_str(c, s, fmt=None):
-    import base64
-    import binascii
     try:
         if fmt in (None, "%B"):
             if len(s) % 4:
@@ -525,12 +530,11 @@ def _binary_str(c, s, fmt=None):
         if fmt == "%r":
             return Binary(s.encode("latin-1", "replace"))
     except (binascii.Error, ValueError):
-        raise ConversionError("invalid base64") from None
-    raise ConversionError(f"Unsupported Binary format {fmt}")
+        raise ConversionError(render("INVALID_BASE64")) from None
+    raise ConversionError(render("UNSUPPORTED_BINARY_FORMAT", fmt=fmt))
 
 
 def _relaxed_b64(s: str) -> Binary:
-    import base64
     clean = "".join(ch for ch in s if ch.isalnum() or ch in "+/=")
     clean = clean.rstrip("=")
     return Binary(base64.b64decode(clean + "=" * (-len(clean) % 4)))
@@ -613,24 +617,22 @@ def _type_from_string(c, s):
 def parse_type_string(ev, s: str):
     """A type written as a String, resolved in the evaluation's context (aliases, resource
     types); a name nothing defines becomes a type reference, as in Puppet's TypeParser."""
-    from ..syntax.parser import parse
     pr = parse(s)
     stmts = [n for n in pr.root.children() if n.kind not in _NON_EXPR_KINDS]
     if pr.errors or len(stmts) != 1:
-        raise ConversionError(f"The string '{s}' cannot be converted to a Type")
+        raise ConversionError(render("STRING_CANNOT_CONVERTED_TYPE", s=s))
     try:
         v = ev.eval(stmts[0], ev.catalog.top or _scratch_scope(ev))
     except EvalError as exc:
         if exc.code == "UNKNOWN_RESOURCE_TYPE":
             return m.TypeReferenceType(s.strip())
-        raise ConversionError(f"The string '{s}' cannot be converted to a Type") from None
+        raise ConversionError(render("STRING_CANNOT_CONVERTED_TYPE", s=s)) from None
     if not isinstance(v, m.PType):
-        raise ConversionError(f"The string '{s}' cannot be converted to a Type")
+        raise ConversionError(render("STRING_CANNOT_CONVERTED_TYPE", s=s))
     return v
 
 
 def _scratch_scope(ev):
-    from .scope import Scope
     return Scope(ev.ctx, None, "top")
 
 
@@ -679,13 +681,13 @@ def new_function_for(t: m.PType):
             return new_unit if isinstance(rt, m.NotUndefType) else None
         return new_function_for(rt.type)
     if isinstance(rt, (m.TimespanType, m.TimestampType)):
-        from .timefmt import new_timespan, new_timestamp
         return new_timespan if isinstance(rt, m.TimespanType) else new_timestamp
     if isinstance(rt, m.ObjectExtType):
         # a parameterized Object type creates instances of its base type (as Puppet does)
         return new_function_for(rt.base)
     if isinstance(rt, m.ObjectType):
-        from .objecttypes import new_object_function
+        if rt == m.DEFERRED or rt.type_name == "Deferred":
+            return new_deferred
         return new_object_function(rt)
     if isinstance(rt, m.InitType):
         return None
@@ -693,7 +695,6 @@ def new_function_for(t: m.PType):
 
 
 def _type_text(t: m.PType) -> str:
-    from ..types.format import type_to_string
     return type_to_string(t)
 
 
@@ -705,7 +706,7 @@ def new_instance(c, t: m.PType, args: list) -> Any:
         return args[0]
     fn = new_function_for(t)
     if fn is None:
-        raise EvalError(f"Creation of new instance of type '{_type_text(t)}' is not supported")
+        raise EvalError(render("CREATION_NEW_INSTANCE_TYPE_NOT", type_text=_type_text(t)))
     result = fn.call(c.ev, args, None, c.scope, c.node)
     assert_new_result(t, result)
     return result
@@ -714,8 +715,9 @@ def new_instance(c, t: m.PType, args: list) -> Any:
 def assert_new_result(t: m.PType, result: Any) -> None:
     if not instance_of(t, result):
         msg = describe_value_mismatch("x", t, result)
-        detail = msg[2:] if msg.startswith("x ") else msg
-        raise EvalError(f"Converted value from {_type_text(t)}.new() has wrong type, {detail}")
+        detail = msg.removeprefix("x ")
+        raise EvalError(render("CONVERTED_VALUE_FROM_NEW_HAS", type_text=_type_text(t),
+                               detail=detail))
 
 
 _NOT_INIT = (m.InitType, m.OptionalType, m.NotUndefType)
@@ -724,16 +726,15 @@ _NOT_INIT = (m.InitType, m.OptionalType, m.NotUndefType)
 def _init_new(c, t: m.InitType, args: list) -> Any:
     if t.type is None:
         if len(args) != 1:
-            raise ArgumentsError(f"'new' expects 1 argument, got {len(args)}")
+            raise ArgumentsError(render("NEW_EXPECTS_ARGUMENT_GOT", count=len(args)))
         return args[0]
     inner = t.type
     fn = None if isinstance(inner, _NOT_INIT) else new_function_for(inner)
     if fn is None:
-        raise EvalError(f"Creation of new instance of type '{_type_text(inner)}' is not supported")
+        raise EvalError(render("CREATION_NEW_INSTANCE_TYPE_NOT", type_text=_type_text(inner)))
     if len(args) != 1:
-        raise ArgumentsError(f"'new_Init' expects 1 argument, got {len(args)}")
+        raise ArgumentsError(render("NEW_INIT_EXPECTS_ARGUMENT_GOT", count=len(args)))
     value = args[0]
-    from .typecheck import init_parts
     singles, _others = init_parts(t)
     if t.args:
         return new_instance(c, inner, [value] + list(t.args))
@@ -747,7 +748,10 @@ def _init_new(c, t: m.InitType, args: list) -> Any:
 def _single_types(inner, fn) -> list:
     out = [inner]
     for d in fn.dispatches:
-        types, names, size, *_ = d._compile()
+        types, _names, size, *_ = d._compile()
         if size == (1, 1):
             out.append(types[0])
     return out
+
+
+register_new_functions(new_function_for)

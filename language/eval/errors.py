@@ -22,7 +22,7 @@ class EvalError(Exception):
     ``phase`` is "eval" or "parse" (parse covers syntax and static validation errors).
     """
 
-    def __init__(self, message: str, code: str = "RUNTIME_ERROR", offset: int | None = None,
+    def __init__(self, message: str, code: str | None = "RUNTIME_ERROR", offset: int | None = None,
                  end: int | None = None, prefix: str = "", phase: str = "eval",
                  file: str | None = None):
         super().__init__(message)
@@ -34,16 +34,22 @@ class EvalError(Exception):
         self.phase = phase
         # The name Puppet prints for the source ("inlined-epp-text" for inline templates).
         self.file = file
+        # Puppet's loader-style errors have no issue code and carry their line in the message;
+        # diagnostics still get a code and a range from these.
+        self.diag_code: str | None = None
+        self.diag_range: tuple[int, int] | None = None
+        # Several validation errors summed up in one ("Language validation logged N errors").
+        self.validation_errors: list[Any] | None = None
 
     @property
     def located(self) -> bool:
         return self.offset is not None
 
-    def locate(self, offset: int, end: int, prefix: str = "") -> "EvalError":
+    def locate(self, offset: int, end: int, prefix: str = "") -> EvalError:
         """Give an unlocated error a location (no effect when it already has one, or when it
         is one of Puppet's loader-style errors whose message carries the line itself; those
         keep their source range in ``diag_range`` for diagnostics)."""
-        if self.offset is None and getattr(self, "diag_range", None) is None:
+        if self.offset is None and self.diag_range is None:
             self.offset = offset
             self.end = end
             if prefix and not self.prefix:
@@ -61,8 +67,7 @@ class EvalError(Exception):
         the finer cause for diagnostics); break/next/return misuse has no issue code."""
         if self.code == "CONTROL_FLOW":
             return None
-        if self.prefix.startswith("Error while evaluating") or \
-                self.message.startswith("Error while evaluating"):
+        if self.prefix:  # always messages' ERROR_WHILE_EVALUATING
             return "RUNTIME_ERROR"
         return self.code
 

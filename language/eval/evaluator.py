@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..syntax import ast
-from ..syntax import kinds as K
+from ..syntax import ast, kinds as K
 from ..syntax.tree import SyntaxNode
 from ..types import model as m
 from ..types.build import (BUILTIN_RESOURCE_TYPES, TypeCall, build, object_type_problem,
@@ -23,11 +22,20 @@ from ..types.guard import LimitExceeded, check_size, measure
 from .typecheck import instance_of as is_instance
 from ..types.values import DEFAULT, DefaultValue, Regexp, SemVer, SemVerRange
 from . import operators as ops
+from .registry import lookup_function
 from .errors import EvalError
-from .rubyfmt import ruby_interpolated
-from .runtime import (MAX_INTEGER, a_an, a_an_uc, hkey, label, ruby_hex, truthy)
+from .stringconv import ruby_interpolated, to_s
+from .runtime import (MAX_INTEGER, a_an, a_an_uc, hkey, label, ruby_hex, truthy, Timespan,
+                      regexp_error, Sensitive, class_name_of)
 from .scope import MISSING, Scope
-from .stringconv import to_s
+from ..messages import render
+from .catalog import Catalog
+from .syntax_checks import check_heredoc
+from .iteration import is_iterator, iterate
+from .rubyfmt import ruby_inspect
+from .closures import Closure, reserved_name_message
+from .access import access
+from .objects import call_member
 
 _NON_EXPR = ast._NON_EXPR
 _CANONICAL = {n.lower(): n for n in m.SIMPLE_TYPES}
@@ -76,11 +84,10 @@ def is_splat(node: SyntaxNode) -> bool:
 class Evaluator:
     """Evaluates syntax nodes in scopes of one :class:`~.context.Context`."""
 
-    def __init__(self, ctx):
+    def __init__(self, ctx) -> None:
         self.ctx = ctx
         self.budget = ctx.budget
         self.settings = ctx.settings
-        from .catalog import Catalog
         if ctx.catalog is None:
             ctx.catalog = Catalog(self)
         self.catalog = ctx.catalog
@@ -143,6 +150,13 @@ class Evaluator:
         if level == "warning":
             self.warn(code, message, where)
 
+    def required(self, node: SyntaxNode | None, parent: SyntaxNode) -> SyntaxNode:
+        """A sub-expression the construct needs; only a broken tree (which validation stops
+        before evaluation) lacks it."""
+        if node is None:
+            raise self.fail("SYNTAX_ERROR", render("SYNTAX_ERROR_INCOMPLETE_EXPRESSION"), parent)
+        return node
+
     # ---- main dispatch ---------------------------------------------------------------------
     def eval(self, node: SyntaxNode, scope: Scope) -> Any:
         budget = self.budget
@@ -168,9 +182,10 @@ class Evaluator:
 
     def eval_unknown(self, node: SyntaxNode, scope: Scope) -> Any:
         if node.kind == K.ERROR:
-            raise self.fail("SYNTAX_ERROR", "Syntax error", node)
+            raise self.fail("SYNTAX_ERROR", render("SYNTAX_ERROR_PLAIN"), node)
         raise self.fail("UNSUPPORTED_EXPRESSION",
-                        f"Evaluation of {node.kind.lower().replace('_', ' ')} is not supported",
+                        render("EVALUATION_NOT_SUPPORTED", replace=node.kind.lower().replace('_',
+                                                                                             ' ')),
                         node)
 
     def eval_statements(self, node: SyntaxNode, scope: Scope) -> Any:
@@ -197,13 +212,13 @@ class Evaluator:
         if k == K.NUMBER:
             v = ast.number_value(tok.text)
             if v is None:
-                raise self.fail("ILLEGAL_NUMBER", f"Illegal number '{tok.text}'", tok)
+                raise self.fail("ILLEGAL_NUMBER", render("ILLEGAL_NUMBER", text=tok.text), tok)
             if type(v) is int and v > MAX_INTEGER:
-                raise EvalError("A Literal Integer resulted in a value outside of Puppet Integer "
-                                f"max range, got '{ruby_hex(v)}'", "NUMERIC_OVERFLOW",
+                raise EvalError(render("LITERAL_INTEGER_RESULTED_IN_VALUE", ruby_hex=ruby_hex(v)),
+                                "NUMERIC_OVERFLOW",
                                 tok.offset, tok.end, phase="parse")
             if type(v) is float and v in (float("inf"), float("-inf")):
-                raise self.fail("ILLEGAL_NUMBER", f"Illegal number '{tok.text}'", tok)
+                raise self.fail("ILLEGAL_NUMBER", render("ILLEGAL_NUMBER", text=tok.text), tok)
         elif k == K.STRING:
             v = ast.single_quoted_value(tok.text)
         elif k == K.BOOLEAN:
@@ -227,7 +242,7 @@ class Evaluator:
         t = node.first_token()
         word = t.text if t else ""
         raise self.fail("RESERVED_WORD",
-                        f"Use of reserved word: {word}, must be quoted if intended to be a String value",
+                        render("RESERVED_WORD", word=word),
                         node)
 
     def eval_type_ref(self, node: SyntaxNode, scope: Scope) -> Any:
@@ -235,7 +250,8 @@ class Evaluator:
         name = t.text if t else ""
         ty = self.resolve_type_name(name, node)
         if isinstance(ty, m.TypeReferenceType):
-            raise self.fail("UNKNOWN_RESOURCE_TYPE", f"Resource type not found: {ty.text}", node)
+            raise self.fail("UNKNOWN_RESOURCE_TYPE", render("UNKNOWN_RESOURCE_TYPE",
+                                                            type_name=ty.text), node)
         if isinstance(ty, m.TypeAliasType) and ty.scope is self.ctx.aliases:
             self._check_alias(ty, node)
         return ty
@@ -248,9 +264,8 @@ class Evaluator:
             checked[name] = _alias_reaches_type(self.ctx.aliases, ty, set(), 0)
         if not checked[name]:
             # Puppet raises this while evaluating the name, hence its "Type-Name" prefix.
-            raise self.fail("ILLEGAL_TYPE_ALIAS",
-                            "Error while evaluating a Type-Name, "
-                            f"Type alias '{name}' cannot be resolved to a real type", node)
+            raise self.fail("ILLEGAL_TYPE_ALIAS", render("ILLEGAL_TYPE_ALIAS", name=name), node,
+                            render("ERROR_WHILE_EVALUATING", expression="a Type-Name"))
         problems = self.__dict__.setdefault("_object_problems", {})
         if name not in problems:
             try:
@@ -261,8 +276,8 @@ class Evaluator:
                 target, m.ObjectType) else None
         if problems[name] is not None:
             # Puppet validates a declared Object type when its name is first resolved
-            raise self.fail("ILLEGAL_TYPE", "Error while evaluating a Type-Name, "
-                            + problems[name], node)
+            raise self.fail("ILLEGAL_TYPE", problems[name], node,
+                            render("ERROR_WHILE_EVALUATING", expression="a Type-Name"))
 
     def canonical_type_name(self, name: str) -> str:
         """Puppet looks type names up case-insensitively (``Semver`` is ``SemVer``)."""
@@ -316,7 +331,8 @@ class Evaluator:
             level = "off"
         else:
             level = s.strict
-        self.optionally_fail(level, "UNKNOWN_VARIABLE", f"Unknown variable: '{name}'.", where)
+        self.optionally_fail(level, "UNKNOWN_VARIABLE", render("UNKNOWN_VARIABLE", name=name),
+                             where)
         return None
 
     # ---- strings ----------------------------------------------------------------------------------
@@ -326,7 +342,7 @@ class Evaluator:
             k = c.kind
             if k == K.STRING_TEXT:
                 out.append(ast.dq_text_value(c.text))
-            elif k == K.INTERPOLATION:
+            elif k == K.INTERPOLATION and isinstance(c, SyntaxNode):
                 out.append(self.interpolate(c, scope))
         check_size(sum(map(len, out)), "the interpolated string")
         return "".join(out)
@@ -343,8 +359,7 @@ class Evaluator:
             name = ast.variable_name(t.text) if t else ""
             if name and name[0].isdigit() and not name.isdigit():
                 raise self.fail("ILLEGAL_NUMERIC_VAR_NAME",
-                                f"Illegal numeric variable name, The given name '{name}' must be "
-                                "a decimal value if it starts with a digit 0-9", e)
+                                render("ILLEGAL_NUMERIC_VAR_NAME", name=name), e)
         return to_s(self.eval(e, scope))
 
     def eval_heredoc(self, node: SyntaxNode, scope: Scope) -> Any:
@@ -359,7 +374,6 @@ class Evaluator:
         text = "".join(out)
         syntax = hd.syntax_name
         if syntax:
-            from .syntax_checks import check_heredoc
             msg = check_heredoc(syntax, text)
             if msg:
                 raise self.fail("ILLEGAL_HEREDOC_SYNTAX", msg, _heredoc_text_start(node))
@@ -383,14 +397,13 @@ class Evaluator:
         return out
 
     def eval_splat(self, node: SyntaxNode, scope: Scope) -> list:
-        v = self.eval(first_expr(node), scope)
+        v = self.eval(self.required(first_expr(node), node), scope)
         if v is None:
             return []
         if type(v) is list or type(v) is tuple:
             return list(v)
         if isinstance(v, dict):
             return [[k, x] for k, x in v.items()]
-        from .iteration import is_iterator, iterate
         if is_iterator(v):
             return list(iterate(self, v, node))
         return [v]
@@ -414,46 +427,48 @@ class Evaluator:
     # ---- operators ------------------------------------------------------------------------------
     def eval_unary(self, node: SyntaxNode, scope: Scope) -> Any:
         kids, t = self.shape(node)
-        operand = kids[0] if kids else None
+        operand = self.required(kids[0] if kids else None, node)
         k = t.kind if t else ""
         if k == K.NOT:
             return not truthy(self.eval(operand, scope))
         if k == K.MINUS:
             v = self.eval(operand, scope)
             n = self.coerce(v, node, "right")
-            from .runtime import Timespan
             if isinstance(n, Timespan):
                 return Timespan(-n.nsecs)
             if isinstance(n, SemVer):
-                raise self.fail("RUNTIME_ERROR", "can't convert SemanticPuppet::Version into Float",
-                                node, "Error while evaluating an Unary Minus, ")
+                raise self.fail("RUNTIME_ERROR", render("SEMVER_NOT_FLOAT"),
+                                node, render("ERROR_WHILE_EVALUATING",
+                                             expression="an Unary Minus"))
             if not isinstance(n, (int, float)):
                 raise self.fail("OPERATOR_NOT_APPLICABLE",
-                                f"Operator '-' is not applicable to {a_an(label(n))}.", node)
+                                render("MINUS_NOT_APPLICABLE", a_an=a_an(label(n))), node)
             return -n
         if k == K.TIMES:
             return self.eval_splat(node, scope)
-        raise self.fail("UNSUPPORTED_OPERATOR", f"The operator '{t.text if t else '?'}' is not supported.",
+        raise self.fail("UNSUPPORTED_OPERATOR", render("UNSUPPORTED_OPERATOR",
+                                                       operator=t.text if t else '?'),
                         node)
 
     def coerce(self, v: Any, where: Any, blame: str) -> Any:
         try:
-            return ops.coerce_numeric(v, blame, lambda s, n, b: self._coerced(s, n, where))
+            def on_coerce(s: Any, n: Any, _blame: str) -> None:
+                self._coerced(s, n, where)
+            return ops.coerce_numeric(v, blame, on_coerce)
         except ops.OpError as exc:
             raise self.fail(exc.code, exc.message, where) from None
 
     def _coerced(self, s: Any, n: Any, where: Any) -> None:
         level = "off" if self.settings.strict == "off" else self.settings.strict
         self.optionally_fail(level, "NUMERIC_COERCION",
-                             f"The string '{s}' was automatically coerced to the numerical value "
-                             f"{to_s(n)}", where)
+                             render("NUMERIC_COERCION", before=s, after=to_s(n)), where)
 
     def eval_binary(self, node: SyntaxNode, scope: Scope) -> Any:
         es, t = self.shape(node)
         op = t.text if t else ""
         kind = t.kind if t else ""
         if len(es) < 2:
-            raise self.fail("SYNTAX_ERROR", "Syntax error: incomplete expression", node)
+            raise self.fail("SYNTAX_ERROR", render("SYNTAX_ERROR_INCOMPLETE_EXPRESSION"), node)
         left_n, right_n = es[0], es[1]
         if kind == K.AND:
             if not truthy(self.eval(left_n, scope)):
@@ -478,9 +493,10 @@ class Evaluator:
                 return ops.includes(right, left, lambda mt: scope.push_match(ops.match_groups(mt)))
         except ops.OpError as exc:
             where = {"left": left_n, "right": right_n, "op": t, "expr": node}[exc.blame]
-            prefix = f"Error while evaluating {a_an(repr_expr(op))}, " if exc.code == "RUNTIME_ERROR" else ""
+            prefix = render("ERROR_WHILE_EVALUATING", expression=a_an(repr_expr(op))) \
+                if exc.code == "RUNTIME_ERROR" else ""
             raise self.fail(exc.code, exc.message, where, prefix) from None
-        raise self.fail("UNSUPPORTED_OPERATOR", f"The operator '{op}' is not supported.", node)
+        raise self.fail("UNSUPPORTED_OPERATOR", render("UNSUPPORTED_OPERATOR", operator=op), node)
 
     def match(self, left: Any, right: Any, op: str, left_n, right_n, scope: Scope) -> bool:
         positive = op == "=~"
@@ -488,7 +504,6 @@ class Evaluator:
             r = is_instance(right, left)
             return r if positive else not r
         if isinstance(right, SemVerRange):
-            from .runtime import SemVer
             if not isinstance(left, (str, SemVer)):
                 r = False
             else:
@@ -497,20 +512,17 @@ class Evaluator:
         if type(right) is str:
             rx = Regexp(right)
             if rx.compiled() is None:
-                from .runtime import regexp_error
                 raise self.fail("MATCH_NOT_REGEXP",
-                                "Can not convert right match operand to a regular expression. "
-                                f"Caused by '{regexp_error(right)}'.", right_n)
+                                render("MATCH_NOT_REGEXP", detail=regexp_error(right)), right_n)
             right = rx
         if not isinstance(right, Regexp):
             raise self.fail("MATCH_NOT_REGEXP",
-                            "Can not convert right match operand to a regular expression. Caused "
-                            f"by 'no implicit conversion of {_ruby_class(right)} into String'.",
+                            render("MATCH_NO_STRING_CONVERSION", ruby_class=_ruby_class(right)),
                             right_n)
         if type(left) is not str:
             raise self.fail("MATCH_NOT_STRING",
-                            "Left match operand must result in a String value. Got "
-                            f"{'an Object' if isinstance(left, DefaultValue) else a_an(label(left))}.",
+                            render("MATCH_NOT_STRING", left='an Object' if isinstance(left,
+                                                                                      DefaultValue) else a_an(label(left))),
                             left_n)
         mt = ops.regexp_search(right, left)
         if mt is not None:
@@ -521,9 +533,10 @@ class Evaluator:
     def eval_assignment(self, node: SyntaxNode, scope: Scope) -> Any:
         es, t = self.shape(node)
         if t is not None and t.kind != K.EQUALS:
-            raise self.fail("UNSUPPORTED_OPERATOR", f"The operator '{t.text}' is not supported.", node)
+            raise self.fail("UNSUPPORTED_OPERATOR", render("UNSUPPORTED_OPERATOR",
+                                                           operator=t.text), node)
         if len(es) < 2:
-            raise self.fail("SYNTAX_ERROR", "Syntax error: incomplete assignment", node)
+            raise self.fail("SYNTAX_ERROR", render("SYNTAX_ERROR_INCOMPLETE_ASSIGNMENT"), node)
         target = self.lvalue(es[0])
         value = self.eval(es[1], scope)
         self.assign(target, value, node, es[0], es[1], scope)
@@ -536,33 +549,30 @@ class Evaluator:
             return (ast.variable_name(t.text) if t else "", node)
         if node.kind == K.ARRAY:
             return [self.lvalue(c) for c in exprs(node)]
-        raise self.fail("ILLEGAL_ASSIGNMENT", "Illegal attempt to assign to "
-                        f"'{a_an(_node_label(node))}'. Not an assignable reference", node)
+        raise self.fail("ILLEGAL_ASSIGNMENT", render("ILLEGAL_ASSIGNMENT",
+                                                     what=a_an(_node_label(node))), node)
 
     def assign(self, target: Any, value: Any, node, lhs, rhs, scope: Scope) -> None:
         if isinstance(target, tuple):
-            name, vnode = target
+            name, _vnode = target
             if "::" in name:
                 raise self.fail("CROSS_SCOPE_ASSIGNMENT",
-                                f"Illegal attempt to assign to '{name}'. Cannot assign to "
-                                "variables in other namespaces", lhs)
+                                render("CROSS_SCOPE_ASSIGNMENT", name=name), lhs)
             if name.isdigit():
                 raise self.fail("ILLEGAL_NUMERIC_ASSIGNMENT",
-                                f"Illegal attempt to assign to the numeric match result variable "
-                                f"'${name}'. Numeric variables are not assignable", lhs)
+                                render("ILLEGAL_NUMERIC_ASSIGNMENT", name=name), lhs)
             self.set_variable(name, value, node, scope)
             return
         # a list of lvalues: multi assignment
         if isinstance(value, dict):
             for lv in target:
-                key = lv[0] if isinstance(lv, tuple) else [x[0] if isinstance(x, tuple) else x for x in lv]
+                key = lv[0] if isinstance(lv, tuple) else [x[0] if isinstance(x,
+                                                                              tuple) else x for x in lv]
                 k = hkey(key)
                 if k not in value:
-                    from .rubyfmt import ruby_inspect
                     shown = key if isinstance(key, str) else ruby_inspect(key)
                     raise self.fail("MISSING_MULTI_ASSIGNMENT_KEY",
-                                    f"No value for required key '{shown}' in assignment to "
-                                    "variables from hash", node)
+                                    render("MISSING_MULTI_ASSIGNMENT_KEY", key=shown), node)
                 self.assign(lv, value[k], node, lhs, rhs, scope)
             return
         if isinstance(value, m.ClassType) and value.class_name:
@@ -571,8 +581,8 @@ class Evaluator:
         values = list(value) if type(value) in (list, tuple) else [value]
         if len(values) != len(target):
             raise self.fail("ILLEGAL_MULTI_ASSIGNMENT_SIZE",
-                            "Mismatched number of assignable entries and values, expected "
-                            f"{len(target)}, got {len(values)}", node)
+                            render("ILLEGAL_MULTI_ASSIGNMENT_SIZE", expected=len(target),
+                                   actual=len(values)), node)
         for lv, v in zip(target, values):
             self.assign(lv, v, node, lhs, rhs, scope)
 
@@ -582,16 +592,17 @@ class Evaluator:
         if scope.bound(name) or name == "server_facts":
             if name in _RESERVED_VARIABLES:
                 raise self.fail("ILLEGAL_RESERVED_ASSIGNMENT",
-                                f"Attempt to assign to a reserved variable name: '${name}'", where)
+                                render("ILLEGAL_RESERVED_ASSIGNMENT", name=name), where)
             if (name in ("title", "name") and scope.kind in ("top", "class")
                     and scope.effective_table() is scope.table):
                 # A class' (and main's) title and name are set by the compiler, not the code.
-                raise self.fail("ILLEGAL_REASSIGNMENT", "Cannot reassign built in (or already assigned) "
-                                f"variable '${name}'", where)
-            raise self.fail("ILLEGAL_REASSIGNMENT", f"Cannot reassign variable '${name}'", where)
+                raise self.fail("ILLEGAL_REASSIGNMENT", render("CANNOT_REASSIGN_BUILT_IN_OR",
+                                                               name=name), where)
+            raise self.fail("ILLEGAL_REASSIGNMENT", render("ILLEGAL_REASSIGNMENT", name=name),
+                            where)
         if name in _RESERVED_VARIABLES:
             raise self.fail("RUNTIME_ERROR", reserved_name_message(name), where,
-                            "Error while evaluating a '=' expression, ")
+                            render("ERROR_WHILE_EVALUATING", expression="a '=' expression"))
         scope.set(name, value)
 
     # ---- conditionals ----------------------------------------------------------------------------------
@@ -622,10 +633,10 @@ class Evaluator:
     def eval_case(self, node: SyntaxNode, scope: Scope) -> Any:
         level = scope.level
         try:
-            test_n = first_expr(node)
+            test_n = self.required(first_expr(node), node)
             test = self.eval(test_n, scope)
             the_default = None
-            set_match = lambda mt: scope.push_match(ops.match_groups(mt))  # noqa: E731
+            set_match = lambda mt: scope.push_match(ops.match_groups(mt))
             for opt in node.children():
                 if opt.kind != K.CASE_OPTION:
                     continue
@@ -660,7 +671,6 @@ class Evaluator:
             raise self.fail(exc.code, exc.message, where) from None
 
     def lambda_option(self, lam: SyntaxNode, test: Any, scope: Scope) -> bool:
-        from .closures import Closure
         cl = Closure(self, lam, scope)
         args = list(test) if type(test) in (list, tuple) else [test]
         return truthy(cl.call(args))
@@ -668,10 +678,10 @@ class Evaluator:
     def eval_selector(self, node: SyntaxNode, scope: Scope) -> Any:
         level = scope.level
         try:
-            test_n = first_expr(node)
+            test_n = self.required(first_expr(node), node)
             test = self.eval(test_n, scope)
             the_default = None
-            set_match = lambda mt: scope.push_match(ops.match_groups(mt))  # noqa: E731
+            set_match = lambda mt: scope.push_match(ops.match_groups(mt))
             for entry in node.children():
                 if entry.kind != K.SELECTOR_ENTRY:
                     continue
@@ -688,8 +698,7 @@ class Evaluator:
             if the_default is not None:
                 return self.eval(the_default, scope)
             raise self.fail("UNMATCHED_SELECTOR",
-                            "No matching entry for selector parameter with value "
-                            f"'{ruby_interpolated(test)}'",
+                            render("UNMATCHED_SELECTOR", param=ruby_interpolated(test)),
                             test_n)
         finally:
             scope.pop_to(level)
@@ -700,7 +709,6 @@ class Evaluator:
         target_n = es[0]
         key_nodes = es[1:]
         left = self.eval(target_n, scope)
-        from .access import access
         if isinstance(left, m.ClassType) and left.class_name is None:
             keys = []
             for k in key_nodes:
@@ -725,9 +733,9 @@ class Evaluator:
             args = [ty] + self.unfold(arg_nodes, scope)
             return self.call_function("new", args, lam, node, scope, functor)
         if functor is None or functor.kind != K.QNAME:
-            raise self.fail("ILLEGAL_EXPRESSION", "Illegal expression. "
-                            f"{a_an_uc(_node_label(functor))} is unacceptable as function name in "
-                            "a Function Call", functor or node)
+            raise self.fail("ILLEGAL_EXPRESSION",
+                            render("ILLEGAL_EXPRESSION_UNACCEPTABLE_AS_FUNCTION",
+                                   a_an_uc=a_an_uc(_node_label(functor))), functor or node)
         name = functor.first_token().text
         args = self.unfold(arg_nodes, scope)
         return self.call_function(name, args, lam, node, scope, functor)
@@ -768,11 +776,11 @@ class Evaluator:
             name_tok = ast.MethodCall(node).name_token
             self._shapes[key] = (node.green, name_tok)
         if name_tok is None:
-            raise self.fail("SYNTAX_ERROR", "Syntax error: missing method name", node)
+            raise self.fail("SYNTAX_ERROR", render("SYNTAX_ERROR_MISSING_METHOD_NAME"), node)
         receiver = self.unfold([recv_n], scope)
-        args = receiver + (self.unfold(self.shape(arg_list)[0], scope) if arg_list is not None else [])
+        args = receiver + (self.unfold(self.shape(arg_list)[0],
+                                       scope) if arg_list is not None else [])
         obj = receiver[0] if receiver else None
-        from .objects import call_member
         handled, value = call_member(self, obj, name_tok.text, args[1:], lam, node, scope)
         if handled:
             return value
@@ -794,19 +802,17 @@ class Evaluator:
 
     def call_function(self, name: str, args: list, lam: SyntaxNode | None, node: SyntaxNode,
                       scope: Scope, name_where: Any, block: Any = None) -> Any:
-        from .functions import lookup_function
         fn = self.ctx.functions.get(name)
         if fn is None:
             fn = lookup_function(name)
         if fn is None:
             # A method call is blamed at its '(' or '.', like any other error of the call.
             where = self.call_location(node) if node.kind == K.METHOD_CALL else node
-            raise self.fail("UNKNOWN_FUNCTION", f"Unknown function: '{name}'.", where)
+            raise self.fail("UNKNOWN_FUNCTION", render("UNKNOWN_FUNCTION", name=name), where)
         if lam is not None:
-            from .closures import Closure
             block = Closure(self, lam, scope)
-        prefix = ("Error while evaluating a Method call, " if node.kind == K.METHOD_CALL
-                  else "Error while evaluating a Function Call, ")
+        prefix = render("ERROR_WHILE_EVALUATING", expression="a Method call"
+                        if node.kind == K.METHOD_CALL else "a Function Call")
         self.budget.depth += 2   # a call costs more Python stack than an expression
         try:
             if self.budget.depth > self.budget.max_depth:
@@ -822,7 +828,6 @@ class Evaluator:
 
     # ---- lambdas (outside of calls) -------------------------------------------------------------------
     def eval_lambda(self, node: SyntaxNode, scope: Scope) -> Any:
-        from .closures import Closure
         return Closure(self, node, scope)
 
     # ---- definitions --------------------------------------------------------------------------------
@@ -859,18 +864,17 @@ class Evaluator:
             v: Any = {}  # `<%= {} %>` is an empty hash (the parser makes it an empty block)
         else:
             v = self.eval(e, scope) if e is not None else None
-        from .runtime import Sensitive
         buf.append(v if isinstance(v, Sensitive) else to_s(v))
         return None
 
     def epp_buffer(self, scope: Scope, node: SyntaxNode) -> list:
         buf = getattr(self, "_epp_buffer", None)
         if buf is None:
-            raise self.fail("EPP_NOT_IN_TEMPLATE", "EPP text can only be rendered in a template", node)
+            raise self.fail("EPP_NOT_IN_TEMPLATE", render("EPP_TEXT_CAN_ONLY_RENDERED"), node)
         return buf
 
     def eval_apply(self, node: SyntaxNode, scope: Scope) -> Any:
-        raise self.fail("NOT_AVAILABLE", "The 'apply' expression is not available in this context",
+        raise self.fail("NOT_AVAILABLE", render("APPLY_EXPRESSION_NOT_AVAILABLE_IN"),
                         node)
 
 
@@ -904,7 +908,6 @@ def _heredoc_text_start(node: SyntaxNode) -> tuple:
 
 def static_heredoc_errors(root: SyntaxNode):
     """Heredocs with a syntax and no interpolation are checked before evaluation."""
-    from .syntax_checks import check_heredoc
     for n in root.descendants():
         if n.kind != K.HEREDOC_EXPR:
             continue
@@ -929,18 +932,12 @@ def repr_expr(op: str) -> str:
 _RESERVED_VARIABLES = frozenset({"facts", "trusted", "server_facts"})
 
 
-def reserved_name_message(name: str) -> str:
-    """Puppet's Scope#setvar refusal (the name without ``$``)."""
-    return f"Attempt to assign to a reserved variable name: '{name}'"
-
-
 def _ruby_class(v: Any) -> str:
     """The name Ruby's "no implicit conversion of X" gives a value (nil/true/false by value)."""
     if v is None:
         return "nil"
     if v is True or v is False:
         return "true" if v else "false"
-    from .runtime import class_name_of
     return class_name_of(v)
 
 

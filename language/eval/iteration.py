@@ -7,10 +7,13 @@ Every produced element costs one budget step, so an enormous range stops cleanly
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator as PyIterator
+from typing import Any
+from collections.abc import Callable, Iterator as PyIterator
 
 from ..types import model as m
 from ..types.algebra import infer_set, make_variant
+from ..types.build import resolve_alias
+from ..types.errors import TypeSystemError
 
 
 class IteratorValue:
@@ -37,7 +40,7 @@ def is_iterator(v: Any) -> bool:
 
 def is_iterable(v: Any) -> bool:
     t = type(v)
-    if t is list or t is tuple or t is str or isinstance(v, dict) or isinstance(v, IteratorValue):
+    if t is list or t is tuple or t is str or isinstance(v, (dict, IteratorValue)):
         return True
     if t is int:
         return v >= 0
@@ -46,10 +49,9 @@ def is_iterable(v: Any) -> bool:
     if isinstance(v, m.EnumType):
         return True
     if isinstance(v, m.TypeAliasType):
-        from ..types.build import resolve_alias
         try:
             return is_iterable(resolve_alias(v))
-        except Exception:
+        except (TypeSystemError, RecursionError):
             return False
     return False
 
@@ -80,10 +82,9 @@ def raw_iter(v: Any) -> PyIterator | None:
     if isinstance(v, m.EnumType):
         return iter(list(v.values))
     if isinstance(v, m.TypeAliasType):
-        from ..types.build import resolve_alias
         try:
             return raw_iter(resolve_alias(v))
-        except Exception:
+        except (TypeSystemError, RecursionError):
             return None
     return None
 

@@ -13,10 +13,14 @@ from __future__ import annotations
 from typing import Any
 
 from ..types import model as m
-from ..types.algebra import generalize, infer_set, make_variant, normalize
+from ..types.algebra import generalize, infer_set, make_variant
 from ..types.build import resolve_alias
 from ..types.format import type_to_string
 from ..types.relations import is_assignable, is_instance
+import copy
+from .typecheck import infer_set_of
+from .type_strings import alias_expanded, normalized
+from ..types.errors import TypeSystemError
 
 INF = float("inf")
 
@@ -101,10 +105,9 @@ class Mismatch:
     def __hash__(self) -> int:
         return hash(self.key())
 
-    def chop_path(self, index: int) -> "Mismatch":
+    def chop_path(self, index: int) -> Mismatch:
         if index >= len(self.path):
             return self
-        import copy
         c = copy.copy(self)
         c.path = self.path[:index] + self.path[index + 1:]
         return c
@@ -171,13 +174,6 @@ class UnresolvedTypeReference(Mismatch):
         return f"{variant}{position} references an unresolved type '{self.unresolved}'"
 
 
-def _norm(t):
-    try:
-        return normalize(t)
-    except Exception:
-        return t
-
-
 class ExpectedActual(Mismatch):
     def __init__(self, path, expected, actual):
         super().__init__(path)
@@ -190,8 +186,8 @@ class ExpectedActual(Mismatch):
             else:
                 self.expected = make_variant(expected)
         else:
-            self.expected = _norm(expected)
-        self.actual = _norm(actual)
+            self.expected = normalized(expected)
+        self.actual = normalized(actual)
 
     def key(self):
         return super().key() + (self.expected, self.actual)
@@ -218,46 +214,6 @@ def short_name(t: m.PType) -> str:
     return _name(t)
 
 
-def alias_expanded(t: m.PType) -> str:
-    """A type's text with every alias shown as ``Name = <its type>`` (once per alias)."""
-    try:
-        return type_to_string(_expand_aliases(t, set(), 0))
-    except Exception:
-        return type_to_string(t)
-
-
-def _expand_aliases(t: Any, seen: set, depth: int) -> Any:
-    import dataclasses
-    if depth > 40 or not isinstance(t, m.PType):
-        return t
-    if isinstance(t, m.TypeAliasType):
-        if t.alias_name in seen or t.scope is m.BUILTIN_SCOPE:
-            return t  # Puppet never expands its own aliases (Data, RichData)
-        try:
-            body = _norm(resolve_alias(t))
-        except Exception:
-            return t
-        inner = _expand_aliases(body, seen | {t.alias_name}, depth + 1)
-        return m.TypeReferenceType(f"{t.alias_name} = {type_to_string(inner)}")
-    if not dataclasses.is_dataclass(t):
-        return t
-    changes = {}
-    for f in dataclasses.fields(t):
-        v = getattr(t, f.name)
-        if isinstance(v, m.PType):
-            nv = _expand_aliases(v, seen, depth + 1)
-            if nv is not v:
-                changes[f.name] = nv
-        elif isinstance(v, tuple) and any(isinstance(x, m.PType) for x in v):
-            nv = tuple(_expand_aliases(x, seen, depth + 1) for x in v)
-            if any(a is not b for a, b in zip(nv, v)):
-                changes[f.name] = nv
-        elif isinstance(v, tuple) and any(isinstance(x, m.StructElement) for x in v):
-            nv = tuple(dataclasses.replace(x, value_type=_expand_aliases(x.value_type, seen, depth + 1))
-                       if isinstance(x, m.StructElement) else x for x in v)
-            changes[f.name] = nv
-    return dataclasses.replace(t, **changes) if changes else t
-
 
 def _resolved(t):
     if isinstance(t, list):
@@ -265,7 +221,7 @@ def _resolved(t):
     while isinstance(t, m.TypeAliasType):
         try:
             t = resolve_alias(t)
-        except Exception:
+        except (TypeSystemError, RecursionError):
             break
     return t
 
@@ -277,7 +233,8 @@ def _default_of(t: m.PType) -> m.PType:
 class TypeMismatch(ExpectedActual):
     def merge(self, path, other):
         ex = self.expected.types if isinstance(self.expected, m.VariantType) else [self.expected]
-        ox = other.expected.types if isinstance(other.expected, m.VariantType) else [other.expected]
+        ox = other.expected.types if isinstance(other.expected,
+                                                m.VariantType) else [other.expected]
         merged = []
         for t in list(ex) + list(ox):
             if t not in merged:
@@ -465,7 +422,7 @@ def describe(expected: m.PType, actual: m.PType, path: list) -> list:
     unresolved = _find_unresolved(expected)
     if unresolved:
         return [UnresolvedTypeReference(path, unresolved)]
-    return _internal(_norm(expected), expected, actual, path)
+    return _internal(normalized(expected), expected, actual, path)
 
 
 def _internal(expected, original, actual, path) -> list:
@@ -489,7 +446,7 @@ def _internal(expected, original, actual, path) -> list:
     if isinstance(expected, (m.PatternType, m.EnumType)):
         return [PatternMismatch(path, original, actual)]
     if isinstance(expected, m.TypeAliasType):
-        return _internal(_norm(_resolved(expected)), expected, actual, path)
+        return _internal(normalized(_resolved(expected)), expected, actual, path)
     return [] if is_assignable(expected, actual) else [TypeMismatch(path, original, actual)]
 
 
@@ -585,7 +542,7 @@ def _hash(expected, original, actual, path) -> list:
 
 
 def _struct(expected, original, actual, path) -> list:
-    out = []
+    out: list[Mismatch] = []
     if isinstance(actual, m.StructType):
         h2 = {e.key: e for e in actual.elements}
         for e1 in expected.elements:
@@ -707,7 +664,8 @@ def _arguments(sig: SignatureInfo, arg_types: list, has_block: bool, path: list)
         if adx < 0:
             break
         if not is_assignable(et[adx], arg_types[i]):
-            d = describe(et[adx], arg_types[i], path + [Parameter(sig.names[adx] if adx < len(sig.names) else "")])
+            d = describe(et[adx], arg_types[i],
+                         path + [Parameter(sig.names[adx] if adx < len(sig.names) else "")])
             if d:
                 return d
     return []
@@ -725,7 +683,6 @@ def _block(sig: SignatureInfo, block_type, path: list) -> list:
 
 def describe_signatures(name: str, sigs: list, args: list, block_type=None) -> str:
     """The message for a call whose arguments match none of ``sigs``."""
-    from .typecheck import infer_set_of
     arg_types = [infer_set_of(a) for a in args]
     errs = [_arguments(s, arg_types, block_type is not None, [SignatureElem(i)])
             for i, s in enumerate(sigs)]
@@ -764,7 +721,8 @@ def describe_value_mismatch(subject: str, expected: m.PType, value: Any) -> str:
     return describe_mismatch(subject, expected, infer_set(value))
 
 
-def validate_parameters(subject: str, params: list, given: dict, missing_ok: bool = False) -> str | None:
+def validate_parameters(subject: str, params: list, given: dict,
+                        missing_ok: bool = False) -> str | None:
     """Check named arguments against parameters [(name, type, has_default)]; the error text
     (Puppet's "subject: ..." form) or None."""
     names = {p[0] for p in params}

@@ -9,6 +9,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ..types.values import URI, Deferred, ObjectValue
+from ..types.errors import TypeSystemError
 
 _URI_PARTS = ("scheme", "userinfo", "host", "port", "path", "query", "fragment", "opaque")
 
@@ -22,7 +23,8 @@ def call_member(ev, obj: Any, name: str, args: list, lam, node, scope) -> tuple:
         attrs = _declared_attributes(ev, obj)
         if name in attrs:
             return True, None
-        if obj.type_name == "Error" and name in ("message", "msg", "kind", "details", "issue_code"):
+        if obj.type_name == "Error" and name in ("message", "msg", "kind", "details",
+                                                 "issue_code"):
             if name == "message":
                 return True, obj.get("msg")
             return True, obj.get(name)
@@ -65,7 +67,7 @@ def _declared_attributes(ev, obj: ObjectValue) -> set:
         return set()
     try:
         return {a.name for a in t.all_attributes()}
-    except Exception:
+    except (TypeSystemError, RecursionError):
         return set()
 
 

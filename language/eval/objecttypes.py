@@ -10,15 +10,14 @@ from typing import Any
 from ..types import model as m
 from ..types.build import resolve_alias
 from ..types.values import ObjectValue
-from .functions import Dispatch, Function
+from .registry import Dispatch, Function
+from .typecheck import instance_of
+from ..types.errors import TypeSystemError
 
 _NOT_SETTABLE = ("constant", "derived")
 
 
 def new_object_function(t: m.ObjectType):
-    if t == m.DEFERRED or t.type_name == "Deferred":
-        from .convert import new_deferred
-        return new_deferred
     return _ObjectNew(t)
 
 
@@ -96,9 +95,9 @@ class _ObjectNew(Function):
 
 def _accepts_undef(t: Any) -> bool:
     try:
-        from .typecheck import instance_of
         return bool(instance_of(t, None))
-    except Exception:  # an unresolvable alias: let the Struct check report it
+    except (TypeSystemError,
+            RecursionError):  # an unresolvable alias: let the Struct check report it
         return False
 
 

@@ -8,7 +8,8 @@ the "op"erator, or the whole "expr"ession); the evaluator turns that into a loca
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from ..types import model as m
 from ..types.guard import check_size, measure, measure_joined
@@ -17,7 +18,10 @@ from ..types.relations import is_assignable, types_equal
 from .typecheck import instance_of as is_instance
 from ..types.values import (URI, Binary, DefaultValue, Regexp, SemVer, SemVerRange, Sensitive,
                             Timespan, Timestamp)
-from .runtime import (MAX_INTEGER, MIN_INTEGER, a_an, a_an_uc, label, ruby_hex, to_number)
+from .runtime import MAX_INTEGER, MIN_INTEGER, a_an, a_an_uc, label, ruby_hex, to_number, hkey
+from ..messages import render
+from .stringconv import ruby_interpolated
+from urllib.parse import urljoin
 
 NSECS = 1_000_000_000
 
@@ -36,18 +40,18 @@ class Coercion(Exception):
 
 def _not_applicable(op: str, left: Any) -> OpError:
     return OpError("OPERATOR_NOT_APPLICABLE",
-                   f"Operator '{op}' is not applicable to {a_an(label(left))}.", "left")
+                   render("OPERATOR_NOT_APPLICABLE", operator=op, left=a_an(label(left))), "left")
 
 
 def _not_applicable_when(op: str, left: Any, right: Any) -> OpError:
     return OpError("OPERATOR_NOT_APPLICABLE_WHEN",
-                   f"Operator '{op}' is not applicable to {a_an(label(left))} when right side "
-                   f"is {a_an(label(right))}.", "left")
+                   render("OPERATOR_NOT_APPLICABLE_WHEN", operator=op, left=a_an(label(left)),
+                          right=a_an(label(right))), "left")
 
 
 # ---- numeric coercion -------------------------------------------------------------------------
 
-def coerce_numeric(v: Any, blame: str, on_coerce: Callable[[str, Any, Any, str], None]) -> Any:
+def coerce_numeric(v: Any, blame: str, on_coerce: Callable[[Any, Any, str], None]) -> Any:
     """A number for arithmetic: numbers and time values as they are, numeric strings converted
     (``on_coerce`` reports it), anything else is NOT_NUMERIC."""
     t = type(v)
@@ -59,9 +63,7 @@ def coerce_numeric(v: Any, blame: str, on_coerce: Callable[[str, Any, Any, str],
         return v
     n = to_number(v) if t is str else None
     if n is None:
-        from .rubyfmt import ruby_interpolated
-        raise OpError("NOT_NUMERIC", f"The value '{ruby_interpolated(v)}' cannot be converted to "
-                      "Numeric.", blame)
+        raise OpError("NOT_NUMERIC", render("NOT_NUMERIC", value=ruby_interpolated(v)), blame)
     on_coerce(v, n, blame)
     return n
 
@@ -100,34 +102,32 @@ def _concatenate(x: Any, y: Any) -> Any:
                 for pair in y:
                     if len(pair) != 2:
                         raise OpError("RUNTIME_ERROR",
-                                      f"invalid number of elements ({len(pair)} for 1..2)", "op")
+                                      render("INVALID_NUMBER_ELEMENTS_FOR", count=len(pair)), "op")
                     out[_key(pair[0])] = pair[1]
                 return out
             if len(y) % 2:
-                raise OpError("RUNTIME_ERROR", "odd number of arguments for Hash", "op")
+                raise OpError("RUNTIME_ERROR", render("ODD_NUMBER_ARGUMENTS_FOR_HASH"), "op")
             for i in range(0, len(y), 2):
                 out[_key(y[i])] = y[i + 1]
             return out
-        raise OpError("RUNTIME_ERROR", "Can only append Array or Hash to a Hash", "op")
+        raise OpError("RUNTIME_ERROR", render("CAN_ONLY_APPEND_ARRAY_OR"), "op")
     if isinstance(x, URI):
         if not isinstance(y, (str, URI)):
-            raise OpError("RUNTIME_ERROR", "An URI can only be merged with an URI or String", "op")
+            raise OpError("RUNTIME_ERROR", render("URI_CAN_ONLY_MERGED_WITH"), "op")
         return uri_merge(x, y if isinstance(y, URI) else URI(y))
     if isinstance(x, Binary):
         if not isinstance(y, Binary):
-            raise OpError("RUNTIME_ERROR", "Can only append Binary to a Binary", "op")
+            raise OpError("RUNTIME_ERROR", render("CAN_ONLY_APPEND_BINARY_BINARY"), "op")
         return Binary(x.data + y.data)
     return _concatenate([x], y)
 
 
 def _key(k: Any) -> Any:
-    from .runtime import hkey
     return hkey(k)
 
 
 def uri_merge(base: URI, ref: URI) -> URI:
     """RFC 3986 reference resolution (Ruby's ``URI#+`` / ``merge``)."""
-    from urllib.parse import urljoin
     try:
         return URI(urljoin(base.text, ref.text))
     except ValueError:
@@ -157,7 +157,7 @@ def delete(x: Any, y: Any) -> Any:
             except TypeError:
                 pass
         return out
-    raise OpError("RUNTIME_ERROR", "Can only delete from an Array or Hash.", "op")
+    raise OpError("RUNTIME_ERROR", render("CAN_ONLY_DELETE_FROM_ARRAY"), "op")
 
 
 def _ruby_eq(a: Any, b: Any) -> bool:
@@ -175,11 +175,11 @@ def _ruby_eq(a: Any, b: Any) -> bool:
         return type(n) in (int, float) and t.nsecs == n * NSECS
     try:
         return bool(a == b)
-    except Exception:
+    except (TypeError, ValueError):
         return False
 
 
-def arithmetic(op: str, left: Any, right: Any, on_coerce) -> Any:  # noqa: C901
+def arithmetic(op: str, left: Any, right: Any, on_coerce) -> Any:
     """``+ - * / % << >>`` with Puppet's rules for collections, numbers and time values."""
     if (isinstance(left, (URI, Binary))) and op == "+":
         return concatenate(left, right)
@@ -217,21 +217,20 @@ def arithmetic(op: str, left: Any, right: Any, on_coerce) -> Any:  # noqa: C901
         if op in ("<<", ">>"):
             raise _not_applicable(op, left)
         # Ruby's Numeric#op tries to coerce the version to a Float.
-        raise OpError("RUNTIME_ERROR", "can't convert SemanticPuppet::Version into Float", "op")
+        raise OpError("RUNTIME_ERROR", render("SEMVER_NOT_FLOAT"), "op")
     if lt:
         result = _time_arith(op, left, right)
     else:
         result = _num_arith(op, left, right)
     if type(result) is float:
         if math.isinf(result):
-            raise OpError("RESULT_IS_INFINITY", f"The result of the {op} expression is Infinity",
+            raise OpError("RESULT_IS_INFINITY", render("RESULT_IS_INFINITY", operator=op),
                           "left")
-    elif type(result) is int:
-        if result < MIN_INTEGER or result > MAX_INTEGER:
-            kind = "max" if result > 0 else "min"
-            raise OpError("NUMERIC_OVERFLOW",
-                          f"{a_an_uc(repr_op(op))} resulted in a value outside of Puppet Integer "
-                          f"{kind} range, got '{ruby_hex(result)}'", "op")
+    elif type(result) is int and (result < MIN_INTEGER or result > MAX_INTEGER):
+        kind = "max" if result > 0 else "min"
+        raise OpError("NUMERIC_OVERFLOW",
+                      render("NUMERIC_OVERFLOW", expression=a_an_uc(repr_op(op)), kind=kind,
+                             value=ruby_hex(result)), "op")
     return result
 
 
@@ -249,23 +248,23 @@ def _num_arith(op: str, a: Any, b: Any) -> Any:
     if op == "/":
         if type(a) is int and type(b) is int:
             if b == 0:
-                raise OpError("DIV_BY_ZERO", "Division by 0", "right")
+                raise OpError("DIV_BY_ZERO", render("DIV_BY_ZERO"), "right")
             return a // b
         if b == 0:
-            if a == 0 or a != a:
+            if a == 0 or math.isnan(a):
                 return float("nan")
             return math.copysign(float("inf"), a) * math.copysign(1.0, float(b))
         return a / b
     if op == "%":
         if b == 0:
-            raise OpError("DIV_BY_ZERO", "Division by 0", "right")
+            raise OpError("DIV_BY_ZERO", render("DIV_BY_ZERO"), "right")
         return a % b
     if op in ("<<", ">>"):
         if type(a) is float:
             raise _not_applicable(op, a)
         if type(b) is float:
             # Ruby's Integer#<< converts a Float count with to_int (truncation).
-            if b != b or b in (float("inf"), float("-inf")):
+            if math.isnan(b) or math.isinf(b):
                 raise _not_applicable_when(op, a, b)
             b = int(b)
         shift = b if op == "<<" else -b
@@ -274,14 +273,14 @@ def _num_arith(op: str, a: Any, b: Any) -> Any:
                 if a == 0:
                     return 0
                 raise OpError("NUMERIC_OVERFLOW",
-                              f"{a_an_uc(repr_op(op))} resulted in a value outside of Puppet "
-                              "Integer max range", "op")
+                              render("RESULTED_IN_VALUE_OUTSIDE_PUPPET",
+                                     a_an_uc=a_an_uc(repr_op(op))), "op")
             return a << shift
         return a >> (-shift)
     raise _not_applicable(op, a)
 
 
-def _time_arith(op: str, a: Any, b: Any) -> Any:  # noqa: C901 - one case per operator
+def _time_arith(op: str, a: Any, b: Any) -> Any:
     """Arithmetic where the left operand is a Timespan or Timestamp (after reordering).
 
     Messages are those of Puppet's Timespan/Timestamp classes (including their wording
@@ -292,7 +291,8 @@ def _time_arith(op: str, a: Any, b: Any) -> Any:  # noqa: C901 - one case per op
         if op == "+":
             if isinstance(b, Timespan) or num:
                 return Timestamp(a.nsecs + _ns(b))
-            raise OpError("RUNTIME_ERROR", f"{_a_an_kind(b, True)} cannot be added to a Timestamp",
+            raise OpError("RUNTIME_ERROR", render("CANNOT_ADDED_TIMESTAMP",
+                                                  a_an_kind=_a_an_kind(b, True)),
                           "op")
         if op == "-":
             if isinstance(b, Timestamp):
@@ -300,44 +300,49 @@ def _time_arith(op: str, a: Any, b: Any) -> Any:  # noqa: C901 - one case per op
             if isinstance(b, Timespan) or num:
                 return Timestamp(a.nsecs - _ns(b))
             raise OpError("RUNTIME_ERROR",
-                          f"{_a_an_kind(b, True)} cannot be subtracted from a Timestamp", "op")
+                          render("CANNOT_SUBTRACTED_FROM_TIMESTAMP", a_an_kind=_a_an_kind(b,
+                                                                                          True)), "op")
         raise _not_applicable(op, a)
     if op == "+":
         if isinstance(b, Timestamp):
             return Timestamp(a.nsecs + b.nsecs)
         if isinstance(b, Timespan) or num:
             return Timespan(a.nsecs + _ns(b))
-        raise OpError("RUNTIME_ERROR", f"{_a_an_kind(b, True)} cannot be added to a Timespan",
+        raise OpError("RUNTIME_ERROR", render("CANNOT_ADDED_TIMESPAN", a_an_kind=_a_an_kind(b,
+                                                                                            True)),
                       "op")
     if op == "-":
         if isinstance(b, Timespan) or num:
             return Timespan(a.nsecs - _ns(b))
         raise OpError("RUNTIME_ERROR",
-                      f"{_a_an_kind(b, True)} cannot be subtracted from a Timespan", "op")
+                      render("CANNOT_SUBTRACTED_FROM_TIMESPAN", a_an_kind=_a_an_kind(b,
+                                                                                     True)), "op")
     if op == "*":
         if num:
             return Timespan(int(a.nsecs * b))
-        raise OpError("RUNTIME_ERROR", f"A Timestamp cannot be multiplied by {_a_an_kind(b)}",
+        raise OpError("RUNTIME_ERROR", render("TIMESTAMP_CANNOT_MULTIPLIED_BY",
+                                              a_an_kind=_a_an_kind(b)),
                       "op")
     if op == "/":
         if isinstance(b, Timespan):
             if b.nsecs == 0:
-                raise OpError("DIV_BY_ZERO", "Division by 0", "right")
+                raise OpError("DIV_BY_ZERO", render("DIV_BY_ZERO"), "right")
             return a.nsecs / b.nsecs
         if num:
             if b == 0:
-                raise OpError("DIV_BY_ZERO", "Division by 0", "right")
-            return Timespan(int(math.floor(a.nsecs / b)) if type(b) is float else a.nsecs // b)
-        raise OpError("RUNTIME_ERROR", f"A Timespan cannot be divided by {_a_an_kind(b)}", "op")
+                raise OpError("DIV_BY_ZERO", render("DIV_BY_ZERO"), "right")
+            return Timespan(math.floor(a.nsecs / b) if type(b) is float else a.nsecs // b)
+        raise OpError("RUNTIME_ERROR", render("TIMESPAN_CANNOT_DIVIDED_BY",
+                                              a_an_kind=_a_an_kind(b)), "op")
     if op == "%":
         if type(b) is int:
             if b == 0:
-                raise OpError("DIV_BY_ZERO", "Division by 0", "right")
+                raise OpError("DIV_BY_ZERO", render("DIV_BY_ZERO"), "right")
             return int(a.nsecs / NSECS) % b if a.nsecs >= 0 else -(-a.nsecs // NSECS) % b
         kind = _a_an_kind(b)
         if isinstance(b, (Timespan, Timestamp, SemVer)):
             kind = "a " + kind  # Puppet's message doubles the article for these ("a a Timespan")
-        raise OpError("RUNTIME_ERROR", f"Can not do modulus on a Timespan using {kind}", "op")
+        raise OpError("RUNTIME_ERROR", render("CAN_NOT_DO_MODULUS_ON", kind=kind), "op")
     raise _not_applicable(op, a)
 
 
@@ -370,7 +375,7 @@ def _ns(v: Any) -> int:
     if isinstance(v, Timestamp):
         return v.nsecs
     if type(v) is float:
-        return int(round(v * NSECS))
+        return round(v * NSECS)
     return v * NSECS
 
 
@@ -439,7 +444,7 @@ def equals(a: Any, b: Any, depth: int = 0) -> bool:
         return isinstance(b, SemVer) and a.key() == b.key() and a.build == b.build
     try:
         return type(a) is type(b) and bool(a == b)
-    except Exception:
+    except (TypeError, ValueError):
         return False
 
 
@@ -473,7 +478,7 @@ def compare(a: Any, b: Any) -> int:
         if isinstance(b, SemVer):
             # Ruby's Numeric#<=> tries to coerce the version (a TypeError, not a comparison
             # issue, in Puppet).
-            raise OpError("RUNTIME_ERROR", "can't convert SemanticPuppet::Version into Float",
+            raise OpError("RUNTIME_ERROR", render("SEMVER_NOT_FLOAT"),
                           "op")
         raise CompareError("A Numeric is not comparable to non Numeric")
     if isinstance(a, Timespan):
@@ -504,7 +509,6 @@ def compare(a: Any, b: Any) -> int:
 def _cmp_label(v: Any) -> str:
     """The operand label of a comparison message (``default`` and a URI, Ruby objects Puppet's
     type calculator does not name there, show as Object)."""
-    from ..types.values import URI
     return "Object" if isinstance(v, (DefaultValue, URI)) else label(v)
 
 
@@ -532,8 +536,8 @@ def compare_op(op: str, left: Any, right: Any) -> bool:
         c = compare(left, right)
     except CompareError as exc:
         raise OpError("COMPARISON_NOT_POSSIBLE",
-                      f"Comparison of: {_cmp_label(left)} {op} {_cmp_label(right)}, is not possible. "
-                      f"Caused by '{exc}'.", "op") from None
+                      render("COMPARISON_NOT_POSSIBLE", left=_cmp_label(left), operator=op,
+                             right=_cmp_label(right), detail=exc), "op") from None
     if op == "<":
         return c < 0
     if op == "<=":
@@ -550,8 +554,7 @@ def regexp_search(rx: Regexp, s: str):
     compiled = rx.compiled()
     if compiled is None:
         raise OpError("MATCH_NOT_REGEXP",
-                      f"Can not convert right match operand to a regular expression. Caused by "
-                      f"'invalid pattern: /{rx.pattern}/'.", "right")
+                      render("MATCH_INVALID_PATTERN", pattern=rx.pattern), "right")
     return compiled.search(s)
 
 

@@ -10,10 +10,16 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from ..types.format import ruby_float
 from ..types.guard import check_size
+from ..types import model as m
+from .type_strings import type_value_string
+from ..types.values import Regexp
+from .runtime import to_number
+from ..messages import render
 
 _SPEC = re.compile(
     r"%(?P<flags>[-+ 0#]*)(?:<(?P<name>\w+)>|\{(?P<tname>\w+)\})?(?P<flags2>[-+ 0#]*)"
@@ -83,10 +89,8 @@ class RubyObject:
 
 
 def _puppet_s(v: Any) -> str:
-    from ..types import model as m
     if isinstance(v, m.PType):
-        from .stringconv import to_s
-        return to_s(v)
+        return type_value_string(v)
     return str(v)
 
 
@@ -101,21 +105,9 @@ def ruby_to_s(v: Any) -> str:
         return ruby_float(v)
     if isinstance(v, (list, tuple, dict)):
         return ruby_inspect(v)
-    from ..types.values import Regexp
     if isinstance(v, Regexp):
         return f"(?-mix:{v.pattern})"
     return _puppet_s(v)
-
-
-def ruby_interpolated(v: Any) -> str:
-    """``"#{v}"`` in Puppet's Ruby messages: arrays and hashes show as Ruby ``inspect``
-    (``[1, "a"]``, ``{"a"=>nil}``), a regexp as ``(?-mix:x)``, anything else as Puppet's
-    string form."""
-    from ..types.values import Regexp
-    if isinstance(v, (list, tuple, dict, Regexp)):
-        return ruby_to_s(v)
-    from .stringconv import to_s
-    return to_s(v)
 
 
 def _to_int(v: Any) -> int:
@@ -123,19 +115,18 @@ def _to_int(v: Any) -> int:
         return v
     if type(v) is float:
         if math.isnan(v) or math.isinf(v):
-            raise FormatError(f"{ruby_float(v)}")
+            raise FormatError(render("FLOAT_DOMAIN_VALUE", ruby_float=ruby_float(v)))
         return int(v)  # Ruby truncates toward zero (Float#to_i)
     if type(v) is str:
-        from .runtime import to_number
         n = to_number(v)
         if n is None:
-            raise FormatError(f'invalid value for Integer(): "{v}"')
+            raise FormatError(render("FORMAT_INVALID_INTEGER", v=v))
         return int(n)
     if v is None:
-        raise FormatError("can't convert nil into Integer")
+        raise FormatError(render("CANT_CONVERT_NIL_INTO_INTEGER"))
     if type(v) is bool:
-        raise FormatError(f"can't convert {'true' if v else 'false'} into Integer")
-    raise FormatError(f"can't convert {type(v).__name__} into Integer")
+        raise FormatError(render("CANT_CONVERT_INTO_INTEGER", name='true' if v else 'false'))
+    raise FormatError(render("CANT_CONVERT_INTO_INTEGER", name=type(v).__name__))
 
 
 def _to_float(v: Any) -> float:
@@ -144,14 +135,13 @@ def _to_float(v: Any) -> float:
     if type(v) is int:
         return float(v)
     if type(v) is str:
-        from .runtime import to_number
         n = to_number(v)
         if n is None:
-            raise FormatError(f'invalid value for Float(): "{v}"')
+            raise FormatError(render("FORMAT_INVALID_FLOAT", v=v))
         return float(n)
     if v is None:
-        raise FormatError("can't convert nil into Float")
-    raise FormatError(f"can't convert {type(v).__name__} into Float")
+        raise FormatError(render("CANT_CONVERT_NIL_INTO_FLOAT"))
+    raise FormatError(render("CANT_CONVERT_INTO_FLOAT", name=type(v).__name__))
 
 
 def _pad(body: str, sign: str, width: int | None, left: bool, zero: bool, prefix: str = "") -> str:
@@ -189,7 +179,7 @@ MAX_WIDTH = 1_000_000
 def _check_width(width: int | None, prec: int | None) -> None:
     if (width is not None and width > MAX_WIDTH) or (prec is not None and prec > MAX_WIDTH):
         # A sandbox must not build gigabyte strings on request.
-        raise FormatError(f"width or precision too large (more than {MAX_WIDTH})")
+        raise FormatError(render("WIDTH_OR_PRECISION_TOO_LARGE", MAX_WIDTH=MAX_WIDTH))
 
 
 def format_one(flags: str, width: int | None, prec: int | None, conv: str, v: Any) -> str:
@@ -264,15 +254,15 @@ def format_one(flags: str, width: int | None, prec: int | None, conv: str, v: An
     if conv == "c":
         if type(v) is str:
             if not v:
-                raise FormatError("%c requires a character")
+                raise FormatError(render("C_REQUIRES_CHARACTER"))
             s = v[0]
         else:
             try:
                 s = chr(_to_int(v))
             except (ValueError, OverflowError):
-                raise FormatError("invalid character") from None
+                raise FormatError(render("INVALID_CHARACTER")) from None
         return _pad(s, "", width, left, False)
-    raise FormatError(f"malformed format string - %{conv}")
+    raise FormatError(render("MALFORMED_FORMAT_STRING", conv=conv))
 
 
 def _hex_float(f: float, prec: int | None) -> str:
@@ -307,7 +297,7 @@ def ruby_format(fmt: str, args: list, on_value: Callable[[str, Any], Any] | None
         out.append(fmt[pos:i])
         mt = _SPEC.match(fmt, i)
         if mt is None or mt.group("conv") is None:
-            raise FormatError(f"malformed format string - {fmt[i:i + 2]}")
+            raise FormatError(render("MALFORMED_FORMAT_STRING_AT", value=fmt[i:i + 2]))
         conv = mt.group("conv")
         pos = mt.end()
         if conv == "%" and not mt.group("flags") and mt.group("width") is None:
@@ -319,7 +309,7 @@ def ruby_format(fmt: str, args: list, on_value: Callable[[str, Any], Any] | None
         def next_arg():
             nonlocal argi
             if argi >= len(args):
-                raise FormatError("too few arguments")
+                raise FormatError(render("TOO_FEW_ARGUMENTS"))
             a = args[argi]
             argi += 1
             return a
@@ -340,10 +330,10 @@ def ruby_format(fmt: str, args: list, on_value: Callable[[str, Any], Any] | None
             prec_v = int(prec) if prec is not None else None
         if name is not None:
             if len(args) != 1 or not isinstance(args[0], dict):
-                raise FormatError("one hash required")
+                raise FormatError(render("ONE_HASH_REQUIRED"))
             h = args[0]
             if name not in h:
-                raise FormatError(f"key<{name}> not found")
+                raise FormatError(render("KEY_NOT_FOUND", name=name))
             value = h[name]
             if mt.group("tname"):
                 _check_width(width_v, None)

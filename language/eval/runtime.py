@@ -15,8 +15,10 @@ from ..types import model as m
 from ..types.algebra import generalize, infer
 from ..types.format import type_to_string
 from ..types.guard import check_integer_digits
-from ..types.values import (URI, Binary, Deferred, DefaultValue, ObjectValue, Regexp, SemVer,
-                            SemVerRange, Sensitive, Timespan, Timestamp)
+from ..types.values import (REGEXP_COMPILE_ERRORS, URI, Binary, Deferred, DefaultValue,
+                            ObjectValue, Regexp, SemVer, SemVerRange, Sensitive, Timespan, Timestamp, RubyRegexpError,
+                            compile_python_regexp, translate_ruby_regexp)
+from ..types.errors import TypeSystemError
 
 MAX_INTEGER = (1 << 63) - 1
 MIN_INTEGER = -(1 << 63)
@@ -25,7 +27,7 @@ MIN_INTEGER = -(1 << 63)
 class FrozenHash(dict):
     """A Hash used as a hash key: a dict that can be hashed (never mutated after creation)."""
 
-    def __hash__(self) -> int:  # type: ignore[override]
+    def __hash__(self) -> int:  # type: ignore[override]  # dict says unhashable; never mutated
         return hash(tuple(self.items()))
 
 
@@ -134,7 +136,7 @@ def generalized_type_name(v: Any) -> str:
         return "Default"
     try:
         return type_to_string(generalize(infer(v)))
-    except Exception:  # inference is total, but a message must never fail
+    except (TypeSystemError, RecursionError):  # inference is total, but a message must never fail
         return label(v)
 
 
@@ -199,18 +201,13 @@ _ONIGMO_ERRORS = (
 
 def regexp_error(pattern: str) -> str:
     """Ruby's message for an invalid regular expression (``premature end of char-class: /.[/``)."""
-    from ..types.values import (
-        RubyRegexpError,
-        compile_python_regexp,
-        translate_ruby_regexp,
-    )
     try:
         translated = translate_ruby_regexp(pattern)
         try:
             compile_python_regexp(translated)
         except (RecursionError, OverflowError, ValueError):
             raise
-        except Exception:
+        except REGEXP_COMPILE_ERRORS:
             # the engine refuses it: the stdlib's wording is the one mapped to Onigmo's below
             re.compile(translated)
             raise
@@ -245,7 +242,7 @@ def to_number(s: Any) -> int | float | None:
         return s
     if type(s) is not str:
         return None
-    text = s[2:] if s.startswith("::") else s
+    text = s.removeprefix("::")
     mt = _NUMERIC.match(text)
     if not mt:
         return None
@@ -268,7 +265,7 @@ def to_number(s: Any) -> int | float | None:
     if mt.group(3):
         check_integer_digits(mt.group(3), 16, "the Integer in the string")
     try:
-        n = int(mt.group(3)[2:], 16) if mt.group(3) else _ruby_int(mt.group(4))
+        n = int(mt.group(3), 16) if mt.group(3) else _ruby_int(mt.group(4))
     except ValueError:
         return None
     return -n if neg else n

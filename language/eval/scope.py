@@ -28,7 +28,7 @@ class Layer:
     __slots__ = ("parent",)
     is_local = False
 
-    def __init__(self, parent: "Layer | None"):
+    def __init__(self, parent: Layer | None):
         self.parent = parent
 
     def get(self, name: str) -> Any:
@@ -46,7 +46,7 @@ class LocalLayer(Layer):
     __slots__ = ("symbols",)
     is_local = True
 
-    def __init__(self, parent: "Layer | None", symbols: dict | None = None):
+    def __init__(self, parent: Layer | None, symbols: dict | None = None):
         super().__init__(parent)
         self.symbols = symbols if symbols is not None else {}
 
@@ -65,7 +65,7 @@ class MatchLayer(Layer):
 
     __slots__ = ("groups",)
 
-    def __init__(self, parent: "Layer | None", groups: tuple):
+    def __init__(self, parent: Layer | None, groups: tuple):
         super().__init__(parent)
         self.groups = groups
 
@@ -82,7 +82,7 @@ class Scope:
     __slots__ = ("table", "layers", "parent", "kind", "name", "context", "resource",
                  "inherited")
 
-    def __init__(self, context: Any, parent: "Scope | None" = None, kind: str = "top",
+    def __init__(self, context: Any, parent: Scope | None = None, kind: str = "top",
                  name: str = "", resource: Any = None):
         self.table = LocalLayer(None)
         self.layers: list = [self.table]
@@ -129,7 +129,7 @@ class Scope:
         return s if s is not None else self.table
 
     # -- variables -----------------------------------------------------------------------------
-    def enclosing(self) -> "Scope | None":
+    def enclosing(self) -> Scope | None:
         """The next scope searched for simple names: inherited class, else node/top scope."""
         if self.inherited is not None:
             return self.inherited
@@ -141,7 +141,7 @@ class Scope:
     def lookup(self, name: str) -> Any:
         """Value of a variable, or ``_MISSING`` when it does not exist."""
         if "::" in name:
-            return self.context.lookup_qualified(name[2:] if name.startswith("::") else name)
+            return self.context.lookup_qualified(name.removeprefix("::"))
         scope: Scope | None = self
         while scope is not None:
             v = scope.layers[-1].get(name)

@@ -12,6 +12,8 @@ Puppet has two conversions and both are here:
 """
 from __future__ import annotations
 
+import math
+
 import functools
 import re
 from typing import Any
@@ -23,8 +25,12 @@ from ..types.format import double_quote, regexp_literal, ruby_float, type_to_str
 from ..types.relations import is_assignable
 from ..types.values import (URI, Binary, Deferred, DefaultValue, ObjectValue, Regexp, SemVer,
                             SemVerRange, Sensitive, Timespan, Timestamp)
-from .rubyfmt import FormatError as RubyFormatError
-from .rubyfmt import format_one, ruby_inspect
+from .rubyfmt import FormatError as RubyFormatError, format_one, ruby_inspect, ruby_to_s
+from .type_strings import type_value_string
+from .runtime import class_name_of
+from .iteration import IteratorValue
+import base64
+from ..messages import render
 
 # ---- interpolation --------------------------------------------------------------------------
 
@@ -67,7 +73,7 @@ def to_s(v: Any, depth: int = 0) -> str:
 def object_to_s(v: Any) -> str:
     """An Object value as Puppet's type formatter writes it: ``Name({'attr' => value})``."""
     if isinstance(v, Deferred):
-        items = [("name", v.name)]
+        items: list[tuple[str, Any]] = [("name", v.name)]
         if v.arguments is not None:
             items.append(("arguments", list(v.arguments)))
         name = "Deferred"
@@ -126,19 +132,19 @@ class Format:
     __slots__ = ("orig", "conv", "left", "alt", "plus", "zero", "delimiters", "width", "prec",
                  "separator", "separator2", "container_formats", "flags")
 
-    def __init__(self, fmt: str):
+    def __init__(self, fmt: Any):
         if not isinstance(fmt, str):
             raise StringFormatError(
-                f"The format '{fmt}' is not a valid format on the form '%<flags><width>.<prec><format>'")
+                render("FORMAT_NOT_VALID_FORMAT_ON", fmt=fmt))
         mt = _FMT.match(fmt)
         if not mt:
             raise StringFormatError(
-                f"The format '{fmt}' is not a valid format on the form '%<flags><width>.<prec><format>'")
+                render("FORMAT_NOT_VALID_FORMAT_ON", fmt=fmt))
         self.orig = fmt
         self.conv = mt.group(4)
         flags = mt.group(1) or ""
         if len(set(flags)) != len(flags):
-            raise StringFormatError(f"The same flag can only be used once, got '{fmt}'")
+            raise StringFormatError(render("SAME_FLAG_CAN_ONLY_USED", fmt=fmt))
         self.flags = flags
         self.left = "-" in flags
         self.alt = "#" in flags
@@ -149,8 +155,7 @@ class Format:
             if d in flags:
                 if self.delimiters is not None:
                     raise StringFormatError(
-                        "Only one of the delimiters [ { ( < | can be given in the format flags, "
-                        f"got '{fmt}'")
+                        render("ONLY_ONE_DELIMITERS_CAN_GIVEN", fmt=fmt))
                 self.delimiters = d
         self.width = int(mt.group(2)) if mt.group(2) else None
         self.prec = int(mt.group(3)) if mt.group(3) else None
@@ -169,7 +174,7 @@ class Format:
         """The flags Ruby's sprintf understands (delimiter flags removed)."""
         return "".join(c for c in self.flags if c in "-+ 0#")
 
-    def merged_with(self, higher: "Format") -> "Format":
+    def merged_with(self, higher: Format) -> Format:
         result = Format(higher.orig)
         result.separator = higher.separator if higher.separator is not None else self.separator
         result.separator2 = higher.separator2 if higher.separator2 is not None else self.separator2
@@ -182,30 +187,6 @@ def _merge_format(lower, higher):
     if lower is None or higher is None:
         return lower or higher
     return lower.merged_with(higher)
-
-
-def type_value_string(t: m.PType) -> str:
-    """A type as a value prints as Puppet's ``to_s``: an alias shows what it stands for
-    (``Foo = Integer``, nested aliases expanded once), any other type its plain text."""
-    if isinstance(t, m.TypeAliasType) and t.scope is not m.BUILTIN_SCOPE:
-        from ..types.build import resolve_alias
-        from ..types.errors import TypeSystemError
-        try:
-            target = resolve_alias(t)
-        except TypeSystemError:
-            target = None
-        if isinstance(target, m.ObjectType) and target.type_name is not None:
-            # a declared Object type prints its whole definition
-            from ..types.format import object_definition_text
-            return object_definition_text(target)
-        from .mismatch import alias_expanded
-        return alias_expanded(t)
-    if isinstance(t, m.ObjectType) and t.type_name is not None and \
-            m.SIMPLE_TYPES.get(t.type_name) is not t:
-        # a declared Object type (e.g. the type of an Object value) writes out its definition
-        from ..types.format import object_definition_text
-        return object_definition_text(t)
-    return type_to_string(t)
 
 
 def _type_rank(t: m.PType) -> int:
@@ -291,15 +272,13 @@ def string_convert(value: Any, formats: Any = None) -> str:
             formats = {vt: formats}
     if not isinstance(formats, dict):
         raise StringFormatError(
-            "string conversion expects a Default value or a Hash of type to format mappings, "
-            f"got a '{_ruby_class(formats)}'")
+            render("STRING_CONVERSION_EXPECTS_DEFAULT_VALUE", ruby_class=_ruby_class(formats)))
     user = _validate(formats)
-    options = merge_formats(DEFAULT_FORMATS, user)
+    options = merge_formats(DEFAULT_FORMATS, user) or DEFAULT_FORMATS  # never None: DEFAULT is not
     return _convert(value, options, _Indent(0, True, False), vt)
 
 
 def _ruby_class(v: Any) -> str:
-    from .runtime import class_name_of
     return class_name_of(v)
 
 
@@ -308,12 +287,12 @@ def _validate(fmt: Any) -> list | None:
         return None
     if not isinstance(fmt, dict):
         raise StringFormatError(
-            f"expected a hash with type to format mappings, got instance of '{_ruby_class(fmt)}'")
+            render("EXPECTED_HASH_WITH_TYPE_FORMAT", ruby_class=_ruby_class(fmt)))
     out = []
     for k, v in fmt.items():
         if not isinstance(k, m.PType):
             raise StringFormatError(
-                f"top level keys in the format hash must be data types, got instance of '{_ruby_class(k)}'")
+                render("TOP_LEVEL_KEYS_IN_FORMAT", ruby_class=_ruby_class(k)))
         if isinstance(v, dict):
             out.append((k, _validate_container(v)))
         else:
@@ -329,7 +308,8 @@ def _validate_container(fmt: dict) -> Format:
     if extra:
         allowed = ", ".join(f"'{k}'" for k in _FMT_KEYS)
         raise StringFormatError(
-            f"only {allowed} are allowed in a container format, got {ruby_inspect(fmt)}")
+            render("ONLY_ARE_ALLOWED_IN_CONTAINER", allowed=allowed,
+                   ruby_inspect=ruby_inspect(fmt)))
     result = Format(fmt.get("format"))
     result.separator = fmt.get("separator")
     result.separator2 = fmt.get("separator2")
@@ -349,13 +329,13 @@ class _Indent:
         self.first = first
         self.indenting = indenting
 
-    def subsequent(self) -> "_Indent":
+    def subsequent(self) -> _Indent:
         return _Indent(self.level, False, self.indenting) if self.first else self
 
-    def with_indenting(self, flag: bool) -> "_Indent":
+    def with_indenting(self, flag: bool) -> _Indent:
         return _Indent(self.level, self.first, flag)
 
-    def increase(self, flag: bool = False) -> "_Indent":
+    def increase(self, flag: bool = False) -> _Indent:
         return _Indent(self.level + 1, True, flag)
 
     def breaks(self) -> bool:
@@ -391,8 +371,8 @@ def _kind_type(v: Any):
 
 def _fmt_error(type_name: str, actual: str, expected: str) -> StringFormatError:
     return StringFormatError(
-        f"Illegal format '{actual}' specified for value of {type_name} type - expected one of "
-        f"the characters '{expected}'")
+        render("ILLEGAL_FORMAT_SPECIFIED_FOR_VALUE", actual=actual, type_name=type_name,
+               expected=expected))
 
 
 def _apply_string_flags(f: Format, s: str) -> str:
@@ -404,14 +384,14 @@ def _apply_string_flags(f: Format, s: str) -> str:
 def _sprintf(f: Format, conv: str, v: Any) -> str:
     if f.delimiters:
         # Ruby's sprintf does not know the container delimiter flags.
-        raise StringFormatError(f"malformed format string - %{f.delimiters}")
+        raise StringFormatError(render("MALFORMED_FORMAT_STRING", conv=f.delimiters))
     try:
         return format_one(f.sprintf_flags(), f.width, f.prec, conv, v)
     except RubyFormatError as exc:
         raise StringFormatError(str(exc)) from None
 
 
-def _convert(v: Any, fmap: list, indent: _Indent, vt: Any) -> str:  # noqa: C901
+def _convert(v: Any, fmap: list, indent: _Indent, vt: Any) -> str:
     tick()
     f = _get_format(v, vt, fmap)
     c = f.conv
@@ -492,25 +472,24 @@ def _convert(v: Any, fmap: list, indent: _Indent, vt: Any) -> str:  # noqa: C901
         raise _fmt_error("Object", c, "spq")
     # Timespan, Timestamp, SemVer, SemVerRange, Sensitive: Ruby's sprintf gets the object
     # itself, so numeric conversions work for the time values (they are Ruby Numerics).
-    from .iteration import IteratorValue
     if isinstance(v, IteratorValue):
         return _convert(list(v), fmap, indent, None)
     if f.delimiters and c != "s" and c != "p":
         # Ruby's sprintf sees the delimiter first: "%(a" is malformed whatever the value.
-        raise StringFormatError(f"malformed format string - %{f.delimiters}")
+        raise StringFormatError(render("MALFORMED_FORMAT_STRING", conv=f.delimiters))
     if c in "dixXobBu":
         if isinstance(v, (Timespan, Timestamp)):
             n = v.nsecs // 1_000_000_000 if v.nsecs >= 0 else -((-v.nsecs) // 1_000_000_000)
             return _sprintf(f, "d" if c == "u" else c, n)
-        raise StringFormatError(f"can't convert {_ruby_value_class(v)} into Integer")
+        raise StringFormatError(render("CANT_CONVERT_INTO_INTEGER", name=_ruby_value_class(v)))
     if c in "eEfgGaA":
         if isinstance(v, (Timespan, Timestamp)):
             return _sprintf(f, c, v.nsecs / 1_000_000_000)
-        raise StringFormatError(f"can't convert {_ruby_value_class(v)} into Float")
+        raise StringFormatError(render("CANT_CONVERT_INTO_FLOAT", name=_ruby_value_class(v)))
     if c not in "sp":
         if f.delimiters:
-            raise StringFormatError(f"malformed format string - %{f.delimiters}")
-        raise StringFormatError(f"malformed format string - %{c}")
+            raise StringFormatError(render("MALFORMED_FORMAT_STRING", conv=f.delimiters))
+        raise StringFormatError(render("MALFORMED_FORMAT_STRING", conv=c))
     if c == "p":
         if isinstance(v, Sensitive):
             s = "#<Sensitive [value redacted]>"
@@ -576,7 +555,7 @@ def _convert_int(v: int, f: Format) -> str:
         try:
             ch = chr(v)
         except (ValueError, OverflowError):
-            raise StringFormatError("invalid character") from None
+            raise StringFormatError(render("INVALID_CHARACTER")) from None
         return _sprintf(f, "s", f'"{ch}"' if f.alt else ch)
     if c == "s":
         s = str(v)
@@ -588,7 +567,7 @@ def _convert_int(v: int, f: Format) -> str:
 def _convert_float(v: float, f: Format) -> str:
     c = f.conv
     if c in "dxXobB":
-        if v != v or v in (float("inf"), float("-inf")):
+        if isinstance(v, float) and (math.isnan(v) or math.isinf(v)):
             raise StringFormatError(ruby_float(v))
         return _sprintf(f, c, int(v))
     if c in "eEfgGaA":
@@ -625,7 +604,6 @@ def _convert_string(v: str, f: Format) -> str:
 
 
 def _convert_binary(v: Binary, f: Format) -> str:
-    import base64
     c = f.conv
     sub = "p" if f.alt else "s"
     if c == "s":
@@ -635,8 +613,8 @@ def _convert_binary(v: Binary, f: Format) -> str:
             text = v.data.decode("utf-8")
         except UnicodeDecodeError:
             raise StringFormatError(
-                "\"\\x" + f"{next(b for b in v.data if b >= 0x80):02X}" +
-                "\" from ASCII-8BIT to UTF-8") from None
+                render("INVALID_BYTE_SEQUENCE",
+                       next=next(b for b in v.data if b >= 0x80))) from None
         return _sprintf(f, "s", text)
     if c == "p":
         return 'Binary("' + _sprintf(f, "s", v.to_base64()) + '")'
@@ -777,3 +755,12 @@ def _convert_hash(v: dict, f: Format, fmap: list, indent: _Indent) -> str:
 
 __all__ = ["to_s", "string_convert", "puppet_quote", "StringFormatError", "Format",
            "object_to_s", "SemVer", "SemVerRange"]
+
+
+def ruby_interpolated(v: Any) -> str:
+    """``"#{v}"`` in Puppet's Ruby messages: arrays and hashes show as Ruby ``inspect``
+    (``[1, "a"]``, ``{"a"=>nil}``), a regexp as ``(?-mix:x)``, anything else as Puppet's
+    string form."""
+    if isinstance(v, (list, tuple, dict, Regexp)):
+        return ruby_to_s(v)
+    return to_s(v)

@@ -10,6 +10,8 @@ import base64
 import binascii
 import json
 import re
+from ..syntax.parser import parse
+from .context import LineIndex
 
 
 def _checker(syntax: str) -> str | None:
@@ -43,11 +45,9 @@ def check_heredoc(syntax: str, text: str) -> str | None:
             return head + ("Base64 syntax checker: Cannot parse invalid Base64 string - contains "
                            "letters outside strict base 64 range (or whitespace)")
         return None
-    from ..syntax.parser import parse
     pr = parse(text, epp=kind == "epp")
     if pr.errors:
         e = pr.errors[0]
-        from .context import LineIndex
         line, col = LineIndex(text).position(e.offset)
         label = "EPP" if kind == "epp" else "PP"
         return head + f'{label} syntax checker: "{e.message} (line: {line}, column: {col})"'

@@ -14,7 +14,9 @@ from ..types.guard import check_size
 from ..types.values import (Timespan, Timestamp, _civil_from_days, _days_from_civil,
                             compile_python_regexp)
 from .errors import EvalError
-from .functions import Function
+from .registry import Function
+import time
+from ..messages import render
 
 NSECS = 1_000_000_000
 NS_PER = {"D": 86400 * NSECS, "H": 3600 * NSECS, "M": 60 * NSECS, "S": NSECS, "L": 1_000_000}
@@ -56,7 +58,8 @@ def parse_span_format(fmt: str) -> list:
     fstart = 0
 
     def bad(pos):
-        return TimeFormatError(f"Bad format specifier '{fmt[fstart:pos]}' in '{fmt}', at position {pos}")
+        return TimeFormatError(render("BAD_FORMAT_SPECIFIER_IN_AT", value=fmt[fstart:pos],
+                                      fmt=fmt, pos=pos))
 
     def lit(ch):
         if segs and segs[-1].kind == "lit":
@@ -99,7 +102,7 @@ def parse_span_format(fmt: str) -> list:
     if state != 0:
         raise bad(len(fmt) - 1)
     if highest >= 0:
-        want = [k for k, v in _ORDER.items() if v == highest][0]
+        want = next(k for k, v in _ORDER.items() if v == highest)
         for s in segs:
             if s.kind == want:
                 s.total = True
@@ -174,7 +177,7 @@ def parse_timespan(text: str, fmt: str) -> Timespan:
     rx.append(r"\Z")
     # a format can repeat digit groups: match it like user regexps, under the deadline
     mt = compile_python_regexp("".join(rx)).match(text)
-    err = TimeFormatError(f"Unable to parse '{text}' using format '{fmt}'")
+    err = TimeFormatError(render("UNABLE_PARSE_USING_FORMAT", text=text, fmt=fmt))
     if mt is None:
         raise err
     ns = 0
@@ -186,8 +189,7 @@ def parse_timespan(text: str, fmt: str) -> Timespan:
             raise err
         if s.kind in "LN":
             if s.total:
-                raise TimeFormatError("Format specifiers %L and %N denotes fractions and must be "
-                                      "used together with a specifier of higher magnitude")
+                raise TimeFormatError(render("FORMAT_SPECIFIERS_L_AND_N"))
             n = int(g)
             p = 9 - len(g)
             ns += n if p <= 0 else n * 10 ** p
@@ -208,8 +210,8 @@ def parse_timespan_any(text: str, formats) -> Timespan:
             return parse_timespan(text, f)
         except TimeFormatError:
             continue
-    raise TimeFormatError(f"Unable to parse '{text}' using any of the formats "
-                          f"{', '.join(formats)}")
+    raise TimeFormatError(render("UNABLE_PARSE_USING_ANY_FORMATS", text=text,
+                                 join=', '.join(formats)))
 
 
 # ---- time zones ---------------------------------------------------------------------------------
@@ -231,7 +233,7 @@ def zone_offset(tz: str) -> int:
     up = t.upper()
     if up in _ZONES:
         return _ZONES[up] * 60
-    raise TimeFormatError(f"Illegal timezone '{tz}'")
+    raise TimeFormatError(render("ILLEGAL_TIMEZONE", tz=tz))
 
 
 # ---- Timestamp strftime --------------------------------------------------------------------------
@@ -461,7 +463,7 @@ def _strp_regex(fmt: str) -> str:
                 continue
             pat = _STRP.get(d)
             if pat is None:
-                raise TimeFormatError(f"Unable to parse format '{fmt}'")
+                raise TimeFormatError(render("UNABLE_PARSE_FORMAT", fmt=fmt))
             names = re.findall(r"\?P<(\w+)>", pat)
             for n in names:
                 if n in used:
@@ -505,14 +507,14 @@ def parse_timestamp(text: str, fmt: Any = None, timezone: str | None = None) -> 
             parsed = p
             break
         if parsed is None:
-            raise TimeFormatError(f"Unable to parse '{text}' using any of the formats {', '.join(fmt)}")
+            raise TimeFormatError(render("UNABLE_PARSE_USING_ANY_FORMATS", text=text,
+                                         join=', '.join(fmt)))
     else:
         parsed = strptime(text, fmt)
         if parsed is None or "leftover" in parsed:
-            raise TimeFormatError(f"Unable to parse '{text}' using format '{fmt}'")
+            raise TimeFormatError(render("UNABLE_PARSE_USING_FORMAT", text=text, fmt=fmt))
         if has_tz and "zone" in parsed:
-            raise TimeFormatError("Using a Timezone designator in format specification is mutually "
-                                  "exclusive to providing an explicit timezone argument")
+            raise TimeFormatError(render("USING_TIMEZONE_DESIGNATOR_IN_FORMAT"))
     if not has_tz and "zone" in parsed:
         timezone = parsed["zone"]
         has_tz = True
@@ -531,13 +533,13 @@ def parse_timestamp(text: str, fmt: Any = None, timezone: str | None = None) -> 
             names = [m_[:3].lower() for m_ in _MONTHS]
             key = parsed["monname"][:3].lower()
             if key not in names:
-                raise TimeFormatError(f"Unable to parse '{text}'")
+                raise TimeFormatError(render("TIME_UNPARSABLE", text=text))
             mon = names.index(key) + 1
         mday = int(parsed.get("mday", "1").strip())
         # A parsed day of the year (%j) is read but not used: Puppet builds the time from year,
         # month and day only (Timestamp('2016 032', '%Y %j') is 2016-01-01).
         if not (1 <= mon <= 12 and 1 <= mday <= 31):
-            raise TimeFormatError(f"Unable to parse '{text}'")
+            raise TimeFormatError(render("TIME_UNPARSABLE", text=text))
         days = _days_from_civil(year, mon, mday)
         hour = int(parsed.get("hour", "0").strip())
         if "hour12" in parsed:
@@ -549,7 +551,7 @@ def parse_timestamp(text: str, fmt: Any = None, timezone: str | None = None) -> 
         frac = parsed.get("frac", "")
         frac_ns = int(frac.ljust(9, "0")[:9]) if frac else 0
         ns = ((days * 86400) + hour * 3600 + minute * 60 + sec) * NSECS + frac_ns
-    if has_tz:
+    if has_tz and timezone is not None:
         ns -= zone_offset(timezone) * NSECS
     return Timestamp(ns)
 
@@ -595,7 +597,7 @@ def _ts_string_hash(c, h):
                        "Optional[seconds] => Integer, Optional[milliseconds] => Integer, "
                        "Optional[microseconds] => Integer, Optional[nanoseconds] => Integer}] hash_arg")
 def _ts_fields_hash(c, h):
-    g = lambda k: h.get(k) or 0  # noqa: E731
+    g = lambda k: h.get(k) or 0
     return _from_fields(bool(h.get("negative")), g("days"), g("hours"), g("minutes"), g("seconds"),
                         g("milliseconds"), g("microseconds"), g("nanoseconds"))
 
@@ -605,7 +607,6 @@ new_timestamp = Function("new_timestamp")
 
 @new_timestamp.dispatch()
 def _now(c):
-    import time
     return Timestamp(time.time_ns())
 
 

@@ -7,11 +7,18 @@ defer everything else to :mod:`puppet_ls.language.types`.
 from __future__ import annotations
 
 from typing import Any
+from collections.abc import Callable
 
 from ..types import model as m
-from ..types.algebra import infer, infer_set
+from ..types.algebra import infer, infer_set, generalize
 from ..types.relations import is_assignable, is_instance, resolve
 from .iteration import IteratorValue
+from ..messages import render
+from .errors import EvalError
+from ..types.format import type_to_string
+from .objects import uri_parts
+from ..types.values import URI
+from ..types.errors import TypeSystemError
 
 
 def _special(v: Any) -> bool:
@@ -26,21 +33,30 @@ def instance_of(t: m.PType, v: Any) -> bool:
     return _special_instance(t, v, 0)
 
 
+# ``Init[T]`` is checked against the signatures of T's ``new`` function, which the conversions
+# define (``eval/convert.py``, a layer above this one, since they check their own arguments with
+# ``instance_of``).  The conversions register their look-up here when they are imported.
+_new_function_for: Callable[[m.PType], Any] | None = None
+
+
+def register_new_functions(lookup: Callable[[m.PType], Any]) -> None:
+    global _new_function_for
+    _new_function_for = lookup
+
+
 def init_parts(t: m.InitType) -> tuple:
     """(single_type, other_type, has_optional_single) of ``Init[T, args]``, from the
     signatures of T's new function (Puppet's PInitType#assert_initialized)."""
-    from .convert import new_function_for
-    from .errors import EvalError
-    from ..types.format import type_to_string
     inner = t.type
+    assert inner is not None, "a bare Init is handled by the callers"
     fn = None
     if not isinstance(inner, (m.InitType, m.OptionalType, m.NotUndefType)):
         try:
-            fn = new_function_for(inner)
-        except Exception:
+            fn = _new_function_for(inner) if _new_function_for is not None else None
+        except (TypeSystemError, RecursionError):
             fn = None
     if fn is None:
-        raise EvalError(f"Creation of new instance of type '{type_to_string(inner)}' is not supported")
+        raise EvalError(render("CREATION_NEW_INSTANCE_TYPE_NOT", type_text=type_to_string(inner)))
     tuples = []
     for d in fn.dispatches:
         types, _, (lo, hi), *_ = d._compile()
@@ -62,14 +78,13 @@ def init_parts(t: m.InitType) -> tuple:
                                      for i, at in enumerate(arg_types)):
                 ok.append(types)
         if not ok:
-            raise EvalError(f"The type '{type_to_string(t)}' does not represent a valid set of "
-                            f"parameters for {_generalized_name(inner)}.new()")
+            raise EvalError(render("TYPE_DOES_NOT_REPRESENT_VALID", type=type_to_string(t),
+                                   generalized_name=_generalized_name(inner)))
         singles.extend(types[0] for types in ok)
     return singles, others
 
 
 def _generalized_name(t) -> str:
-    from ..types.algebra import generalize
     g = generalize(t)
     return getattr(g, "type_name", None) or g.name
 
@@ -108,14 +123,12 @@ def _special_instance(t: m.PType, v: Any, depth: int) -> bool:
 
 
 def _uri_type(v) -> m.PType:
-    from .objects import uri_parts
     order = ("scheme", "userinfo", "host", "port", "path", "query", "fragment", "opaque")
     parts = uri_parts(v)
     return m.URIType(tuple((k, parts[k]) for k in order if k in parts))
 
 
 def infer_set_of(v: Any) -> m.PType:
-    from ..types.values import URI
     if isinstance(v, URI):
         return _uri_type(v)
     if isinstance(v, IteratorValue):

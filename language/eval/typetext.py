@@ -10,8 +10,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from ..syntax import ast
-from ..syntax import kinds as K
+from ..syntax import ast, kinds as K
 from ..syntax.parser import parse
 from ..types import model as m
 from ..types.build import TypeCall, build
@@ -55,11 +54,11 @@ def _term(node) -> Any:
             out[_term(e.key().syntax)] = _term(e.value().syntax)
         return out
     if k == K.UNARY_EXPR:
-        inner = [c for c in node.children() if c.kind not in ast._NON_EXPR][0]
+        inner = next(c for c in node.children() if c.kind not in ast._NON_EXPR)
         v = _term(inner)
         return -v
     if k == K.PAREN_EXPR:
-        inner = [c for c in node.children() if c.kind not in ast._NON_EXPR][0]
+        inner = next(c for c in node.children() if c.kind not in ast._NON_EXPR)
         return _term(inner)
     raise TypeTextError(f"unsupported type text element {k}")
 

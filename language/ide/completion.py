@@ -26,7 +26,7 @@ from ..check.signatures import builtin_doc, builtin_function_names, builtin_sign
 from ..knowledge.resource_types import metaparameters, resource_type, resource_types
 from ..syntax import kinds as K
 from ..types.build import BUILTIN_RESOURCE_TYPES
-from ..types.catalogue import CATALOGUE
+from ..types.type_docs import CATALOGUE
 from . import lookup
 from .hover import KEYWORD_DOCS
 from .tokens import enclosing_bracket, enclosing_opener, tokens_before, tokens_between

@@ -15,7 +15,7 @@ from ..check.signatures import builtin_doc, builtin_signatures, puppet_function_
 from ..knowledge.resource_types import metaparameters, resource_type
 from ..syntax import ast as A
 from ..types.build import BUILTIN_RESOURCE_TYPES
-from ..types.catalogue import describe
+from ..types.type_docs import describe
 from .docs import join_summary, leading_comment, parse_doc
 
 

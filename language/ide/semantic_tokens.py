@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..check.analysis import Analysis
 from ..check.builtins import CORE_FUNCTIONS
 from ..syntax import kinds as K
-from ..types.catalogue import CATALOGUE
+from ..types.type_docs import CATALOGUE
 
 TOKEN_TYPES = ["namespace", "type", "class", "parameter", "variable", "property", "enumMember",
                "function", "keyword", "comment", "string", "number", "regexp", "operator"]

@@ -7,7 +7,7 @@ Public API (see docs/types.md for details):
 * relations:   ``is_instance``, ``is_assignable``, ``types_equal``, ``type_lt``/``le``/``gt``/``ge``
 * algebra:     ``infer``, ``infer_set``, ``common_type``, ``generalize``, ``normalize``
 * text:        ``type_to_string``, ``format_value``
-* catalogue:   ``CATALOGUE``, ``describe``
+* type_docs:   ``CATALOGUE``, ``describe``
 * errors:      ``TypeSystemError``
 * model:       the type classes (``IntegerType``, ...) and values (``values`` module)
 """
@@ -15,10 +15,10 @@ from . import model, values
 from .algebra import common_type, generalize, infer, infer_set, make_variant, normalize
 from .build import (BUILTIN_RESOURCE_TYPES, TypeCall, build, build_type, check_alias,
                     define_alias, resolve_alias)
-from .catalogue import CATALOGUE, TypeInfo, describe
+from .type_docs import CATALOGUE, TypeInfo, describe
 from .errors import TypeSystemError
 from .format import format_value, type_to_string
-from .model import *  # noqa: F401,F403 - the type classes are part of the API
+from .model import *  # the type classes are part of the API
 from .model import AliasScope, PType
 from .relations import (is_assignable, is_instance, is_iterable_type, iterable_element_type,
                         type_ge, type_gt, type_le, type_lt, types_equal)

@@ -55,7 +55,7 @@ def infer_set(v: Any) -> m.PType:
     return _infer(v, True, 0, set())
 
 
-def _infer(v: Any, as_set: bool, depth: int, seen: set) -> m.PType:  # noqa: C901
+def _infer(v: Any, as_set: bool, depth: int, seen: set) -> m.PType:
     tick()
     if depth > _MAX_DEPTH:
         return m.ANY
@@ -157,7 +157,7 @@ def common_type(a: m.PType, b: m.PType) -> m.PType:
     return _common(a, b, puppet_undef=False)
 
 
-def _common(a: m.PType, b: m.PType, puppet_undef: bool, depth: int = 0) -> m.PType:  # noqa: C901
+def _common(a: m.PType, b: m.PType, puppet_undef: bool, depth: int = 0) -> m.PType:
     from .relations import is_assignable as asg
     if depth > _MAX_DEPTH:
         return m.ANY
@@ -172,7 +172,7 @@ def _common(a: m.PType, b: m.PType, puppet_undef: bool, depth: int = 0) -> m.PTy
     if isinstance(a, m.UndefType) or isinstance(b, m.UndefType):
         other = b if isinstance(a, m.UndefType) else a
         return other if puppet_undef else m.OptionalType(other)
-    rec = lambda x, y: _common(x, y, puppet_undef, depth + 1)  # noqa: E731
+    rec = lambda x, y: _common(x, y, puppet_undef, depth + 1)
     if isinstance(a, m.ArrayType) and isinstance(b, m.ArrayType):
         return m.ArrayType(rec(a.element, b.element))
     if isinstance(a, m.HashType) and isinstance(b, m.HashType):
@@ -252,11 +252,12 @@ def _object_value_type(base: m.PType, v: ObjectValue) -> m.PType:
     return m.ObjectExtType(base, params) if params else base
 
 
-def generalize(t: m.PType, depth: int = 0) -> m.PType:  # noqa: C901
+def generalize(t: m.PType, depth: int = 0) -> m.PType:
     """Drop value-specific parameters: ``Integer[1, 1]`` -> ``Integer``, sizes of collections."""
     if depth > _MAX_DEPTH:
         return t
-    g = lambda x: generalize(x, depth + 1) if x is not None else None  # noqa: E731
+    def g(x: m.PType) -> m.PType:
+        return generalize(x, depth + 1)
     if isinstance(t, m.IntegerType):
         return m.INTEGER
     if isinstance(t, m.FloatType):
@@ -300,7 +301,7 @@ def generalize(t: m.PType, depth: int = 0) -> m.PType:  # noqa: C901
 
 # --- normalize ---------------------------------------------------------------------------------
 
-def normalize(t: m.PType, depth: int = 0) -> m.PType:  # noqa: C901
+def normalize(t: m.PType, depth: int = 0) -> m.PType:
     """An equivalent, reduced form: flattened/merged Variants, collapsed Optionals/NotUndefs.
 
     ``Variant[Integer[1, 2], Integer[3, 4], Undef]`` -> ``Optional[Integer[1, 4]]``;
@@ -309,10 +310,11 @@ def normalize(t: m.PType, depth: int = 0) -> m.PType:  # noqa: C901
     from .relations import is_assignable as asg
     if depth > _MAX_DEPTH:
         return t
-    n = lambda x: normalize(x, depth + 1) if x is not None else None  # noqa: E731
+    def n(x: m.PType) -> m.PType:
+        return normalize(x, depth + 1)
     if isinstance(t, m.VariantType):
         flat = make_variant([n(x) for x in t.types])
-        members = []
+        members: list[m.PType] = []
         for x in (flat.types if isinstance(flat, m.VariantType) else [flat]):
             if isinstance(x, m.OptionalType) and x.key is None:
                 members.append(m.UNDEF)

@@ -17,6 +17,7 @@ from . import model as m
 from .algebra import make_variant
 from .errors import TypeSystemError
 from .values import (URI, DefaultValue, Regexp, SemVerRange, Timespan, Timestamp)
+from ..messages import render
 
 __all__ = ["TypeCall", "build_type", "build", "resolve_alias", "define_alias", "check_alias",
            "BUILTIN_RESOURCE_TYPES", "BUILTIN_ALIASES", "normalize_resource_name",
@@ -115,30 +116,29 @@ class _Builder:
     def type_arg(self, call: TypeCall, v: Any, i: int) -> m.PType:
         if isinstance(v, m.PType):
             return v
-        raise self.err(call, f"{call.name}-Type[] arguments must be types. Got {_kind(v)}", i)
+        raise self.err(call, render("ILLEGAL_TYPE_PARAMETER", name=call.name, kind=_kind(v)), i)
 
     def size(self, call: TypeCall, args: list, offset: int) -> tuple:
         """A (min, max) size from 1-2 integers/default, or from one Integer type."""
         if len(args) == 1 and isinstance(args[0], m.IntegerType):
             lo, hi = args[0].lo, args[0].hi
         else:
-            vals = []
+            vals: list[int | None] = []
             for j, a in enumerate(args):
                 if isinstance(a, DefaultValue):
                     vals.append(None)
                 elif isinstance(a, int) and not isinstance(a, bool):
                     vals.append(a)
                 else:
-                    raise self.err(call, "A Type's size constraint arguments must be a single "
-                                   "Integer type, or 1-2 integers (or default). Got "
-                                   f"{_article(_kind(a))}", offset + j)
+                    raise self.err(call, render("TYPE_SIZE_CONSTRAINT_ARGUMENTS_MUST",
+                                                article=_article(_kind(a))), offset + j)
             lo = vals[0]
             hi = vals[1] if len(vals) > 1 else None
         lo = max(lo or 0, 0)
         if hi is not None and hi < 0:
             hi = 0
         if hi is not None and lo > hi:
-            raise self.err(call, f"'from' must be less or equal to 'to'. Got ({lo}, {hi})", offset)
+            raise self.err(call, render("FROM_MUST_LESS_OR_EQUAL", lo=lo, hi=hi), offset)
         return (lo, hi)
 
     def arity(self, call: TypeCall, args: list, lo: int, hi: int | None) -> None:
@@ -150,7 +150,8 @@ class _Builder:
                 what = f"{lo} argument" + ("s" if lo != 1 else "")
             else:
                 what = f"{lo} to {hi} arguments"
-            raise self.err(call, f"{call.name}-Type[] accepts {what}. Got {n}",
+            raise self.err(call, render("WRONG_NUMBER_OF_TYPE_ARGUMENTS", name=call.name,
+                                        what=what, n=n),
                            code="WRONG_NUMBER_OF_TYPE_ARGUMENTS")
 
     # -- entry ------------------------------------------------------------------------------
@@ -158,7 +159,7 @@ class _Builder:
         self.depth += 1
         try:
             if self.depth > MAX_DEPTH:
-                raise TypeSystemError("Type expression is nested too deeply", call.span,
+                raise TypeSystemError(render("TYPE_TOO_DEEP"), call.span,
                                       "TYPE_TOO_DEEP")
             return self._call(call)
         finally:
@@ -167,20 +168,20 @@ class _Builder:
     def _call(self, call: TypeCall) -> Any:
         name = call.name
         if not isinstance(name, str) or not name:
-            raise TypeSystemError(f"Not a type name: {name!r}", call.span, "ILLEGAL_TYPE")
-        name = name[2:] if name.startswith("::") else name
+            raise TypeSystemError(render("NOT_TYPE_NAME", name=name), call.span, "ILLEGAL_TYPE")
+        name = name.removeprefix("::")
         args = [self.arg(call, a, i) for i, a in enumerate(call.args)]
         if self.scope is not None and self.scope.has(name) and name not in m.SIMPLE_TYPES:
             if args:
-                raise self.err(call, f"Operator '[]' is not applicable to a type alias ({name})",
+                raise self.err(call, render("OPERATOR_NOT_APPLICABLE_TYPE_ALIAS", alias_name=name),
                                code="NOT_PARAMETERIZED_TYPE")
             return m.TypeAliasType(name, self.scope)
         handler = getattr(self, "t_" + name, None)
         if handler is None:
             if name in m.SIMPLE_TYPES:
                 if args:
-                    raise self.err(call, f"Operator '[]' is not applicable to "
-                                   f"{_article(name)}-Type.", code="NOT_PARAMETERIZED_TYPE")
+                    raise self.err(call, render("OPERATOR_NOT_APPLICABLE_TYPE",
+                                                article=_article(name)), code="NOT_PARAMETERIZED_TYPE")
                 return m.SIMPLE_TYPES[name]
             return self.unknown(call, name, args)
         if not args:
@@ -194,7 +195,7 @@ class _Builder:
             from .format import format_value
             try:
                 text = f"{name}[{', '.join(format_value(a) for a in args)}]"
-            except Exception:  # pragma: no cover - formatting is total, but be safe
+            except (TypeSystemError, ValueError, RecursionError):  # formatting is total; be safe
                 text = name
             return m.TypeReferenceType(text)
         return m.TypeReferenceType(name)
@@ -202,8 +203,8 @@ class _Builder:
     # -- numbers and strings ----------------------------------------------------------------
     def t_Integer(self, call, args):
         if len(args) > 2:
-            raise self.err(call, "Integer-Type supports [] with one or two arguments (from, to)."
-                           f" Got {len(args)}", code="WRONG_NUMBER_OF_TYPE_ARGUMENTS")
+            raise self.err(call, render("INTEGER_TYPE_SUPPORTS_WITH_ONE", count=len(args)),
+                           code="WRONG_NUMBER_OF_TYPE_ARGUMENTS")
         vals = []
         for i, a in enumerate(args):
             if isinstance(a, DefaultValue):
@@ -211,38 +212,37 @@ class _Builder:
             elif isinstance(a, int) and not isinstance(a, bool):
                 vals.append(a)
             else:
-                raise self.err(call, "Integer-Type [] requires all arguments to be integers (or "
-                               f"default). Got {_kind(a)}", i)
+                raise self.err(call, render("INTEGER_TYPE_REQUIRES_ALL_ARGUMENTS", kind=_kind(a)),
+                               i)
         lo, hi = vals[0], (vals[1] if len(vals) > 1 else None)
         if lo is not None and hi is not None and lo > hi:
-            raise self.err(call, f"'from' must be less or equal to 'to'. Got ({lo}, {hi})")
+            raise self.err(call, render("FROM_MUST_LESS_OR_EQUAL", lo=lo, hi=hi))
         return m.IntegerType(lo, hi)
 
     def t_Float(self, call, args):
         if len(args) > 2:
-            raise self.err(call, "Float-Type supports [] with one or two arguments (from, to)."
-                           f" Got {len(args)}", code="WRONG_NUMBER_OF_TYPE_ARGUMENTS")
+            raise self.err(call, render("FLOAT_TYPE_SUPPORTS_WITH_ONE", count=len(args)),
+                           code="WRONG_NUMBER_OF_TYPE_ARGUMENTS")
         vals = []
         for i, a in enumerate(args):
             if isinstance(a, DefaultValue):
                 vals.append(None)
             elif isinstance(a, (int, float)) and not isinstance(a, bool):
                 if isinstance(a, float) and math.isnan(a):
-                    raise self.err(call, "Float-Type [] does not accept NaN", i)
+                    raise self.err(call, render("FLOAT_TYPE_DOES_NOT_ACCEPT"), i)
                 vals.append(float(a))
             else:
-                raise self.err(call, "Float-Type [] requires all arguments to be floats, or "
-                               f"integers (or default). Got {_kind(a)}", i)
+                raise self.err(call, render("FLOAT_TYPE_REQUIRES_ALL_ARGUMENTS", kind=_kind(a)), i)
         lo, hi = vals[0], (vals[1] if len(vals) > 1 else None)
         if lo is not None and hi is not None and lo > hi:
-            raise self.err(call, f"'from' must be less or equal to 'to'. Got ({lo}, {hi})")
+            raise self.err(call, render("FROM_MUST_LESS_OR_EQUAL", lo=lo, hi=hi))
         return m.FloatType(lo, hi)
 
     def t_String(self, call, args):
         self.arity(call, args, 1, 2)
         return m.StringType(self.size(call, args, 0))
 
-    def t_Enum(self, call, args):
+    def t_Enum(self, call, args) -> Any:
         values: list = []
         ci = False
         flat: list = []
@@ -260,11 +260,11 @@ class _Builder:
             elif isinstance(a, m.EnumType):
                 values.extend(a.values)
             else:
-                raise self.err(call, "Error creating type specialization of an Enum-Type, Cannot "
-                               f"use {_kind(a)} where String is expected", i)
+                raise self.err(call, render("ERROR_CREATING_TYPE_SPECIALIZATION_ENUM",
+                                            kind=_kind(a)), i)
         return m.EnumType(tuple(sorted(set(values))), ci)
 
-    def t_Pattern(self, call, args):
+    def t_Pattern(self, call, args) -> Any:
         pats: list = []
         for i, a in enumerate(args):
             if isinstance(a, str):
@@ -276,16 +276,15 @@ class _Builder:
             elif isinstance(a, m.PatternType):
                 pats.extend(a.patterns)
             else:
-                raise self.err(call, "Error creating type specialization of a Pattern-Type, Cannot"
-                               f" use {_kind(a)} where String or Regexp or Pattern-Type or "
-                               "Regexp-Type is expected", i)
+                raise self.err(call, render("ERROR_CREATING_TYPE_SPECIALIZATION_PATTERN",
+                                            kind=_kind(a)), i)
         return m.PatternType(tuple(dict.fromkeys(pats)))
 
     def t_Boolean(self, call, args):
         self.arity(call, args, 1, 1)
         if not isinstance(args[0], bool):
-            raise self.err(call, "Error creating type specialization of a Boolean-Type, Cannot use"
-                           f" {_kind(args[0])} where Boolean is expected", 0)
+            raise self.err(call, render("ERROR_CREATING_TYPE_SPECIALIZATION_BOOLEAN",
+                                        kind=_kind(args[0])), 0)
         return m.BooleanType(args[0])
 
     def t_Regexp(self, call, args):
@@ -295,8 +294,7 @@ class _Builder:
             return m.RegexpType(a.pattern)
         if isinstance(a, str):
             return m.RegexpType(a)
-        raise self.err(call, "Error creating type specialization of a Regexp-Type, Cannot use "
-                       f"{_kind(a)} where String or Regexp is expected", 0)
+        raise self.err(call, render("ERROR_CREATING_TYPE_SPECIALIZATION_REGEXP", kind=_kind(a)), 0)
 
     def t_SemVer(self, call, args):
         ranges = []
@@ -307,16 +305,16 @@ class _Builder:
                 try:
                     ranges.append(SemVerRange.parse(a))
                 except ValueError:
-                    raise self.err(call, f'Unparsable version range: "{a}"', i) from None
+                    raise self.err(call, render("UNPARSABLE_VERSION_RANGE", a=a), i) from None
             else:
-                raise self.err(call, "Error creating type specialization of a SemVer-Type, Cannot "
-                               f"use {_kind(a)} where String or SemVerRange is expected", i)
+                raise self.err(call, render("ERROR_CREATING_TYPE_SPECIALIZATION_SEMVER",
+                                            kind=_kind(a)), i)
         return m.SemVerType(tuple(dict.fromkeys(ranges)))
 
     def _time(self, call, args, cls, tcls):
         if len(args) > 2:
-            raise self.err(call, f"{call.name}-Type supports [] with one or two arguments "
-                           f"(from, to). Got {len(args)}", code="WRONG_NUMBER_OF_TYPE_ARGUMENTS")
+            raise self.err(call, render("RANGE_TYPE_ARITY", name=call.name, count=len(args)),
+                           code="WRONG_NUMBER_OF_TYPE_ARGUMENTS")
         vals = []
         for i, a in enumerate(args):
             try:
@@ -332,14 +330,13 @@ class _Builder:
                 elif isinstance(a, str):
                     vals.append(cls.parse(a))
                 else:
-                    raise self.err(call, f"{call.name}-Type [] requires arguments to be "
-                                   f"{call.name}, String, Integer, Float (or default). "
-                                   f"Got {_kind(a)}", i)
+                    raise self.err(call, render("TYPE_REQUIRES_ARGUMENTS_STRING_INTEGER",
+                                                name=call.name, kind=_kind(a)), i)
             except ValueError as exc:
                 raise self.err(call, str(exc), i) from None
         lo, hi = vals[0], (vals[1] if len(vals) > 1 else None)
         if lo is not None and hi is not None and lo > hi:
-            raise self.err(call, f"'from' must be less or equal to 'to'. Got ({lo}, {hi})")
+            raise self.err(call, render("FROM_MUST_LESS_OR_EQUAL", lo=lo, hi=hi))
         return tcls(lo, hi)
 
     def t_Timespan(self, call, args):
@@ -357,10 +354,10 @@ class _Builder:
             bad = [k for k in a if k not in ("scheme", "userinfo", "host", "port", "path",
                                              "query", "fragment", "opaque")]
             if bad:
-                raise self.err(call, f"URI-Type[] has no part named '{bad[0]}'", 0)
+                raise self.err(call, render("URI_TYPE_HAS_NO_PART", value=bad[0]), 0)
             # an empty hash constrains nothing: URI[{}] is URI
             return m.URIType(tuple(a.items()) if a else None)
-        raise self.err(call, f"URI-Type[] argument must be a String, URI or Hash. Got {_kind(a)}",
+        raise self.err(call, render("URI_TYPE_ARGUMENT_MUST_STRING", kind=_kind(a)),
                        0)
 
     # -- collections ------------------------------------------------------------------------
@@ -407,10 +404,10 @@ class _Builder:
                                 for a in rest):
             bad = next((j for j, a in enumerate(rest) if not isinstance(a, (int, DefaultValue))
                         or isinstance(a, bool)), 0)
-            raise self.err(call, "Tuple-Type[] arguments must be types followed by at most two "
-                           f"size integers. Got {_kind(rest[bad])}", i + bad)
+            raise self.err(call, render("TUPLE_TYPE_ARGUMENTS_MUST_TYPES", kind=_kind(rest[bad])),
+                           i + bad)
         if not types:
-            raise self.err(call, "A Tuple-Type[] accepts 1 or more arguments. Got 0",
+            raise self.err(call, render("TUPLE_TYPE_ACCEPTS_OR_MORE"),
                            code="WRONG_NUMBER_OF_TYPE_ARGUMENTS")
         size = self.size(call, rest, i) if rest else None
         return m.TupleType(tuple(types), size)
@@ -419,8 +416,8 @@ class _Builder:
         self.arity(call, args, 1, 1)
         h = args[0]
         if not isinstance(h, dict):
-            raise self.err(call, "Error creating type specialization of a Struct-Type, Cannot use"
-                           f" {_kind(h)} where Hash is expected", 0)
+            raise self.err(call, render("ERROR_CREATING_TYPE_SPECIALIZATION_STRUCT",
+                                        kind=_kind(h)), 0)
         elements = []
         seen = set()
         for k, v in h.items():
@@ -433,13 +430,12 @@ class _Builder:
             elif isinstance(k, m.EnumType) and len(k.values) == 1:
                 key, mode = k.values[0], None
             else:
-                raise self.err(call, "Illegal Struct member key type. Expected NotUndef, Optional,"
-                               f" String, or Enum. Got: {_kind(k).replace('-Type', '')}", 0)
+                raise self.err(call, render("ILLEGAL_STRUCT_MEMBER_KEY_TYPE",
+                                            replace=_kind(k).replace('-Type', '')), 0)
             if not isinstance(v, m.PType):
-                raise self.err(call, "Struct-Type[] member values must be types. Got "
-                               f"{_kind(v)}", 0)
+                raise self.err(call, render("STRUCT_TYPE_MEMBER_VALUES_MUST", kind=_kind(v)), 0)
             if key in seen:
-                raise self.err(call, f"Struct-Type[] has duplicate key '{key}'", 0)
+                raise self.err(call, render("STRUCT_TYPE_HAS_DUPLICATE_KEY", key=key), 0)
             seen.add(key)
             accepts_undef = _accepts_undef(v)
             optional = (mode == "optional") or (mode is None and accepts_undef)
@@ -458,8 +454,8 @@ class _Builder:
             return cls(m.StringType(value=a), a)
         if isinstance(a, m.PType):
             return cls(a)
-        raise self.err(call, f"{call.name}-Type[] argument must be a Type or a String. Got "
-                       f"{_kind(a)}", 0)
+        raise self.err(call, render("TYPE_ARGUMENT_MUST_TYPE_OR", name=call.name, kind=_kind(a)),
+                       0)
 
     def t_Optional(self, call, args):
         return self._optional_like(call, args, m.OptionalType)
@@ -504,7 +500,8 @@ class _Builder:
         args = list(args)
         block = None
         if args and (isinstance(args[-1], m.CallableType) or (
-                isinstance(args[-1], m.OptionalType) and isinstance(args[-1].type, m.CallableType))):
+                isinstance(args[-1], m.OptionalType) and isinstance(args[-1].type,
+                                                                    m.CallableType))):
             # A trailing Callable is the block, unless it is the only parameter type and no
             # sizes were given... Puppet treats a lone Callable as the block as well.
             block = args.pop()
@@ -515,15 +512,14 @@ class _Builder:
             if isinstance(a, str):
                 a = m.RuntimeType("ruby", a)
             if not isinstance(a, m.PType):
-                raise self.err(call, "Callable-Type[] parameters must be types. Got "
-                               f"{_kind(a)}", i)
+                raise self.err(call, render("CALLABLE_TYPE_PARAMETERS_MUST_TYPES", kind=_kind(a)),
+                               i)
             types.append(a)
             i += 1
         rest = args[i:]
         if len(rest) > 2 or any(not isinstance(a, (int, DefaultValue)) or isinstance(a, bool)
                                 for a in rest):
-            raise self.err(call, "Callable-Type[] size constraint must be at most two integers "
-                           "(or default) after the parameter types", i)
+            raise self.err(call, render("CALLABLE_TYPE_SIZE_CONSTRAINT_MUST"), i)
         size = None
         if rest:
             size = self.size(call, rest, i)
@@ -536,12 +532,12 @@ class _Builder:
         self.arity(call, args, 2, 2) if len(args) != 2 else None
         rt, nm = args
         if not isinstance(rt, str):
-            raise self.err(call, f"Runtime-Type[] runtime must be a String. Got {_kind(rt)}", 0)
+            raise self.err(call, render("RUNTIME_TYPE_RUNTIME_MUST_STRING", kind=_kind(rt)), 0)
         if isinstance(nm, list) and len(nm) == 2 and isinstance(nm[0], Regexp):
             return m.RuntimeType(rt, (nm[0], str(nm[1])))
         if not isinstance(nm, str):
-            raise self.err(call, "Error creating type specialization of a Runtime-Type, Cannot "
-                           f"use {_kind(nm)} where String is expected", 1)
+            raise self.err(call, render("ERROR_CREATING_TYPE_SPECIALIZATION_RUNTIME",
+                                        kind=_kind(nm)), 1)
         return m.RuntimeType(rt, nm)
 
     def resource(self, call, args, offset):
@@ -555,15 +551,15 @@ class _Builder:
         elif isinstance(t, m.ClassType) and t.class_name is None:
             return self.t_Class(call, args[1:]) if len(args) > 1 else m.CLASS
         else:
-            raise self.err(call, "First argument to Resource[] must be a resource type or a "
-                           f"String. Got {_kind(t)}.", offset)
+            raise self.err(call, render("FIRST_ARGUMENT_RESOURCE_MUST_RESOURCE", kind=_kind(t)),
+                           offset)
         titles = args[1:]
         if not titles:
             return m.ResourceType(tname)
         out = []
         for i, title in enumerate(_flatten(titles)):
             if not isinstance(title, str):
-                raise self.err(call, f"Resource[] titles must be Strings. Got {_kind(title)}",
+                raise self.err(call, render("RESOURCE_TITLES_MUST_STRINGS_GOT", kind=_kind(title)),
                                offset + 1 + i)
             out.append(m.ResourceType(tname, title))
         return out[0] if len(out) == 1 else out
@@ -575,8 +571,8 @@ class _Builder:
         out = []
         for i, a in enumerate(_flatten(args)):
             if not isinstance(a, str):
-                raise self.err(call, "Illegal Class name in class reference. "
-                               f"{_article(_kind(a))} cannot be used where a String is expected", i)
+                raise self.err(call, render("ILLEGAL_CLASS_NAME_IN_CLASS",
+                                            article=_article(_kind(a))), i)
             out.append(m.ClassType(normalize_class_name(a)))
         return out[0] if len(out) == 1 else out
 
@@ -586,23 +582,23 @@ class _Builder:
         if isinstance(h, m.ObjectType):
             return h
         if not isinstance(h, dict):
-            raise self.err(call, f"Object-Type[] argument must be a Hash. Got {_kind(h)}", 0)
+            raise self.err(call, render("OBJECT_TYPE_ARGUMENT_MUST_HASH", kind=_kind(h)), 0)
         return object_from_hash(h, lambda msg: self.err(call, msg, 0))
 
     def t_TypeSet(self, call, args):
         self.arity(call, args, 1, 1)
         h = args[0]
         if not isinstance(h, dict):
-            raise self.err(call, f"TypeSet-Type[] argument must be a Hash. Got {_kind(h)}", 0)
+            raise self.err(call, render("TYPESET_TYPE_ARGUMENT_MUST_HASH", kind=_kind(h)), 0)
         types = h.get("types", {}) or {}
         if not isinstance(types, dict):
-            raise self.err(call, "TypeSet 'types' must be a Hash", 0)
+            raise self.err(call, render("TYPESET_TYPES_MUST_HASH"), 0)
         built = []
         for name, body in types.items():
             if isinstance(body, dict):
                 body = object_from_hash({"name": name, **body}, lambda msg: self.err(call, msg, 0))
             if not isinstance(body, m.PType):
-                raise self.err(call, f"TypeSet type '{name}' must be a type or a Hash", 0)
+                raise self.err(call, render("TYPESET_TYPE_MUST_TYPE_OR", name=name), 0)
             built.append((str(name), body))
         return m.TypeSetType(h.get("name"), str(h.get("version")) if h.get("version") else None,
                              tuple(built))
@@ -687,12 +683,12 @@ _ANNOTATIONS_TEXT = "Hash[Type[Annotation], Hash[Pattern[/\\A[a-z_]\\w*\\z/], An
 def is_annotation_type(t: m.PType) -> bool:
     """Whether ``t`` is Annotation or an Object type inheriting from it."""
     from .relations import resolve
-    t = resolve(t)
+    cur: m.PType | None = resolve(t)
     seen = 0
-    while isinstance(t, m.ObjectType) and seen < 50:
-        if t.type_name == "Annotation":
+    while isinstance(cur, m.ObjectType) and seen < 50:
+        if cur.type_name == "Annotation":
             return True
-        t = resolve(t.parent) if t.parent is not None else None
+        cur = resolve(cur.parent) if cur.parent is not None else None
         seen += 1
     return False
 
@@ -705,7 +701,7 @@ def object_type_problem(t: m.ObjectType) -> str | None:
     """
     from .relations import resolve
     label = t.type_name or "Object"
-    chain = []
+    chain: list[m.ObjectType] = []
     p = resolve(t.parent) if t.parent is not None else None
     while isinstance(p, m.ObjectType):
         if p is t or (t.type_name is not None and p.type_name == t.type_name) or len(chain) > 50:
@@ -841,12 +837,12 @@ def _accepts_undef(t: m.PType) -> bool:
 
 def normalize_resource_name(name: str) -> str:
     """``file`` / ``::foo::bar`` -> ``File`` / ``Foo::Bar`` (Puppet's capitalised form)."""
-    name = name[2:] if name.startswith("::") else name
+    name = name.removeprefix("::")
     return "::".join(seg[:1].upper() + seg[1:] for seg in name.split("::"))
 
 
 def normalize_class_name(name: str) -> str:
-    name = name[2:] if name.startswith("::") else name
+    name = name.removeprefix("::")
     return name.lower()
 
 
@@ -861,7 +857,7 @@ def build_type(call: Any, scope: m.AliasScope | None = None,
     """
     out = build(call, scope, resource_types)
     if isinstance(out, list):
-        raise TypeSystemError("A type reference with several titles denotes several types",
+        raise TypeSystemError(render("TYPE_REFERENCE_WITH_SEVERAL_TITLES"),
                               getattr(call, "span", None), "ILLEGAL_TYPE")
     return out
 
@@ -871,16 +867,17 @@ def build(call: Any, scope: m.AliasScope | None = None, resource_types: Any = No
     if isinstance(call, m.PType):
         return call
     if not isinstance(call, TypeCall):
-        raise TypeSystemError(f"Not a type reference: {_kind(call)}", None, "ILLEGAL_TYPE")
+        raise TypeSystemError(render("NOT_TYPE_REFERENCE", kind=_kind(call)), None, "ILLEGAL_TYPE")
     try:
         return _Builder(scope, resource_types).call(call)
     except TypeSystemError:
         raise
     except RecursionError:
-        raise TypeSystemError("Type expression is nested too deeply", call.span,
+        raise TypeSystemError(render("TYPE_TOO_DEEP"), call.span,
                               "TYPE_TOO_DEEP") from None
-    except Exception as exc:  # last line of defence: errors are data, never tracebacks
-        raise TypeSystemError(f"Invalid type expression: {exc}", call.span,
+    # isolation boundary: the public entry point's errors are data, never tracebacks
+    except Exception as exc:  # noqa: BLE001
+        raise TypeSystemError(render("INVALID_TYPE_EXPRESSION", exc=exc), call.span,
                               "ILLEGAL_TYPE") from None
 
 
@@ -900,7 +897,7 @@ def _resolve(alias: m.TypeAliasType) -> m.PType:
     scope = alias.scope
     name = alias.alias_name
     if scope is None:
-        raise TypeSystemError(f"Type alias '{name}' has no scope", None, "UNRESOLVED_ALIAS")
+        raise TypeSystemError(render("UNRESOLVED_ALIAS", name=name), None, "UNRESOLVED_ALIAS")
     cache = scope._resolved
     if name in cache:
         hit = cache[name]
@@ -909,9 +906,10 @@ def _resolve(alias: m.TypeAliasType) -> m.PType:
         return hit
     body = scope.body(name)
     if body is None:
-        raise TypeSystemError(f"Type alias '{name}' is not defined", None, "UNRESOLVED_ALIAS")
+        raise TypeSystemError(render("TYPE_ALIAS_NOT_DEFINED", name=name), None,
+                              "UNRESOLVED_ALIAS")
     if name in scope._resolving:
-        raise TypeSystemError(f"Type alias '{name}' cannot be resolved to a real type", None,
+        raise TypeSystemError(render("ILLEGAL_ALIAS", name=name), None,
                               "ILLEGAL_ALIAS")
     scope._resolving.add(name)
     try:
@@ -920,12 +918,12 @@ def _resolve(alias: m.TypeAliasType) -> m.PType:
         # Follow alias-to-alias chains; a chain that returns to itself never reaches a type.
         while isinstance(t, m.TypeAliasType):
             if t.alias_name in seen and t.scope is scope:
-                raise TypeSystemError(f"Type alias '{name}' cannot be resolved to a real type",
+                raise TypeSystemError(render("ILLEGAL_ALIAS", name=name),
                                       getattr(body, "span", None), "ILLEGAL_ALIAS")
             seen.add(t.alias_name)
             t = _resolve(t)
         if _directly_self_referent(t, alias, 0):
-            raise TypeSystemError(f"Type alias '{name}' cannot be resolved to a real type",
+            raise TypeSystemError(render("ILLEGAL_ALIAS", name=name),
                                   getattr(body, "span", None), "ILLEGAL_ALIAS")
         cache[name] = t
         return t

@@ -13,7 +13,8 @@ from . import model as m
 from .values import (URI, Binary, Deferred, DefaultValue, ObjectValue, Regexp, SemVer,
                      SemVerRange, Sensitive, Timespan, Timestamp)
 
-__all__ = ["type_to_string", "format_value", "object_definition_text", "ruby_float", "regexp_literal", "quote_string"]
+__all__ = ["type_to_string", "format_value", "object_definition_text", "ruby_float",
+           "regexp_literal", "quote_string"]
 
 _MAX_DEPTH = 200
 
@@ -152,7 +153,7 @@ def _range(lo: Any, hi: Any, fmt) -> list:
 
 def _time_range(lo: Any, hi: Any) -> list:
     # Puppet prints a one-value time range ([x, x]) the same as an open one ([x]).
-    fmt = lambda x: getattr(x, "type_text", x.__str__)()  # noqa: E731
+    fmt = lambda x: getattr(x, "type_text", x.__str__)()
     if lo is None and hi is None:
         return []
     if lo is None:
@@ -170,7 +171,7 @@ def type_to_string(t: m.PType, depth: int = 0) -> str:
     """The canonical text of a type, as Puppet's type formatter writes it."""
     if depth > _MAX_DEPTH:
         return "..."
-    s = lambda x: type_to_string(x, depth + 1)  # noqa: E731
+    s = lambda x: type_to_string(x, depth + 1)
     if isinstance(t, m.IntegerType):
         return _with("Integer", _range(t.lo, t.hi, str))
     if isinstance(t, m.FloatType):

@@ -35,7 +35,8 @@ def type_call_from_ast(node: A.AstNode, depth: int = 0) -> TypeCall:
             raise NotStatic()
         keys = node.keys()
         args = tuple(_argument(k, depth + 1) for k in keys)
-        return TypeCall(target.name.lstrip(":"), args, span=node.range, arg_spans=tuple(k.range for k in keys))
+        return TypeCall(target.name.lstrip(":"), args, span=node.range,
+                        arg_spans=tuple(k.range for k in keys))
     if isinstance(node, A.ParenExpr) and node.expr() is not None:
         return type_call_from_ast(node.expr(), depth + 1)
     raise NotStatic()

@@ -14,7 +14,7 @@ for an instance check) instead of raising.  Rendering an evaluation's value for 
 installs default :class:`Limits` (``render_value``).
 
 Exceeding a limit raises :class:`LimitExceeded`.  It derives from ``BaseException`` on purpose:
-several value helpers have defensive ``except Exception`` fallbacks that turn a failure into
+several value helpers catch the errors they expect and turn them into
 "no match" or "not an instance", and a limit must stop the whole evaluation, not become a
 wrong answer.  The evaluator turns it into an ordinary Puppet error at its boundary.
 """
@@ -25,7 +25,8 @@ import threading
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 # What a match may take inline before it moves to a helper thread (see run_match).
 _INLINE_SECONDS = 0.05

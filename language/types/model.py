@@ -392,7 +392,7 @@ class AliasScope:
     be unfolded lazily. Resolution results are cached here, never in module globals.
     """
 
-    def __init__(self, bodies: dict | None = None, parent: "AliasScope | None" = None):
+    def __init__(self, bodies: dict | None = None, parent: AliasScope | None = None):
         self._bodies: dict = dict(bodies or {})
         self._resolved: dict = {}
         self._resolving: set = set()

@@ -39,12 +39,11 @@ def resolve(t: m.PType) -> m.PType:
     seen = 0
     while isinstance(t, m.TypeAliasType) and seen < MAX_DEPTH:
         from .build import resolve_alias
+        alias = t
         try:
-            t = resolve_alias(t)
-        except TypeSystemError:
-            return m.TypeReferenceType(t.alias_name)
-        except RecursionError:
-            return m.TypeReferenceType(t.alias_name)
+            t = resolve_alias(alias)
+        except (TypeSystemError, RecursionError):
+            return m.TypeReferenceType(alias.alias_name)
         seen += 1
     return t
 
@@ -60,9 +59,7 @@ def _range_covers(outer: tuple, inner: tuple) -> bool:
     ilo, ihi = inner
     if olo is not None and (ilo is None or ilo < olo):
         return False
-    if ohi is not None and (ihi is None or ihi > ohi):
-        return False
-    return True
+    return not (ohi is not None and (ihi is None or ihi > ohi))
 
 
 def _in_range(v: Any, lo: Any, hi: Any) -> bool:
@@ -182,43 +179,42 @@ def _struct_required(t: m.StructType) -> int:
     return sum(1 for e in t.elements if not e.optional)
 
 
-def _specific(a: m.PType, b: m.PType, ctx: _Ctx) -> bool:  # noqa: C901 - one case per type
-    A = type(a)
-    if A is m.AnyType or A is m.UnitType:
+def _specific(a: m.PType, b: m.PType, ctx: _Ctx) -> bool:
+    if type(a) is m.AnyType or type(a) is m.UnitType:
         return True
-    if A is m.UndefType:
+    if type(a) is m.UndefType:
         return isinstance(b, m.UndefType)
-    if A is m.DefaultType:
+    if type(a) is m.DefaultType:
         return isinstance(b, m.DefaultType)
-    if A is m.NotUndefType:
+    if type(a) is m.NotUndefType:
         return not _asg(b, m.UNDEF, ctx) and _asg(a.type or m.ANY, b, ctx)
-    if A is m.OptionalType:
+    if type(a) is m.OptionalType:
         if isinstance(b, m.UndefType) or a.type is None:
             return True
         return _asg(a.type, b, ctx)
-    if A is m.VariantType:
+    if type(a) is m.VariantType:
         return any(_asg(t, b, ctx) for t in a.types)
-    if A is m.ScalarType:
+    if type(a) is m.ScalarType:
         return isinstance(b, _SCALAR_TYPES)
-    if A is m.ScalarDataType:
+    if type(a) is m.ScalarDataType:
         return isinstance(b, _SCALAR_DATA_TYPES)
-    if A is m.NumericType:
+    if type(a) is m.NumericType:
         return isinstance(b, (m.NumericType, m.IntegerType, m.FloatType))
-    if A is m.IntegerType:
+    if type(a) is m.IntegerType:
         return isinstance(b, m.IntegerType) and _range_covers((a.lo, a.hi), (b.lo, b.hi))
-    if A is m.FloatType:
+    if type(a) is m.FloatType:
         return isinstance(b, m.FloatType) and _range_covers((a.lo, a.hi), (b.lo, b.hi))
-    if A is m.StringType:
+    if type(a) is m.StringType:
         return _string_assignable(a, b)
-    if A is m.EnumType:
+    if type(a) is m.EnumType:
         return _enum_assignable(a, b)
-    if A is m.PatternType:
+    if type(a) is m.PatternType:
         return _pattern_assignable(a, b)
-    if A is m.BooleanType:
+    if type(a) is m.BooleanType:
         return isinstance(b, m.BooleanType) and (a.value is None or a.value == b.value)
-    if A is m.RegexpType:
+    if type(a) is m.RegexpType:
         return isinstance(b, m.RegexpType) and (a.pattern is None or a.pattern == b.pattern)
-    if A is m.SemVerType:
+    if type(a) is m.SemVerType:
         if not isinstance(b, m.SemVerType):
             return False
         if not a.ranges:
@@ -228,13 +224,14 @@ def _specific(a: m.PType, b: m.PType, ctx: _Ctx) -> bool:  # noqa: C901 - one ca
         # judged on the union of the ranges: Puppet merges overlapping ranges of a SemVer type
         mine = merge_intervals(iv for r in a.ranges for iv in r.intervals)
         return all(any(ra.covers(rb) for ra in mine) for r in b.ranges for rb in r.intervals)
-    if A is m.SemVerRangeType:
+    if type(a) is m.SemVerRangeType:
         return isinstance(b, m.SemVerRangeType)
-    if A is m.TimespanType or A is m.TimestampType:
-        return type(b) is A and _range_covers((a.lo, a.hi), (b.lo, b.hi))
-    if A is m.BinaryType:
+    if type(a) is m.TimespanType or type(a) is m.TimestampType:
+        return isinstance(b, (m.TimespanType, m.TimestampType)) and type(b) is type(a) \
+            and _range_covers((a.lo, a.hi), (b.lo, b.hi))
+    if type(a) is m.BinaryType:
         return isinstance(b, m.BinaryType)
-    if A is m.URIType:
+    if type(a) is m.URIType:
         if not isinstance(b, m.URIType):
             return False
         if a.parts is None:
@@ -246,7 +243,7 @@ def _specific(a: m.PType, b: m.PType, ctx: _Ctx) -> bool:  # noqa: C901 - one ca
         return all(k in bp and (_uri_part_match(bp[k], v, ctx) or (
             isinstance(bp[k], m.PType) and isinstance(v, m.PType) and _asg(v, bp[k], ctx)))
             for k, v in a.parts)
-    if A is m.CollectionType:
+    if type(a) is m.CollectionType:
         if isinstance(b, (m.CollectionType, m.ArrayType, m.HashType)):
             return _size_ok(a.size, b.size)
         if isinstance(b, m.TupleType):
@@ -255,7 +252,7 @@ def _specific(a: m.PType, b: m.PType, ctx: _Ctx) -> bool:  # noqa: C901 - one ca
             n = len(b.elements)
             return _range_covers(size_of(a.size), (n, n))
         return False
-    if A is m.ArrayType:
+    if type(a) is m.ArrayType:
         if isinstance(b, m.TupleType):
             if not _range_covers(size_of(a.size), _tuple_range(b)):
                 return False
@@ -264,32 +261,32 @@ def _specific(a: m.PType, b: m.PType, ctx: _Ctx) -> bool:  # noqa: C901 - one ca
         if isinstance(b, m.ArrayType):
             return _size_ok(a.size, b.size) and _asg(a.element, b.element, ctx)
         return False
-    if A is m.HashType:
+    if type(a) is m.HashType:
         return _hash_assignable(a, b, ctx)
-    if A is m.TupleType:
+    if type(a) is m.TupleType:
         return _tuple_assignable(a, b, ctx)
-    if A is m.StructType:
+    if type(a) is m.StructType:
         return _struct_assignable(a, b, ctx)
-    if A is m.IterableType:
+    if type(a) is m.IterableType:
         if a.type is None or _asg(a.type, m.ANY, ctx):
             return is_iterable_type(b)
         if not is_iterable_type(b):
             return False
         elem = iterable_element_type(b)
         return elem is not None and _asg(a.type, elem, ctx)
-    if A is m.IteratorType:
+    if type(a) is m.IteratorType:
         if not isinstance(b, m.IteratorType):
             return False
         return a.type is None or _asg(a.type, b.type or m.ANY, ctx)
-    if A is m.TypeType:
+    if type(a) is m.TypeType:
         if not isinstance(b, m.TypeType):
             return False
         return a.type is None or _asg(a.type, b.type or m.ANY, ctx)
-    if A is m.CallableType:
+    if type(a) is m.CallableType:
         return _callable_assignable(a, b, ctx)
-    if A is m.SensitiveType:
+    if type(a) is m.SensitiveType:
         return isinstance(b, m.SensitiveType) and _asg(a.type or m.ANY, b.type or m.ANY, ctx)
-    if A is m.InitType:
+    if type(a) is m.InitType:
         if isinstance(b, m.InitType):
             if a.type is None:
                 return True
@@ -300,13 +297,13 @@ def _specific(a: m.PType, b: m.PType, ctx: _Ctx) -> bool:  # noqa: C901 - one ca
         if _asg(a.type, b, ctx):
             return True
         return _init_accepts(resolve(a.type), b, ctx)
-    if A is m.ObjectExtType:
+    if type(a) is m.ObjectExtType:
         # the base must accept b's base, and each of our parameter values must match b's
         # (a parameter b leaves unset matches nothing, as in Puppet)
         if isinstance(b, m.ObjectExtType):
             return _asg(a.base, b.base, ctx) and _ext_params_assignable(a, dict(b.params), ctx)
         return _asg(a.base, b, ctx) and _ext_params_assignable(a, {}, ctx)
-    if A is m.ObjectType:
+    if type(a) is m.ObjectType:
         if isinstance(b, m.ObjectExtType):
             b = resolve(b.base)
         if not isinstance(b, m.ObjectType):
@@ -321,9 +318,9 @@ def _specific(a: m.PType, b: m.PType, ctx: _Ctx) -> bool:  # noqa: C901 - one ca
             t = resolve(t.parent) if t.parent is not None else None
             seen += 1
         return False
-    if A is m.TypeSetType:
+    if type(a) is m.TypeSetType:
         return isinstance(b, m.TypeSetType) and (a == m.TYPESET or a == b)
-    if A is m.RuntimeType:
+    if type(a) is m.RuntimeType:
         if not isinstance(b, m.RuntimeType):
             return False
         if a.runtime is None:
@@ -335,9 +332,9 @@ def _specific(a: m.PType, b: m.PType, ctx: _Ctx) -> bool:  # noqa: C901 - one ca
         if isinstance(a.runtime_name, tuple) and isinstance(b.runtime_name, str):
             return a.runtime_name[0].matches(b.runtime_name)
         return a.runtime_name == b.runtime_name
-    if A is m.CatalogEntryType:
+    if type(a) is m.CatalogEntryType:
         return isinstance(b, (m.CatalogEntryType, m.ResourceType, m.ClassType))
-    if A is m.ResourceType:
+    if type(a) is m.ResourceType:
         if not isinstance(b, m.ResourceType):
             return False
         if a.type_name is None:
@@ -345,9 +342,10 @@ def _specific(a: m.PType, b: m.PType, ctx: _Ctx) -> bool:  # noqa: C901 - one ca
         if b.type_name is None or a.type_name.lower() != b.type_name.lower():
             return False
         return a.title is None or a.title == b.title
-    if A is m.ClassType:
-        return isinstance(b, m.ClassType) and (a.class_name is None or a.class_name == b.class_name)
-    if A is m.TypeReferenceType:
+    if type(a) is m.ClassType:
+        return isinstance(b,
+                          m.ClassType) and (a.class_name is None or a.class_name == b.class_name)
+    if type(a) is m.TypeReferenceType:
         return a == b
     return False
 
@@ -587,7 +585,8 @@ def _ext_params_assignable(a: m.ObjectExtType, given: dict, ctx: _Ctx) -> bool:
             return False
         have = given[pn]
         if not (_case_match(have, want, ctx) or (
-                isinstance(have, m.PType) and isinstance(want, m.PType) and _asg(want, have, ctx))):
+                isinstance(have, m.PType) and isinstance(want, m.PType) and _asg(want, have,
+                                                                                 ctx))):
             return False
     return True
 
@@ -631,71 +630,70 @@ def _instance(t: m.PType, v: Any, ctx: _Ctx) -> bool:
             ctx.visiting.discard(key)
 
 
-def _inst1(t: m.PType, v: Any, ctx: _Ctx) -> bool:  # noqa: C901 - one case per type
-    T = type(t)
-    if T is m.AnyType or T is m.UnitType:
+def _inst1(t: m.PType, v: Any, ctx: _Ctx) -> bool:
+    if type(t) is m.AnyType or type(t) is m.UnitType:
         return True
-    if T is m.TypeAliasType:
+    if type(t) is m.TypeAliasType:
         return _instance(resolve(t), v, ctx)
-    if T is m.UndefType:
+    if type(t) is m.UndefType:
         return v is None
-    if T is m.DefaultType:
+    if type(t) is m.DefaultType:
         return isinstance(v, DefaultValue)
-    if T is m.NotUndefType:
+    if type(t) is m.NotUndefType:
         return v is not None and _instance(t.type or m.ANY, v, ctx)
-    if T is m.OptionalType:
+    if type(t) is m.OptionalType:
         # a bare Optional has no type to accept values with: only undef is its instance
         return v is None or (t.type is not None and _instance(t.type, v, ctx))
-    if T is m.VariantType:
+    if type(t) is m.VariantType:
         return any(_instance(x, v, ctx) for x in t.types)
-    if T is m.ScalarType:
+    if type(t) is m.ScalarType:
         return isinstance(v, (int, float, str, Regexp, SemVer, SemVerRange, Timespan, Timestamp))
-    if T is m.ScalarDataType:
+    if type(t) is m.ScalarDataType:
         return _is_scalar_data(v)
-    if T is m.NumericType:
+    if type(t) is m.NumericType:
         return _is_int(v) or _is_float(v)
-    if T is m.IntegerType:
+    if type(t) is m.IntegerType:
         return _is_int(v) and _in_range(v, t.lo, t.hi)
-    if T is m.FloatType:
+    if type(t) is m.FloatType:
         return _is_float(v) and _in_range(v, t.lo, t.hi)
-    if T is m.StringType:
+    if type(t) is m.StringType:
         if not isinstance(v, str):
             return False
         if t.value is not None:
             return v == t.value
         lo, hi = size_of(t.size)
         return _in_range(len(v), lo, hi)
-    if T is m.EnumType:
+    if type(t) is m.EnumType:
         return isinstance(v, str) and (not t.values or _enum_has(t, v))
-    if T is m.PatternType:
+    if type(t) is m.PatternType:
         return isinstance(v, str) and (not t.patterns or any(p.matches(v) for p in t.patterns))
-    if T is m.BooleanType:
+    if type(t) is m.BooleanType:
         return isinstance(v, bool) and (t.value is None or t.value == v)
-    if T is m.RegexpType:
+    if type(t) is m.RegexpType:
         return isinstance(v, Regexp) and (t.pattern is None or t.pattern == v.pattern)
-    if T is m.SemVerType:
+    if type(t) is m.SemVerType:
         return isinstance(v, SemVer) and (not t.ranges or any(r.include(v) for r in t.ranges))
-    if T is m.SemVerRangeType:
+    if type(t) is m.SemVerRangeType:
         return isinstance(v, SemVerRange)
-    if T is m.TimespanType:
+    if type(t) is m.TimespanType:
         return isinstance(v, Timespan) and _in_range(v, t.lo, t.hi)
-    if T is m.TimestampType:
+    if type(t) is m.TimestampType:
         return isinstance(v, Timestamp) and _in_range(v, t.lo, t.hi)
-    if T is m.BinaryType:
+    if type(t) is m.BinaryType:
         return isinstance(v, Binary)
-    if T is m.URIType:
+    if type(t) is m.URIType:
         if not isinstance(v, URI):
             return False
         if t.parts is None:
             return True
         parts = v.parts()
         return all(_uri_part_match(parts.get(k), val, ctx) for k, val in t.parts)
-    if T is m.CollectionType:
+    if type(t) is m.CollectionType:
         if not isinstance(v, (list, tuple, dict)):
             return False
         lo, hi = size_of(t.size)
         return _in_range(len(v), lo, hi)
-    if T is m.ArrayType:
+    if type(t) is m.ArrayType:
         if not isinstance(v, (list, tuple)):
             return False
         lo, hi = size_of(t.size)
@@ -703,7 +701,7 @@ def _inst1(t: m.PType, v: Any, ctx: _Ctx) -> bool:  # noqa: C901 - one case per 
             return False
         # every value is an Any: no need to walk a (possibly huge) array for it
         return isinstance(t.element, m.AnyType) or all(_instance(t.element, x, ctx) for x in v)
-    if T is m.HashType:
+    if type(t) is m.HashType:
         if not isinstance(v, dict):
             return False
         lo, hi = size_of(t.size)
@@ -711,7 +709,7 @@ def _inst1(t: m.PType, v: Any, ctx: _Ctx) -> bool:  # noqa: C901 - one case per 
             return lo == 0
         return _in_range(len(v), lo, hi) and all(
             _instance(t.key, k, ctx) and _instance(t.value, x, ctx) for k, x in v.items())
-    if T is m.StructType:
+    if type(t) is m.StructType:
         if not isinstance(v, dict):
             return False
         matched = 0
@@ -723,7 +721,7 @@ def _inst1(t: m.PType, v: Any, ctx: _Ctx) -> bool:  # noqa: C901 - one case per 
             elif not e.optional:
                 return False
         return matched == len(v)
-    if T is m.TupleType:
+    if type(t) is m.TupleType:
         if not isinstance(v, (list, tuple)):
             return False
         lo, hi = t.size_range()
@@ -733,31 +731,31 @@ def _inst1(t: m.PType, v: Any, ctx: _Ctx) -> bool:  # noqa: C901 - one case per 
             return True
         last = len(t.types) - 1
         return all(_instance(t.types[min(i, last)], x, ctx) for i, x in enumerate(v))
-    if T is m.IterableType:
+    if type(t) is m.IterableType:
         return _iterable_instance(t, v, ctx)
-    if T is m.IteratorType:
+    if type(t) is m.IteratorType:
         return False  # no iterator values exist outside the evaluator yet
-    if T is m.TypeType:
+    if type(t) is m.TypeType:
         return isinstance(v, m.PType) and (t.type is None or _asg(t.type, v, ctx))
-    if T is m.CallableType:
+    if type(t) is m.CallableType:
         ct = getattr(v, "callable_type", None)
         return isinstance(ct, m.CallableType) and _asg(t, ct, ctx)
-    if T is m.SensitiveType:
+    if type(t) is m.SensitiveType:
         return isinstance(v, Sensitive) and _instance(t.type or m.ANY, v.value, ctx)
-    if T is m.InitType:
+    if type(t) is m.InitType:
         if t.type is None:
             return _instance(m.RICH_DATA, v, ctx)
         if isinstance(v, list) and len(v) == 1:
             v = v[0]
         return _instance(t.type, v, ctx) or _convertible(resolve(t.type), v)
-    if T is m.ObjectType:
+    if type(t) is m.ObjectType:
         return _object_instance(t, v)
-    if T is m.ObjectExtType:
+    if type(t) is m.ObjectExtType:
         if not _instance(t.base, v, ctx) or not isinstance(v, ObjectValue):
             return False
         attrs = dict(v.attributes)
         return all(_case_match(attrs.get(pn), want, ctx) for pn, want in t.params)
-    if T is m.TypeSetType:
+    if type(t) is m.TypeSetType:
         return isinstance(v, m.TypeSetType)
     return False  # Runtime, CatalogEntry, Resource, Class, TypeReference: no such values here
 

@@ -8,6 +8,7 @@ range as a list of alternatives, each either ``("hyphen", low, high)`` or
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 # Versions may be partial (1, 1.2) and use x/X/* wildcards; a pre-release and build are only
 # allowed on a full version.  Whitespace separates comparators and surrounds the hyphen.
@@ -42,7 +43,7 @@ def parse_range(text: str) -> tuple:
         tree = _parser().parse(text)
     except LarkError:
         raise RangeSyntaxError(text) from None
-    out = []
+    out: list[tuple[Any, ...]] = []
     for conj in tree.children:
         if conj.data == "hyphen":
             out.append(("hyphen", str(conj.children[0]), str(conj.children[1])))

@@ -31,6 +31,8 @@ callers in the type builder turn that into positioned diagnostics.
 """
 from __future__ import annotations
 
+import math
+
 import base64
 import binascii
 import re
@@ -46,6 +48,8 @@ from .guard import check_size, measure, run_match
 # VERSION0 is the engine's ``re``-compatible dialect: the translated patterns keep the meaning
 # they had under ``re`` (see docs/decisions.md, "The regexp engine").
 _ENGINE_FLAGS = _ENGINE.VERSION0
+# What compiling a translated pattern raises for a pattern the engine cannot compile.
+REGEXP_COMPILE_ERRORS = (_ENGINE.error, re.error, RecursionError, OverflowError, ValueError)
 
 __all__ = [
     "DefaultValue", "DEFAULT", "Regexp", "Sensitive", "Binary", "URI", "SemVer", "SemVerRange",
@@ -59,9 +63,9 @@ NSECS_PER_SEC = 1_000_000_000
 class DefaultValue:
     """The value of the literal ``default`` (a singleton)."""
 
-    _instance: "DefaultValue | None" = None
+    _instance: DefaultValue | None = None
 
-    def __new__(cls) -> "DefaultValue":
+    def __new__(cls) -> DefaultValue:  # noqa: PYI034 - a singleton: no subclass exists
         if cls._instance is None:
             cls._instance = super().__new__(cls)
         return cls._instance
@@ -338,7 +342,7 @@ class RubyPattern:
             return out
         return run_match(self._rx.sub, metered, text, count)
 
-    def with_flags(self, extra: int) -> "RubyPattern":
+    def with_flags(self, extra: int) -> RubyPattern:
         """The same pattern with more engine flags (``regsubst``'s E, I, M)."""
         return RubyPattern(_ENGINE.compile(self._rx.pattern, self._rx.flags | extra))
 
@@ -351,7 +355,7 @@ def compile_python_regexp(pattern: str, flags: int = 0) -> RubyPattern:
 
 
 @lru_cache(maxsize=4096)
-def ruby_regexp_to_python(source: str) -> "RubyPattern | None":
+def ruby_regexp_to_python(source: str) -> RubyPattern | None:
     """Compile a Ruby regular expression source as closely as possible.
 
     Returns None when Ruby (or the engine) cannot compile the pattern; matching against it then
@@ -360,7 +364,7 @@ def ruby_regexp_to_python(source: str) -> "RubyPattern | None":
     try:
         # Ruby's ^ and $ always match at line boundaries.
         return compile_python_regexp(translate_ruby_regexp(source), _ENGINE.MULTILINE)
-    except (_ENGINE.error, re.error, RecursionError, OverflowError, ValueError):
+    except REGEXP_COMPILE_ERRORS:
         return None
 
 
@@ -370,7 +374,7 @@ class Regexp:
 
     pattern: str
 
-    def compiled(self) -> "RubyPattern | None":
+    def compiled(self) -> RubyPattern | None:
         return ruby_regexp_to_python(self.pattern)
 
     def matches(self, text: str) -> bool:
@@ -400,7 +404,7 @@ class Binary:
     data: bytes
 
     @classmethod
-    def from_base64(cls, text: str, strict: bool = False) -> "Binary":
+    def from_base64(cls, text: str, strict: bool = False) -> Binary:
         try:
             if strict:
                 return cls(base64.b64decode(text, validate=True))
@@ -511,7 +515,7 @@ class SemVer:
     build: tuple = ()
 
     @classmethod
-    def parse(cls, text: str) -> "SemVer":
+    def parse(cls, text: str) -> SemVer:
         m = _SEMVER_RE.match(text.strip()) if isinstance(text, str) else None
         if not m:
             raise ValueError(f"The string '{text}' cannot be converted to a SemVer")
@@ -522,16 +526,16 @@ class SemVer:
     def key(self) -> tuple:
         return (self.major, self.minor, self.patch, _pre_key(self.prerelease))
 
-    def __lt__(self, other: "SemVer") -> bool:
+    def __lt__(self, other: SemVer) -> bool:
         return self.key() < other.key()
 
-    def __le__(self, other: "SemVer") -> bool:
+    def __le__(self, other: SemVer) -> bool:
         return self.key() <= other.key()
 
-    def __gt__(self, other: "SemVer") -> bool:
+    def __gt__(self, other: SemVer) -> bool:
         return self.key() > other.key()
 
-    def __ge__(self, other: "SemVer") -> bool:
+    def __ge__(self, other: SemVer) -> bool:
         return self.key() >= other.key()
 
     def stable(self) -> bool:
@@ -559,15 +563,13 @@ class _Interval:
     hi_incl: bool
 
     def contains(self, v: SemVer) -> bool:
-        if self.lo is not None:
-            if v.key() < self.lo.key() or (not self.lo_incl and v.key() == self.lo.key()):
-                return False
-        if self.hi is not None:
-            if v.key() > self.hi.key() or (not self.hi_incl and v.key() == self.hi.key()):
-                return False
-        return True
+        if self.lo is not None and (
+                v.key() < self.lo.key() or (not self.lo_incl and v.key() == self.lo.key())):
+            return False
+        return not (self.hi is not None and (
+            v.key() > self.hi.key() or (not self.hi_incl and v.key() == self.hi.key())))
 
-    def covers(self, other: "_Interval") -> bool:
+    def covers(self, other: _Interval) -> bool:
         """True when every version of ``other`` is in this interval."""
         if self.lo is not None:
             if other.lo is None:
@@ -594,7 +596,7 @@ class _Interval:
                 return True
         return False
 
-    def intersect(self, other: "_Interval") -> "_Interval":
+    def intersect(self, other: _Interval) -> _Interval:
         lo, lo_incl = self.lo, self.lo_incl
         if other.lo is not None and (lo is None or other.lo.key() > lo.key() or (
                 other.lo.key() == lo.key() and not other.lo_incl)):
@@ -679,11 +681,13 @@ def _comparator(op: str, text: str) -> _Interval:
     if op == ">=":
         return _Interval(v, True, None, True)
     if op == ">":
-        return _Interval(v, False, None, True) if full else _Interval(_bump(nums), True, None, True)
+        return _Interval(v, False, None, True) if full else _Interval(_bump(nums), True, None,
+                                                                      True)
     if op == "<":
         return _Interval(None, True, v, False)
     if op == "<=":
-        return _Interval(None, True, v, True) if full else _Interval(None, True, _bump(nums), False)
+        return _Interval(None, True, v, True) if full else _Interval(None, True, _bump(nums),
+                                                                     False)
     if op == "~":
         if len(nums) == 1:
             return _Interval(v, True, _bump(nums), False)
@@ -717,9 +721,9 @@ class SemVerRange:
     intervals: tuple = field(default=(), compare=False, hash=False, repr=False)
 
     @classmethod
-    def parse(cls, text: str) -> "SemVerRange":
+    def parse(cls, text: str) -> SemVerRange:
         if not isinstance(text, str):
-            raise ValueError("a SemVerRange must be created from a String")
+            raise ValueError("a SemVerRange must be created from a String")  # noqa: TRY004 - callers catch ValueError
         from .semver_grammar import RangeSyntaxError, parse_range
         try:
             alternatives = parse_range(text)
@@ -737,7 +741,7 @@ class SemVerRange:
         return cls(text.strip(), tuple(intervals))
 
     @classmethod
-    def exact(cls, version: SemVer) -> "SemVerRange":
+    def exact(cls, version: SemVer) -> SemVerRange:
         return cls(f"{version} - {version}", (_Interval(version, True, version, True),))
 
     def include(self, version: SemVer) -> bool:
@@ -746,7 +750,7 @@ class SemVerRange:
                 return True
         return False
 
-    def covers(self, other: "SemVerRange") -> bool:
+    def covers(self, other: SemVerRange) -> bool:
         """Every version in ``other`` is in this range (each interval covered by one of ours)."""
         return all(any(mine.covers(theirs) for mine in self.intervals)
                    for theirs in other.intervals)
@@ -759,11 +763,11 @@ class SemVerRange:
 
 def _seconds_to_ns(value: Any) -> int:
     if isinstance(value, bool):
-        raise ValueError("a Boolean is not a number of seconds")
+        raise ValueError("a Boolean is not a number of seconds")  # noqa: TRY004 - callers catch ValueError
     if isinstance(value, int):
         return value * NSECS_PER_SEC
     if isinstance(value, float):
-        if value != value or value in (float("inf"), float("-inf")):
+        if math.isnan(value) or math.isinf(value):
             raise ValueError("not a finite number of seconds")
         return round(value * NSECS_PER_SEC)
     raise ValueError("not a number of seconds")
@@ -779,11 +783,11 @@ class Timespan:
     padded: bool = field(default=False, compare=False)
 
     @classmethod
-    def from_seconds(cls, value: Any) -> "Timespan":
+    def from_seconds(cls, value: Any) -> Timespan:
         return cls(_seconds_to_ns(value))
 
     @classmethod
-    def parse(cls, text: str) -> "Timespan":
+    def parse(cls, text: str) -> Timespan:
         """Parse the default formats ``D-HH:MM:SS.N``, ``HH:MM:SS``, ``D-HH:MM`` and variants."""
         m = re.match(r"^\s*(-)?(?:(\d+)-)?(\d+):(\d+)(?::(\d+)(?:\.(\d+))?)?\s*$", text)
         if not m:
@@ -865,11 +869,11 @@ class Timestamp:
     nsecs: int
 
     @classmethod
-    def from_seconds(cls, value: Any) -> "Timestamp":
+    def from_seconds(cls, value: Any) -> Timestamp:
         return cls(_seconds_to_ns(value))
 
     @classmethod
-    def parse(cls, text: str) -> "Timestamp":
+    def parse(cls, text: str) -> Timestamp:
         m = _TS_RE.match(text) if isinstance(text, str) else None
         if not m:
             raise ValueError(f"Unable to parse '{text}' using any of the formats")
@@ -938,18 +942,20 @@ def puppet_equal(a: Any, b: Any) -> bool:
 
 def puppet_compare(a: Any, b: Any) -> int:
     """Puppet's ordering of two comparable values (-1, 0, 1); ValueError when not comparable."""
+    x: Any
+    y: Any
     if isinstance(a, bool) or isinstance(b, bool):
-        raise ValueError("Booleans are not comparable")
+        raise ValueError("Booleans are not comparable")  # noqa: TRY004 - callers catch ValueError
     if isinstance(a, str) and isinstance(b, str):
         x, y = a.casefold(), b.casefold()
     elif isinstance(a, (int, float, Timespan, Timestamp)) and isinstance(
             b, (int, float, Timespan, Timestamp)):
         if isinstance(a, Timespan) and isinstance(b, Timestamp) or (
                 isinstance(a, Timestamp) and isinstance(b, Timespan)):
-            raise ValueError("a Timespan and a Timestamp are not comparable")
+            raise ValueError("a Timespan and a Timestamp are not comparable")  # noqa: TRY004 - callers catch ValueError
         x, y = _time_seconds(a), _time_seconds(b)
     elif isinstance(a, SemVer) and isinstance(b, SemVer):
         x, y = a.key(), b.key()
     else:
-        raise ValueError(f"{type(a).__name__} and {type(b).__name__} are not comparable")
+        raise ValueError(f"{type(a).__name__} and {type(b).__name__} are not comparable")  # noqa: TRY004 - callers catch ValueError
     return (x > y) - (x < y)

@@ -3,11 +3,21 @@
 """
 from __future__ import annotations
 
+from typing import Any
+
 from ...types import model as m
 from ...types.build import BUILTIN_RESOURCE_TYPES
 from ..errors import ArgumentsError, EvalError
 from ..scope import MISSING
-from . import define
+from ..registry import define
+from ...messages import render
+from ...syntax.parser import parse
+from ...syntax import kinds as K
+from ..closures import params_of
+from ..context import LineIndex
+from ..mismatch import validate_parameters
+from ..runtime import Sensitive
+from ..stringconv import to_s
 
 
 def _flat(xs):
@@ -22,7 +32,7 @@ def _flat(xs):
 
 def _not_in_tasks(c, what: str) -> None:
     if c.ev.settings.tasks:
-        raise EvalError(f"The catalog operation '{what}' is only available when compiling a catalog",
+        raise EvalError(render("CATALOG_OPERATION_NOT_SUPPORTED_WHEN_SCRIPTING", what=what),
                         "CATALOG_OPERATION_NOT_SUPPORTED_WHEN_SCRIPTING")
 
 
@@ -46,7 +56,6 @@ realize = define("realize", "Makes virtual resources real.")
 def _realize(c, *refs):
     _not_in_tasks(c, "realize")
     c.ev.catalog.realize(list(refs), c.node)
-    return None
 
 
 tag = define("tag", "Adds tags to the current class or defined resource.")
@@ -62,7 +71,6 @@ def _tag(c, *tags):
         # Code outside any class (an evaluation's top or node scope) tags Puppet's main class.
         c.ev.ctx.__dict__.setdefault("_main_tags", set()).update(
             str(t).lower() for t in _flat(tags))
-    return None
 
 
 tagged = define("tagged", "Is the current class or resource tagged with all the given tags?")
@@ -71,7 +79,8 @@ tagged = define("tagged", "Is the current class or resource tagged with all the 
 @tagged.dispatch("Any tags+")
 def _tagged(c, *tags):
     res = c.scope.resource
-    have = set(res.tags) if res is not None else {"class"} | c.ev.ctx.__dict__.get("_main_tags", set())
+    have = set(res.tags) if res is not None else {"class"} | c.ev.ctx.__dict__.get("_main_tags",
+                                                                                   set())
     if res is not None:
         have.add(res.title.lower() if res.type_name == "Class" else res.type_name.lower())
     # Puppet also answers true when any resource of the catalog has the tag (a class that was
@@ -101,7 +110,7 @@ def _is_defined(c, val) -> bool:
         return (name in BUILTIN_RESOURCE_TYPES or name in cat.defines or name in cat.classes)
     if isinstance(val, m.ResourceType):
         if val.type_name is None:
-            raise EvalError("The given resource type is a reference to all kind of types")
+            raise EvalError(render("GIVEN_RESOURCE_TYPE_REFERENCE_ALL"))
         tname = val.type_name.lower()
         known = tname in BUILTIN_RESOURCE_TYPES or tname in cat.defines
         if val.title is None:
@@ -109,7 +118,7 @@ def _is_defined(c, val) -> bool:
         return cat.find(val.type_name, val.title) is not None
     if isinstance(val, m.ClassType):
         if val.class_name is None:
-            raise EvalError("The given class type is a reference to all classes")
+            raise EvalError(render("GIVEN_CLASS_TYPE_REFERENCE_ALL"))
         return cat.find("Class", val.class_name) is not None
     if isinstance(val, m.TypeType):
         t = val.type
@@ -117,10 +126,10 @@ def _is_defined(c, val) -> bool:
             return _is_defined(c, t)
         if isinstance(t, m.ClassType):
             if t.class_name is None:
-                raise EvalError("The given class type is a reference to all classes")
+                raise EvalError(render("GIVEN_CLASS_TYPE_REFERENCE_ALL"))
             return cat.find_class(t.class_name) is not None
         return False
-    raise EvalError(f"Invalid argument of type '{type(val).__name__}' to 'defined'")
+    raise EvalError(render("INVALID_ARGUMENT_TYPE_DEFINED", name=type(val).__name__))
 
 
 @defined.dispatch("Variant[String, Type[CatalogEntry], Type[Type[CatalogEntry]]] vals+")
@@ -139,18 +148,11 @@ def _inline_epp(c, template, parameters=None):
 
 
 def render_epp(c, template: str, parameters, file_name: str, func: str):
-    from ...syntax.parser import parse
-    from ...syntax import kinds as K
-    from ..closures import params_of
-    from ..context import LineIndex
-    from ..mismatch import validate_parameters
-    from ..runtime import Sensitive
-    from ..stringconv import to_s
     ev = c.ev
     pr = parse(template, epp=True)
     if pr.errors:
         e = pr.errors[0]
-        raise EvalError(f"{func}(): Invalid EPP: {e.message}")
+        raise EvalError(render("INVALID_EPP", func=func, message=e.message))
     root = pr.root
     lines = LineIndex(template)
     params = params_of(root.child(K.EPP_PARAMS)) if root.child(K.EPP_PARAMS) is not None else []
@@ -160,14 +162,14 @@ def render_epp(c, template: str, parameters, file_name: str, func: str):
     scope = c.scope
     for k in list(args):
         if "::" in k:
-            scope.set(k[2:] if k.startswith("::") else k, args.pop(k))
+            scope.set(k.removeprefix("::"), args.pop(k))
     level = scope.level
     saved = getattr(ev, "_epp_buffer", None)
     buf: list = []
     ev._epp_buffer = buf
     try:
         if enforce:
-            bindings = {}
+            bindings: dict[str, Any] = {}
             layer = scope.push_local(bindings)
             for k, v in args.items():
                 if v is not None:
@@ -175,7 +177,8 @@ def render_epp(c, template: str, parameters, file_name: str, func: str):
             for p in params:
                 if args.get(p.name) is None:
                     if p.default_node is not None:
-                        layer.symbols[p.name] = _located(ev.eval, p.default_node, scope, lines, file_name)
+                        layer.symbols[p.name] = _located(ev.eval, p.default_node, scope, lines,
+                                                         file_name)
                     elif p.name in args:
                         layer.symbols[p.name] = None
             types = []

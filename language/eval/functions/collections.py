@@ -9,12 +9,15 @@ from typing import Any
 
 from ...types.algebra import infer
 from ...types.format import type_to_string
-from ...types.values import Binary, SemVer, Timespan, Timestamp
+from ...types.values import Binary, SemVer, Timespan, Timestamp, DefaultValue
 from ..errors import EvalError
 from ..iteration import iterate
-from ..runtime import hkey, label
+from ..runtime import hkey, label, ObjectValue, class_name_of
 from ..stringconv import to_s
-from . import define
+from ..registry import define
+from ...messages import render
+from ..rubyfmt import ruby_inspect, ruby_to_s
+from ..operators import _ascii_lower
 
 # ---- keys / values / length / empty ---------------------------------------------------------------
 
@@ -45,8 +48,7 @@ empty.dispatch("String str")(lambda c, x: len(x) == 0)
 
 @empty.dispatch("Numeric num")
 def _empty_num(c, n):
-    c.ctx.log("warning", "Calling function empty() with Numeric value is deprecated.", *c.node.range,
-              note="line")
+    c.ctx.log("warning", render("DEPRECATED_EMPTY_NUMERIC"), *c.node.range, note="line")
     return False
 
 
@@ -66,7 +68,6 @@ class DigError(EvalError):
 
 
 def _ruby_list(path: list) -> str:
-    from ..rubyfmt import ruby_inspect
     return ruby_inspect(path)
 
 
@@ -78,14 +79,18 @@ def dig_values(data: Any, keys_: list) -> Any:
             return None
         if not (type(d) in (list, tuple) or isinstance(d, dict)):
             t = type_to_string(infer(d))
-            raise DigError(f"The given data does not contain a Collection at {_ruby_list(walked)}, got '{t}'",
-                           "EXPECTED_COLLECTION", {"walked_path": list(walked), "value_type": infer(d)})
+            raise DigError(render("GIVEN_DATA_DOES_NOT_CONTAIN", ruby_list=_ruby_list(walked),
+                                  t=t),
+                           "EXPECTED_COLLECTION", {"walked_path": list(walked),
+                                                   "value_type": infer(d)})
         walked.append(k)
         if type(d) in (list, tuple):
             if type(k) is not int:
                 t = type_to_string(infer(k))
-                raise DigError(f"The given data requires an Integer index at {_ruby_list(walked)}, got '{t}'",
-                               "EXPECTED_INTEGER_INDEX", {"walked_path": list(walked), "index_type": infer(k)})
+                raise DigError(render("GIVEN_DATA_REQUIRES_INTEGER_INDEX",
+                                      ruby_list=_ruby_list(walked), t=t),
+                               "EXPECTED_INTEGER_INDEX", {"walked_path": list(walked),
+                                                          "index_type": infer(k)})
             d = d[k] if -len(d) <= k < len(d) else None
         else:
             try:
@@ -113,14 +118,14 @@ def split_key(key: str) -> list:
     while parts and parts[-1] == "":
         parts.pop()
     if not parts or parts[0] != "":
-        raise EvalError("Syntax error in dotted-navigation string")
+        raise EvalError(render("SYNTAX_ERROR_IN_DOTTED_NAVIGATION"))
     parts = parts[1:]
     count = len(parts)
     if count == 0:
-        raise EvalError("Syntax error in dotted-navigation string")
+        raise EvalError(render("SYNTAX_ERROR_IN_DOTTED_NAVIGATION"))
     segs = [p for p in parts if p != "."]
     if len(segs) * 2 != count + 1:
-        raise EvalError("Syntax error in dotted-navigation string")
+        raise EvalError(render("SYNTAX_ERROR_IN_DOTTED_NAVIGATION"))
     out: list = []
     for s in segs:
         s = s.strip()
@@ -133,7 +138,8 @@ def split_key(key: str) -> list:
     return out
 
 
-def dig_dotted(c, value: Any, navigation: str, default_value: Any, from_getvar: bool = False) -> Any:
+def dig_dotted(c, value: Any, navigation: str, default_value: Any,
+               from_getvar: bool = False) -> Any:
     if value is None:
         return _default(c, default_value)
     if navigation == "":
@@ -143,7 +149,6 @@ def dig_dotted(c, value: Any, navigation: str, default_value: Any, from_getvar: 
         result = dig_values(value, segs)
     except DigError as exc:
         if c.block is not None:
-            from ..runtime import ObjectValue
             err = ObjectValue("Error", (("msg", exc.message), ("kind", "SLICE_ERROR"),
                                          ("details", exc.details), ("issue_code", exc.issue)))
             return c.block.call([err])
@@ -155,7 +160,8 @@ def _default(c, default_value):
     return default_value
 
 
-@get.dispatch("Any value", "String dotted_string", "Any default_value?", block="Callable[1,1] block?")
+@get.dispatch("Any value", "String dotted_string", "Any default_value?",
+              block="Callable[1,1] block?")
 def _get(c, value, dotted, default_value=None):
     return dig_dotted(c, value, dotted, default_value)
 
@@ -174,9 +180,7 @@ def _join_s(x: Any, delimiter: str) -> str:
     # Ruby's Array#join flattens nested arrays and uses to_s for the rest.
     if type(x) in (list, tuple):
         return delimiter.join(_join_s(y, delimiter) for y in x)
-    from ..rubyfmt import ruby_to_s
     if isinstance(x, dict):
-        from ..rubyfmt import ruby_inspect
         return ruby_inspect(x)
     if type(x) in (str, int, float, bool) or x is None:
         return ruby_to_s(x)
@@ -227,7 +231,7 @@ def _ruby_eql(a, b) -> bool:
         return len(a) == len(b) and all(k in b and _ruby_eql(v, b[k]) for k, v in a.items())
     try:
         return bool(a == b)
-    except Exception:
+    except (TypeError, ValueError):
         return False
 
 
@@ -237,7 +241,7 @@ def _unique_string(c, s):
 
 
 @unique.dispatch("Hash hash", block="Callable[Any] block?")
-def _unique_hash(c, h):
+def _unique_hash(c, h) -> Any:
     groups: list = []
     for k, v in h.items():
         key = c.block.call([v]) if c.block is not None else v
@@ -281,13 +285,13 @@ def ruby_cmp(a: Any, b: Any) -> int:
             if r:
                 return r
         return (len(a) > len(b)) - (len(a) < len(b))
-    raise EvalError(f"comparison of {_ruby_class(a)} with {_cmperr_operand(b)} failed")
+    raise EvalError(render("COMPARISON_WITH_FAILED", ruby_class=_ruby_class(a),
+                           cmperr_operand=_cmperr_operand(b)))
 
 
 def _cmperr_operand(v) -> str:
     """How Ruby's ``rb_cmperr`` shows the right operand: immediates (nil, booleans, small
     integers, floats, symbols) by ``inspect``, anything else by class name."""
-    from ...types.values import DefaultValue
     if v is None or type(v) in (bool, int, float) or isinstance(v, DefaultValue):
         if isinstance(v, DefaultValue):
             return ":default"
@@ -296,12 +300,10 @@ def _cmperr_operand(v) -> str:
 
 
 def _ruby_class(v) -> str:
-    from ..runtime import class_name_of
     return class_name_of(v)
 
 
 def _ruby_inspect_short(v) -> str:
-    from ..rubyfmt import ruby_inspect
     return ruby_inspect(v)
 
 
@@ -313,7 +315,8 @@ def _sort(c, items: list) -> list:
         def cmp(a, b):
             r = c.block.call([a, b])
             if type(r) is not int:
-                raise EvalError(f"comparison of {_ruby_class(a)} with {_ruby_class(b)} failed")
+                raise EvalError(render("COMPARISON_WITH_FAILED", ruby_class=_ruby_class(a),
+                                       cmperr_operand=_ruby_class(b)))
             return r
         return sorted(items, key=functools.cmp_to_key(cmp))
     # Ruby's sort meets an incomparable pair in its own order; comparing neighbours first
@@ -358,7 +361,7 @@ def _minmax(name: str, pick):
 
     def assert_count(args):
         if not args:
-            raise EvalError(f"{name}(): Wrong number of arguments need at least one")
+            raise EvalError(render("WRONG_NUMBER_ARGUMENTS_NEED_AT", name=name))
 
     def select(args, cmp):
         best = args[0]
@@ -395,7 +398,6 @@ def _minmax(name: str, pick):
         return select(list(args), cmp)
 
     def any_cmp(a, b):
-        from ..rubyfmt import ruby_to_s
         as_, bs = ruby_to_s(a), ruby_to_s(b)
         if _NUMERIC_STR.match(as_) and _NUMERIC_STR.match(bs):
             _warn(c_holder[0], f"The {name}() function's auto conversion of String to Numeric is "
@@ -470,7 +472,6 @@ compare.dispatch("Numeric a", "Numeric b")(lambda c, a, b: _cmp(a, b))
 @compare.dispatch("String a", "String b", "Boolean ignore_case?")
 def _compare_strings(c, a, b, ignore_case=True):
     if ignore_case:
-        from ..operators import _ascii_lower
         return _cmp(_ascii_lower(a), _ascii_lower(b))
     return _cmp(a, b)
 

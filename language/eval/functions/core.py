@@ -8,7 +8,9 @@ import re
 from ..errors import BreakSignal, EvalError, NextSignal, ReturnSignal
 from ..scope import MISSING
 from ..stringconv import to_s
-from . import define
+from ..registry import define, lookup_function
+from ...messages import render
+from .collections import dig_dotted
 
 fail = define("fail", "Fails the evaluation with the given message.")
 
@@ -75,9 +77,8 @@ call = define("call", "Calls a function by name with the given arguments.")
 
 @call.dispatch("String function_name", "Any arguments*", block="Callable block?")
 def _call(c, function_name, *arguments):
-    from . import lookup_function
     if lookup_function(function_name) is None and c.ev.ctx.functions.get(function_name) is None:
-        raise EvalError(f"Unknown function '{function_name}'")
+        raise EvalError(render("CALL_UNKNOWN_FUNCTION", function_name=function_name))
     return c.ev.call_function(function_name, list(arguments), None, c.node, c.scope, c.node,
                               block=c.block)
 
@@ -93,8 +94,7 @@ imp = define("import", "Discontinued; always an error.")
 
 @imp.dispatch("Any args*")
 def _import(c, *args):
-    raise EvalError("Use of 'import' has been discontinued in favor of a manifest directory. See "
-                    "http://links.puppet.com/puppet-import-deprecation", "DISCONTINUED_IMPORT")
+    raise EvalError(render("DISCONTINUED_IMPORT"), "DISCONTINUED_IMPORT")
 
 
 # ---- getvar -----------------------------------------------------------------------------------
@@ -118,19 +118,17 @@ def _getvar2(c, get_string, default_value=None):
 
 @getvar.dispatch("String get_string", "Any default_value?", block="Callable[1,1] block?")
 def _getvar_bad(c, get_string, default_value=None):
-    raise EvalError("'getvar' The given string does not start with a valid variable name")
+    raise EvalError(render("GETVAR_GIVEN_STRING_DOES_NOT"))
 
 
 def _getvar_impl(c, get_string, default_value):
-    from .collections import dig_dotted
     mt = re.match(r"^((?:::)?(?:[a-z]\w*::)*[a-z_]\w*)", get_string)
     if not mt:
-        raise EvalError("'getvar' The given string does not start with a valid variable name")
+        raise EvalError(render("GETVAR_GIVEN_STRING_DOES_NOT"))
     name = mt.group(1)
     rest = get_string[mt.end():]
     if rest and not rest.startswith("."):
-        raise EvalError("First character after var name in get string must be a '.' - got "
-                        f"{rest[0]}")
+        raise EvalError(render("FIRST_CHARACTER_AFTER_VAR_NAME", value=rest[0]))
     v = c.scope.lookup(name)
     if v is MISSING:
         return default_value

@@ -6,7 +6,7 @@ spaces, as Puppet does.
 from __future__ import annotations
 
 from ..stringconv import to_s
-from . import define
+from ..registry import define
 
 LEVELS = ("debug", "info", "notice", "warning", "err", "alert", "emerg", "crit")
 
@@ -18,7 +18,6 @@ def _make(level: str) -> None:
     def _log(c, *values):
         c.ctx.log(level, " ".join(to_s(v) for v in values), *c.node.range,
                   source=c.scope.label() if c.scope is not None else None)
-        return None
 
 
 for _level in LEVELS:

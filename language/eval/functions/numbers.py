@@ -5,7 +5,13 @@ import math
 import re
 
 from ..errors import EvalError
-from . import define
+from ..registry import define
+from ...messages import render
+from ..convert import ConversionError, ruby_float
+import hashlib
+from ..stringconv import to_s
+from ..runtime import class_name_of
+import random
 
 
 def _deprecated(c, fn: str, target: str) -> None:
@@ -13,8 +19,8 @@ def _deprecated(c, fn: str, target: str) -> None:
     if key in c.ctx.warned:
         return
     c.ctx.warned.add(key)
-    c.ctx.log("warning", f"The {fn}() function's auto conversion of String to {target} is "
-              "deprecated - change to convert input before calling", *c.node.range, note="none")
+    c.ctx.log("warning", render("DEPRECATED_STRING_AUTO_CONVERSION", fn=fn, target=target),
+              *c.node.range, note="none")
 
 
 abs_ = define("abs", "The absolute value of a number.")
@@ -28,21 +34,22 @@ def _abs_s(c, s):
         return abs(float(s))
     if re.match(r"^-?\d+$", s):
         return abs(int(s))
-    raise EvalError("abs(): Requires float or integer to work with - was given non decimal string")
+    raise EvalError(render("ABS_REQUIRES_FLOAT_OR_INTEGER"))
 
 
 def _float_of(c, fn: str, s: str) -> float:
-    from ..convert import ConversionError, ruby_float
     _deprecated(c, fn, "Float")
     try:
         return ruby_float(s)
     except ConversionError:
-        raise EvalError(f"{fn}(): cannot convert given value to a floating point value.") from None
+        raise EvalError(render("CANNOT_CONVERT_GIVEN_VALUE_FLOATING", fn=fn)) from None
 
 
 def _int(x: float) -> int:
     if math.isinf(x) or math.isnan(x):
-        raise EvalError("FloatDomainError: " + ("Infinity" if x > 0 else "-Infinity") if math.isinf(x) else "NaN")
+        # Ruby's FloatDomainError: its class name is in the message for infinities only
+        raise EvalError(render("FLOAT_DOMAIN_ERROR", value="Infinity" if x > 0 else "-Infinity")
+                        if math.isinf(x) else render("FLOAT_DOMAIN_ERROR_NAN"))
     return int(x)
 
 
@@ -70,16 +77,13 @@ fqdn_rand = define("fqdn_rand", "A random Integer in [0, max) seeded by the node
 
 @fqdn_rand.dispatch("Any max", "Any seed?", "Any downcase?")
 def _fqdn_rand(c, max_, seed=None, downcase=None):
-    import hashlib
-    from ..stringconv import to_s
-    from ..runtime import class_name_of
     facts = c.ev.settings.facts or {}
     net = facts.get("networking") if isinstance(facts, dict) else None
     fqdn = net.get("fqdn") if isinstance(net, dict) else None
     if downcase not in (None, False):
         if not isinstance(fqdn, str):
-            raise EvalError(f"undefined method `downcase' for nil:NilClass" if fqdn is None else
-                            f"undefined method `downcase' for {class_name_of(fqdn)}")
+            raise EvalError(render("UNDEFINED_METHOD_DOWNCASE", receiver="nil:NilClass"
+                                   if fqdn is None else class_name_of(fqdn)))
         fqdn = fqdn.lower()
     if isinstance(max_, str):
         limit = _ruby_to_i(max_)
@@ -88,7 +92,7 @@ def _fqdn_rand(c, max_, seed=None, downcase=None):
     elif type(max_) is float:
         limit = int(max_)
     else:
-        raise EvalError(f"undefined method `to_i' for {class_name_of(max_)}")
+        raise EvalError(render("UNDEFINED_METHOD_TO_I", class_name_of=class_name_of(max_)))
     # Puppet joins [fqdn, max, seed] with ':' (nil as empty) and seeds Ruby's Mersenne Twister
     # with the MD5 of that text; Ruby's rand(n) takes masked 32-bit words until one is < n.
     parts = ["" if p is None else (p if isinstance(p, str) else to_s(p))
@@ -98,9 +102,8 @@ def _fqdn_rand(c, max_, seed=None, downcase=None):
 
 
 def _ruby_rand_int(seed: int, limit: int) -> int:
-    import random
     if limit <= 0:
-        raise EvalError(f"invalid argument - {limit}")
+        raise EvalError(render("INVALID_ARGUMENT", limit=limit))
     rng = random.Random(seed)     # same init_by_array seeding as Ruby's Random.new(seed)
     top = limit - 1
     if top == 0:

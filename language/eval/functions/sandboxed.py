@@ -6,7 +6,8 @@ sandbox they refuse to run with a clear "not available in this context" error.
 from __future__ import annotations
 
 from ..errors import EvalError
-from . import define
+from ..registry import define
+from ...messages import render
 
 _SANDBOXED = {
     "file": "Reads the content of files from modules or absolute paths.",
@@ -33,8 +34,7 @@ _SANDBOXED = {
 
 def _refuse(name: str):
     def impl(c, *args):
-        raise EvalError(f"The function '{name}' is not available in this context (the evaluator is "
-                        "sandboxed: no file, network, process or data lookup access)",
+        raise EvalError(render("FUNCTION_NOT_AVAILABLE_IN_THIS", name=name),
                         "NOT_AVAILABLE_IN_SANDBOX")
     return impl
 

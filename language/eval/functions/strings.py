@@ -11,10 +11,19 @@ from typing import Any
 import regex as rx_engine  # type: ignore[import-untyped]
 
 from ...types import model as m
-from ...types.values import Regexp, Sensitive, ruby_regexp_to_python
+from ...types.values import (Regexp, Sensitive, ruby_regexp_to_python, DEFAULT, URI, Binary,
+                             SemVer, SemVerRange, Timespan, Timestamp)
 from ..errors import EvalError
 from ..iteration import iterate
-from . import define
+from ..registry import define
+from ...messages import render
+from ..runtime import hkey, regexp_error, class_name_of, class_name_of as ruby_class_name
+from ...types.build import resolve_alias
+from .collections import _flat
+from ..rubyfmt import FormatError, ruby_format, RubyObject
+from ..stringconv import to_s
+import hashlib
+from ...types.values import REGEXP_COMPILE_ERRORS
 
 _STRING_DATA = "Variant[String, Numeric, Array[Variant[String, Numeric, Array, Hash]], Hash]"
 
@@ -57,7 +66,6 @@ def _case_fn(name: str, doc: str, fn) -> None:
         if type(x) in (list, tuple):
             return [deep(y) for y in x]
         if isinstance(x, dict):
-            from ..runtime import hkey
             return {hkey(deep(k)): deep(v) for k, v in x.items()}
         return x
 
@@ -78,13 +86,12 @@ def compile_rx(pattern: str, flags: int = 0):
     if flags:
         try:
             return rx.with_flags(flags)
-        except Exception:  # the engine's own error class
+        except REGEXP_COMPILE_ERRORS:
             raise EvalError(_rx_error(pattern)) from None
     return rx
 
 
 def _rx_error(pattern: str) -> str:
-    from ..runtime import regexp_error
     return regexp_error(pattern)
 
 
@@ -154,7 +161,6 @@ def _match_one(s: str, p: Any):
     if isinstance(p, Regexp):
         return _do_match(s, p.pattern)
     if isinstance(p, m.TypeAliasType):
-        from ...types.build import resolve_alias
         return _match_one(s, resolve_alias(p))
     if isinstance(p, m.VariantType):
         for t in p.types:
@@ -164,7 +170,7 @@ def _match_one(s: str, p: Any):
         return None
     if isinstance(p, m.RegexpType):
         if p.pattern is None:
-            raise EvalError("Given Regexp Type has no regular expression")
+            raise EvalError(render("GIVEN_REGEXP_TYPE_HAS_NO"))
         return _do_match(s, p.pattern)
     if isinstance(p, m.PatternType):
         for rx in p.patterns:
@@ -173,15 +179,12 @@ def _match_one(s: str, p: Any):
                 return r
         return None
     if type(p) in (list, tuple):
-        from .collections import _flat
         for e in _flat(p, []):
             r = _match_one(s, e)
             if r is not None:
                 return r
         return None
-    from ..runtime import class_name_of
-    raise EvalError("match() expects pattern of T, where T is String, Regexp, Regexp[r], "
-                    f"Pattern[p], or Array[T]. Got {class_name_of(p)}")
+    raise EvalError(render("MATCH_EXPECTS_PATTERN_T_WHERE", class_name_of=class_name_of(p)))
 
 
 match.dispatch("String string", "Variant[Any, Type] pattern")(lambda c, s, p: _match_one(s, p))
@@ -289,7 +292,6 @@ sprintf = define("sprintf", "Formats values with a printf-style format (Ruby's r
 
 @sprintf.dispatch("String format", "Any args*")
 def _sprintf(c, fmt, *args):
-    from ..rubyfmt import FormatError, ruby_format
     try:
         return ruby_format(fmt, [runtime3_arg(a, True) for a in args])
     except FormatError as exc:
@@ -300,10 +302,6 @@ def runtime3_arg(v: Any, top: bool = False) -> Any:
     """A value as Puppet hands it to a 3.x function (sprintf is one): undef is '' at the top,
     default a Symbol, a Regexp and the time/version/binary values their string forms, others
     Ruby objects with their own inspect texts."""
-    from ...types.values import (DEFAULT, URI, Binary, SemVer, SemVerRange, Timespan,
-                                 Timestamp)
-    from ..rubyfmt import RubyObject
-    from ..runtime import class_name_of
     if v is None:
         return "" if top else None
     if v is DEFAULT:
@@ -328,8 +326,6 @@ shellquote = define("shellquote", "Quotes arguments for a POSIX shell.")
 
 @shellquote.dispatch("Any args*")
 def _shellquote(c, *args):
-    from .collections import _flat
-    from ..runtime import class_name_of as ruby_class_name
     out = []
     # Puppet's rule, in this order: only safe characters -> bare; nothing special for double
     # quotes -> "..."; no single quote -> '...'; else double quotes with backslashes.
@@ -339,7 +335,8 @@ def _shellquote(c, *args):
         if a is None:
             a = ""      # a 3.x function sees undef as the empty string
         if not isinstance(a, str):
-            raise EvalError(f"undefined method `length' for {_ruby_inspect_short(a)}:{ruby_class_name(a)}")
+            raise EvalError(render("UNDEFINED_METHOD_LENGTH_FOR",
+                                   ruby_inspect_short=_ruby_inspect_short(a), ruby_class_name=ruby_class_name(a)))
         if a and safe.match(a):
             out.append(a)
         elif not any(ch in dangerous for ch in a):
@@ -352,20 +349,18 @@ def _shellquote(c, *args):
 
 
 def _ruby_inspect_short(v: Any) -> str:
-    from ..stringconv import to_s
     return to_s(v)
 
 
 def _digest(name: str, algo: str) -> None:
-    import hashlib
     f = define(name, f"The {name.upper()} hex digest of a String.")
     f.dispatch("String str")(lambda c, s: hashlib.new(algo, s.encode("utf-8")).hexdigest())
 
     # A 3.x function in Puppet: no parameter types, Ruby's own error for anything else.
     @f.argument_mismatch("Any str")
     def _bad(c, v):
-        from ..runtime import class_name_of as ruby_class_name
-        raise EvalError(f"no implicit conversion of {ruby_class_name(v)} into String")
+        raise EvalError(render("NO_IMPLICIT_CONVERSION_INTO_STRING",
+                               ruby_class_name=ruby_class_name(v)))
 
 
 _digest("md5", "md5")
@@ -419,6 +414,7 @@ def ruby_scanf(data: str, fmt: str) -> list:
             while pos < len(data) and data[pos].isspace():
                 pos += 1
         chunk = data[pos:pos + w] if w else data[pos:]
+        val: Any
         if conv in "du":
             m2 = re.match(r"[-+]?\d+", chunk)
             val = int(m2.group(0)) if m2 else None
@@ -446,7 +442,7 @@ def ruby_scanf(data: str, fmt: str) -> list:
             val = m2.group(0) if m2 else None
         elif conv == "c":
             n = w or 1
-            m2 = re.match(r"(?s).{%d}" % n, chunk)
+            m2 = re.match(rf"(?s).{{{n}}}", chunk)
             val = m2.group(0) if m2 else None
         else:
             cls = conv[1:-1]

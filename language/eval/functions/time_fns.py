@@ -2,7 +2,10 @@
 from __future__ import annotations
 
 from ..timefmt import format_timespan, format_timestamp
-from . import define
+from ..registry import define
+from ...messages import render
+import time
+from ...types.values import Timestamp
 
 strftime = define("strftime", "Formats a Timespan or Timestamp with format directives.")
 
@@ -19,12 +22,8 @@ def _stamp(c, ts, fmt, tz=None):
 
 @strftime.dispatch("String format", "String timezone?")
 def _legacy(c, fmt, tz=None):
-    import time
-    from ...types.values import Timestamp
     key = ("strftime", "legacy")
     if key not in c.ctx.warned:
         c.ctx.warned.add(key)
-        c.ctx.log("warning", "The argument signature (String format, [String timezone]) is "
-                  "deprecated for #strftime. See #strftime documentation and Timespan type for "
-                  "more info", *c.node.range, note="line")
+        c.ctx.log("warning", render("DEPRECATED_STRFTIME_SIGNATURE"), *c.node.range, note="line")
     return format_timestamp(Timestamp(time.time_ns()), fmt, tz)

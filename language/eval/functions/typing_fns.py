@@ -4,11 +4,13 @@ from __future__ import annotations
 from ...types import model as m
 from ...types.algebra import generalize
 from ...types.format import type_to_string
-from ..convert import new_instance
+from ..convert import new_instance, parse_type_string
 from ..errors import EvalError
 from ..mismatch import describe_mismatch
 from ..typecheck import infer_of, infer_set_of, instance_of
-from . import define
+from ..registry import define
+from ...messages import render
+from ...types.relations import resolve
 
 new = define("new", "Creates a new instance of a type (calling the type is the same).")
 
@@ -39,7 +41,8 @@ def _type_generalized(c, v, method):
     return generalize(infer_of(v))
 
 
-assert_type = define("assert_type", "Returns the value if it is an instance of the type, else fails.")
+assert_type = define("assert_type",
+                     "Returns the value if it is an instance of the type, else fails.")
 
 
 def _assert(c, t, v):
@@ -58,7 +61,6 @@ def _assert_type(c, t, v):
 
 @assert_type.dispatch("String type_string", "Any value", block="Callable[Type, Type] block?")
 def _assert_type_s(c, s, v):
-    from ..convert import parse_type_string
     return _assert(c, parse_type_string(c.ev, s), v)
 
 
@@ -104,7 +106,6 @@ def _target_key(value):
 
 
 def _resolved(t):
-    from ...types.relations import resolve
     return resolve(t)
 
 
@@ -164,7 +165,8 @@ def _annotate_set(c, ann_type, value, annotation_hash):
     if _declared(value, ann_type) is not None:
         # an annotation declared by the type itself cannot be changed at runtime
         what = "clear" if annotation_hash == "clear" else "redefine"
-        raise EvalError(f"attempt to {what} {name} annotation declared on {_target_label(value)}",
+        raise EvalError(render("ATTEMPT_ANNOTATION_DECLARED_ON", what=what, name=name,
+                               target_label=_target_label(value)),
                         "ARGUMENT_ERROR")
     slot = _slot(c, value)
     if annotation_hash == "clear":

@@ -12,8 +12,14 @@ from typing import Any
 from ...types import model as m
 from ..errors import BreakSignal, EvalError
 from ..iteration import (IteratorValue, hash_style, iterate, reverse_iterator, step_iterator)
-from ..runtime import hkey, truthy
-from . import define
+from ..runtime import hkey, truthy, ObjectValue
+from ..registry import define
+from ...messages import render
+from ..operators import regexp_search, _ruby_eq
+from ...types.relations import is_assignable
+from ..typecheck import instance_of
+from ..stringconv import to_s
+from ..objecttypes import all_attributes
 
 
 def _hash_pairs(c, h: dict):
@@ -33,8 +39,7 @@ def _indexed(c, it):
         for pair in _elements(c, it):
             yield pair[0], pair[1]
     else:
-        for i, x in enumerate(_elements(c, it)):
-            yield i, x
+        yield from enumerate(_elements(c, it))
 
 
 def _define_four(name: str, doc: str, hash2, hash1, enum2, enum1) -> None:
@@ -107,7 +112,7 @@ def _filter_h1(c, h):
     return out
 
 
-def _filter_e2(c, e):
+def _filter_e2(c, e) -> Any:
     if hash_style(e):
         out: Any = {}
         try:
@@ -168,7 +173,8 @@ def _breakable(e, fn, default):
 
 
 def _any_e2(c, e):
-    return _breakable(e, lambda: any(truthy(c.block.call([i, x])) for i, x in _indexed(c, e)), False)
+    return _breakable(e, lambda: any(truthy(c.block.call([i, x])) for i, x in _indexed(c, e)),
+                      False)
 
 
 def _any_e1(c, e):
@@ -187,7 +193,8 @@ def _all_h1(c, h):
 
 
 def _all_e2(c, e):
-    return _breakable(e, lambda: all(truthy(c.block.call([i, x])) for i, x in _indexed(c, e)), True)
+    return _breakable(e, lambda: all(truthy(c.block.call([i, x])) for i, x in _indexed(c, e)),
+                      True)
 
 
 def _all_e1(c, e):
@@ -273,14 +280,12 @@ def _index_str(c, s, match):
     if isinstance(match, str):
         i = s.find(match)
         return None if i < 0 else i
-    from ..operators import regexp_search
     mt = regexp_search(match, s)
     return mt.start() if mt else None
 
 
 @index.dispatch("Iterable enumerable", "Any match")
 def _index_value(c, e, match):
-    from ..operators import _ruby_eq
     for i, x in _indexed(c, e):
         if _ruby_eq(x, match):
             return i
@@ -304,10 +309,10 @@ def _step_block(c, it, n):
             c.block.call([x])
     except BreakSignal:
         pass
-    return None
 
 
-reverse_each = define("reverse_each", "The elements in reverse order, as an Iterator or to a lambda.")
+reverse_each = define("reverse_each",
+                      "The elements in reverse order, as an Iterator or to a lambda.")
 
 
 @reverse_each.dispatch("Iterable iterable")
@@ -322,7 +327,6 @@ def _reverse_block(c, it):
             c.block.call([x])
     except BreakSignal:
         pass
-    return None
 
 
 # ---- slice --------------------------------------------------------------------------------------------------
@@ -337,12 +341,11 @@ def _slice(c, items: list, size: int, filler):
     else:
         serving = size if block.size_range()[1] == float("inf") else block.arity
         if serving == 0:
-            raise EvalError("slice(): block must define at least one parameter. Block has 0.")
+            raise EvalError(render("SLICE_BLOCK_MUST_DEFINE_AT"))
         if serving not in (1, size):
             names = ", ".join(p.name for p in block.params)
             raise EvalError(
-                "slice(): block must define one parameter, or the same number of parameters as "
-                f"the given size of the slice ({size}). Block has {serving}; {names}")
+                render("SLICE_BLOCK_MUST_DEFINE_ONE", size=size, serving=serving, names=names))
     chunks = [items[i:i + size] for i in range(0, len(items), size)]
     if block is None:
         return chunks
@@ -409,7 +412,7 @@ group_by = define("group_by", "Groups the elements of a collection by a lambda's
 
 
 @group_by.dispatch("Collection collection", block="Callable[1,1] block")
-def _group1(c, coll):
+def _group1(c, coll) -> Any:
     out: dict = {}
     for x in _coll_items(c, coll):
         out.setdefault(hkey(c.block.call([x])), []).append(x)
@@ -417,7 +420,7 @@ def _group1(c, coll):
 
 
 @group_by.dispatch("Array array", block="Callable[2,2] block")
-def _group2a(c, arr):
+def _group2a(c, arr) -> Any:
     out: dict = {}
     for i, x in enumerate(arr):
         out.setdefault(hkey(c.block.call([i, x])), []).append(x)
@@ -425,7 +428,7 @@ def _group2a(c, arr):
 
 
 @group_by.dispatch("Collection collection", block="Callable[2,2] block")
-def _group2(c, coll):
+def _group2(c, coll) -> Any:
     out: dict = {}
     for x in _coll_items(c, coll):
         out.setdefault(hkey(c.block.call(list(x))), []).append(x)
@@ -434,7 +437,8 @@ def _group2(c, coll):
 
 # ---- tree_each ------------------------------------------------------------------------------------------------
 
-tree_each = define("tree_each", "Walks a tree of Arrays, Hashes and Objects depth or breadth first.")
+tree_each = define("tree_each",
+                   "Walks a tree of Arrays, Hashes and Objects depth or breadth first.")
 
 _OPTIONS = ("Struct[{container_type => Optional[Type], include_root => Optional[Boolean], "
             "include_containers => Optional[Boolean], include_values => Optional[Boolean], "
@@ -444,13 +448,9 @@ _DEFAULT_CONTAINERS = m.VariantType((m.ARRAY, m.HASH, m.OBJECT))
 
 
 def _tree_walk(c, tree, options: dict):
-    from ...types.relations import is_assignable
-    from ..typecheck import instance_of
     containers = options.get("container_type") or _DEFAULT_CONTAINERS
     if not is_assignable(_DEFAULT_CONTAINERS, containers):
-        from ..stringconv import to_s
-        raise EvalError("Only Array, Hash, and Object types can be used as container types. Got "
-                        f"{to_s(containers)}")
+        raise EvalError(render("ONLY_ARRAY_HASH_AND_OBJECT", text=to_s(containers)))
 
     def opt(k, default):
         v = options.get(k)
@@ -459,7 +459,7 @@ def _tree_walk(c, tree, options: dict):
     with_values = opt("include_values", True)
     with_root = with_containers and opt("include_root", True)
     if not with_containers and not with_values:
-        raise EvalError("Options 'include_containers' and 'include_values' cannot both be false")
+        raise EvalError(render("OPTIONS_INCLUDE_CONTAINERS_AND_INCLUDE"))
     depth_first = options.get("order") in (None, "depth_first")
     with_refs = opt("include_refs", False)
     if isinstance(tree, IteratorValue):
@@ -472,20 +472,18 @@ def _tree_walk(c, tree, options: dict):
             return [(i, x) for i, x in enumerate(v)]
         if isinstance(v, dict):
             return list(v.items())
-        from ..runtime import ObjectValue
         if isinstance(v, ObjectValue):
             ot = getattr(v, "object_type", None)
             if with_refs or ot is None:
                 return list(v.attributes)
             # Attributes of kind `reference` point to other objects and are not walked
             # unless include_refs is true.
-            from ..objecttypes import all_attributes
             refs = {a.name for a in all_attributes(ot) if a.kind == "reference"}
             return [(k, x) for k, x in v.attributes if k not in refs]
         return None
 
     charge = c.ev.budget.charge
-    out = []
+    out: list[Any] = []
     root_children = children(tree)
     if with_root:
         out.append(([], tree))
@@ -505,7 +503,7 @@ def _tree_walk(c, tree, options: dict):
                     out.append((p, v))
         walk([], root_children)
     else:
-        queue = [([], root_children)]
+        queue: list[tuple[list[Any], Any]] = [([], root_children)]
         while queue:
             path, kids = queue.pop(0)
             for k, v in kids:

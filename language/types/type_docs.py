@@ -1,4 +1,5 @@
-"""The catalogue of built-in types: a one-line description and parameter signature for each.
+"""Documentation of the built-in data types: a one-line description and parameter signature
+for each.
 
 Hover and completion read this; it is data only. Signatures use the Puppet spelling of the
 type's parameters, with ``?`` marking optional ones and ``*`` repeated ones.
