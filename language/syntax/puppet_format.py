@@ -410,9 +410,20 @@ def _format(x) -> str:
 
 def puppet_dump(node) -> str:
     """Puppet's model-tree dump of a parsed file (a SyntaxNode root) or an AST view."""
+    return format_dump(puppet_dump_data(node))
+
+
+def puppet_dump_data(node) -> object:
+    """The dump before it is printed: nested lists of strings (and layout markers), for tools
+    that compare dumps modulo a normalisation (the formatter's safety check)."""
     if not isinstance(node, A.AstNode):
         node = A.view(node)
-    return _format(_Dumper().dump(node))
+    return _Dumper().dump(node)
+
+
+def format_dump(data) -> str:
+    """Print ``puppet_dump_data``'s result as ``puppet_dump`` does."""
+    return _format(data)
 
 
 # ---- tokens ----------------------------------------------------------------------------------

@@ -1,0 +1,153 @@
+"""puppet_ls.language.formatter: the canonical layout of Puppet code, provably meaning-preserving.
+
+Entry points::
+
+    format_text(text, epp=False, options=FormatOptions()) -> FormatResult   # whole file
+    format_range(text, start, end, ...) -> list[Edit]     # edits inside [start, end) only
+    on_type_edits(text, offset, ...) -> list[Edit]        # align '=>' after one was typed
+
+The layout works on gaps between tokens (``layout.py``), ``ensure`` is moved first
+(``reorder.py``), and every result is checked against the original (``safety.py``): text that
+does not parse to the same tree is never handed out.  A file with syntax errors gets only its
+clean top-level statements formatted; the rest stays byte for byte.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..diagnostics import Diagnostic
+from ..syntax import kinds as K
+from ..syntax import parse
+from ..syntax.parser import ParseResult
+from ..syntax.tree import SyntaxNode, SyntaxToken
+from .layout import DEFAULT_OPTIONS, Edit, FormatOptions, layout_edits
+from .reorder import ensure_first
+from .safety import check_safe, tree_problem
+
+__all__ = ["Edit", "FormatOptions", "FormatResult", "check_safe", "format_range", "format_text",
+           "minimal_edits", "on_type_edits"]
+
+
+@dataclass(frozen=True, slots=True)
+class FormatResult:
+    text: str
+    changed: bool
+    # why parts of the file (or all of it) were left as they were
+    diagnostics: list = field(default_factory=list)
+
+
+def apply_edits(text: str, edits: list) -> str:
+    parts: list = []
+    pos = 0
+    for e in sorted(edits, key=lambda e: (e.start, e.end)):
+        parts.append(text[pos:e.start])
+        parts.append(e.text)
+        pos = e.end
+    parts.append(text[pos:])
+    return "".join(parts)
+
+
+def _has_damage(node: SyntaxNode) -> bool:
+    for c in node.descendants_with_tokens():
+        if c.kind in (K.ERROR, K.ERROR_TOKEN):
+            return True
+        if isinstance(c, SyntaxToken) and c.offset == c.end and c.kind != K.EOF:
+            return True     # a token the parser inserted (a missing '}')
+    return False
+
+
+def clean_statements(result: ParseResult) -> tuple[list, list]:
+    """Ranges (first token to last token) of the top-level statements free of syntax errors,
+    and the statements that are not (as nodes)."""
+    clean: list = []
+    broken: list = []
+    errors = [(e.offset, e.end) for e in result.errors]
+    for stmt in result.root.children():
+        start, end = stmt.offset, stmt.end
+        if _has_damage(stmt) or any(s <= end and e >= start for s, e in errors):
+            broken.append(stmt)
+        else:
+            clean.append(stmt.range)
+    return clean, broken
+
+
+def _within(edits: list, ranges: list) -> list:
+    return [e for e in edits if any(s <= e.start and e.end <= t for s, t in ranges)]
+
+
+def _unsafe(text: str, detail: str) -> FormatResult:
+    return FormatResult(text, False, [Diagnostic.of("FORMAT_UNSAFE", 0, 0, detail=detail)])
+
+
+def format_text(text: str, epp: bool = False, options: FormatOptions = DEFAULT_OPTIONS) -> FormatResult:
+    """The formatted text of a whole file (unchanged, with a diagnostic, if that is not safe)."""
+    result = parse(text, epp=epp)
+    if result.errors:
+        clean, broken = clean_statements(result)
+        edits = _within(layout_edits(text, result.root, epp, options), clean)
+        out = apply_edits(text, edits)
+        notes = [Diagnostic.of("FORMAT_SKIPPED_STATEMENT", *s.range) for s in broken]
+    else:
+        staged = text if epp else ensure_first(text, result.root)
+        staged_root = result.root if staged is text else parse(staged, epp=epp).root
+        out = apply_edits(staged, layout_edits(staged, staged_root, epp, options))
+        notes = []
+    if out == text:
+        return FormatResult(text, False, notes)
+    problem = tree_problem(result, out, epp)
+    if problem:
+        return _unsafe(text, problem)
+    return FormatResult(out, True, notes)
+
+
+def minimal_edits(old: str, new: str) -> list[Edit]:
+    """One edit turning ``old`` into ``new``, trimmed to the part that differs."""
+    if old == new:
+        return []
+    i = 0
+    n = min(len(old), len(new))
+    while i < n and old[i] == new[i]:
+        i += 1
+    j = 0
+    while j < n - i and old[len(old) - 1 - j] == new[len(new) - 1 - j]:
+        j += 1
+    return [Edit(i, len(old) - j, new[i:len(new) - j])]
+
+
+def format_range(text: str, start: int, end: int, epp: bool = False,
+                 options: FormatOptions = DEFAULT_OPTIONS) -> list[Edit]:
+    """Formatting edits that lie wholly inside [start, end) (nothing outside is touched); no
+    attribute is moved.  Empty when the result would not be safe."""
+    result = parse(text, epp=epp)
+    edits = [e for e in layout_edits(text, result.root, epp, options) if start <= e.start and e.end <= end]
+    if result.errors:
+        edits = _within(edits, clean_statements(result)[0])
+    if not edits:
+        return []
+    if tree_problem(result, apply_edits(text, edits), epp):
+        return []
+    return edits
+
+
+def on_type_edits(text: str, offset: int, epp: bool = False,
+                  options: FormatOptions = DEFAULT_OPTIONS) -> list[Edit]:
+    """After '=>' was typed ending at ``offset``: the spaces that realign the arrows of the
+    construct it belongs to (only spaces before arrows on their own lines change)."""
+    if epp or not text.startswith("=>", max(0, offset - 2)):
+        return []
+    result = parse(text, epp=epp)
+    tok = result.root.token_at(offset - 2)
+    if tok is None or tok.kind != K.FARROW or tok.parent is None:
+        return []
+    group = tok.parent.parent
+    if group is None:
+        return []
+    arrows = {t.offset for t in group.descendants_with_tokens()
+              if t.kind == K.FARROW and t.parent is not None and t.parent.parent is not None
+              and t.parent.parent.offset == group.offset and t.parent.parent.kind == group.kind}
+    out = []
+    for e in layout_edits(text, result.root, epp, options):
+        old = text[e.start:e.end]
+        if e.end in arrows and not old.strip() and not e.text.strip() and "\n" not in old + e.text:
+            out.append(e)
+    return out
