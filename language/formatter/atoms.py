@@ -29,9 +29,11 @@ _OPENING = frozenset({K.LBRACE, K.SELBRACE, K.LBRACK, K.LISTSTART, K.LPAREN, K.W
 # continuation of the if).
 ELEMENT_KINDS = frozenset({K.ELSIF_CLAUSE, K.ELSE_CLAUSE})
 # The constructs inside which '=>' arrows are aligned, and the nodes holding one arrow each.
+# Parameter defaults ('=') line up the same way in a multi-line parameter list.
 ARROW_GROUPS = frozenset({K.RESOURCE_BODY, K.RESOURCE_DEFAULTS, K.RESOURCE_OVERRIDE, K.HASH,
-                          K.SELECTOR_EXPR})
-ARROW_HOLDERS = frozenset({K.ATTRIBUTE_OP, K.HASH_ENTRY, K.SELECTOR_ENTRY})
+                          K.SELECTOR_EXPR, K.PARAM_LIST})
+ARROW_HOLDERS = frozenset({K.ATTRIBUTE_OP, K.HASH_ENTRY, K.SELECTOR_ENTRY, K.PARAM})
+ALIGNED = frozenset({K.FARROW, K.PARROW, K.EQUALS})
 
 
 @dataclass(slots=True, eq=False)
@@ -48,6 +50,8 @@ class Atom:
     group: int = 0                  # for arrows: id of the construct they align in (0: none)
     first_in_parent: bool = False   # first significant atom of its parent node
     top: bool = False               # starts a top-level statement
+    elem_of: str = ""               # for an element start: the kind of the list it is in
+    elem_kind: str = ""             # ... and the kind of the element
 
     @property
     def end(self) -> int:
@@ -78,7 +82,10 @@ def atoms(green: GreenNode) -> list[Atom]:
                 parent_kind = stack[-1][0].kind
                 if (parent_kind in LIST_PARENTS and (parent_kind in _ALL_INSIDE or stack[-1][4])
                         or node.kind in ELEMENT_KINDS):
-                    out[first].element_start = True
+                    a = out[first]
+                    a.element_start = True
+                    if not a.elem_of:     # the innermost list wins
+                        a.elem_of, a.elem_kind = parent_kind, node.kind
                     if parent_kind in (K.SOURCE_FILE, K.EPP_FILE):
                         out[first].top = True
             continue
@@ -92,7 +99,7 @@ def atoms(green: GreenNode) -> list[Atom]:
                 a = Atom(kind, text, pos, gap_start, pending, node.kind,
                          kinds_path[-2] if len(kinds_path) > 1 else "")
                 a.first_in_parent = frame[3] == len(out)
-                if kind in (K.FARROW, K.PARROW) and node.kind in ARROW_HOLDERS:
+                if kind in ALIGNED and node.kind in ARROW_HOLDERS:
                     a.group = group_ids[-1]
                 out.append(a)
                 if kind in _OPENING:
@@ -122,6 +129,7 @@ def atoms(green: GreenNode) -> list[Atom]:
             # the string is a node of its own: it starts an element when its parent lists them
             if node.kind in LIST_PARENTS and (node.kind in _ALL_INSIDE or frame[4]):
                 a.element_start = True
+                a.elem_of, a.elem_kind = node.kind, K.DQ_STRING
             pending = []
             pos += len(text)
             gap_start = pos

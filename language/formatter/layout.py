@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from ..syntax import kinds as K
 from ..syntax.tree import SyntaxNode
-from .atoms import Atom, atoms
+from .atoms import ALIGNED, Atom, atoms
 
 OPENERS = frozenset({K.LBRACE, K.SELBRACE, K.LBRACK, K.LISTSTART, K.LPAREN, K.WSLPAREN,
                      K.LCOLLECT, K.LLCOLLECT})
@@ -43,6 +43,7 @@ _SPACED = frozenset({
 }) | RELATIONSHIP_ARROWS
 _NO_SPACE_BEFORE = frozenset({K.COMMA, K.SEMIC, K.RPAREN, K.RBRACK})
 _NO_SPACE_AFTER = frozenset({K.LPAREN, K.WSLPAREN, K.LBRACK, K.LISTSTART, K.AT, K.ATAT})
+_KEYWORDS_BEFORE_PAREN = frozenset({K.IF, K.ELSIF, K.UNLESS, K.CASE})
 _EPP_MARKUP = frozenset({K.EPP_TEXT, K.RENDER_EXPR, K.EPP_END, K.EPP_END_TRIM, K.EOF})
 _BROKEN_OUT = frozenset({K.HASH, K.SELECTOR_EXPR})
 _COMMA_LISTS = frozenset({K.HASH, K.ARRAY})
@@ -85,6 +86,9 @@ def _lambda_pipe(a: Atom) -> int:
 def space_between(prev: Atom, cur: Atom, had_space: bool) -> str:
     """The spaces between two atoms on the same line."""
     pk, ck = prev.kind, cur.kind
+    if ck in (K.LPAREN, K.WSLPAREN) and (pk in _KEYWORDS_BEFORE_PAREN or (
+            cur.parent == K.PARAM_LIST and cur.grandparent in (K.CLASS_DEF, K.DEFINE_DEF))):
+        return " "      # 'if ($x)', 'class foo ($x)': Puppet reads both spellings alike
     if ck in _NO_SPACE_BEFORE or (ck == K.COLON and cur.parent in (K.RESOURCE_BODY, K.CASE_OPTION)):
         return ""
     if pk in _NO_SPACE_AFTER:
@@ -153,10 +157,12 @@ def _line_breaks(root: SyntaxNode, multi_line) -> tuple[set, set]:
                     first = b.first_token()
                     if first is not None:
                         breaks.add(first.offset)
-                for op in ops:
-                    t = op.first_token()
-                    if t is not None:
-                        breaks.add(t.offset)
+                # several bodies ('title': attr => value;) may keep one short body per line
+                if len(bodies) == 1 or len(ops) > 1 or multi_line(b):
+                    for op in ops:
+                        t = op.first_token()
+                        if t is not None:
+                            breaks.add(t.offset)
                 if ops and bi == len(bodies) - 1:
                     last = ops[-1].last_token()
                     nxt = b.last_token()
@@ -238,7 +244,7 @@ def layout_edits(text: str, root: SyntaxNode, epp: bool = False,
             moved[i] = True
 
     gaps: list = [None] * len(items)   # new gap text per atom (None: unchanged)
-    frames: list = []                  # (indent of the line that opened it, indent inside)
+    frames: list = []                  # see _track
     line_indent = 0
     prev: Atom | None = None
     add_comma = options.trailing_commas
@@ -259,6 +265,12 @@ def layout_edits(text: str, root: SyntaxNode, epp: bool = False,
             inner = frames[-1][1] if frames else 0
         else:
             inner = frames[-1][1] if frames else 0
+            if a.elem_of == K.RESOURCE_BODY and frames:
+                if a.elem_kind == K.ATTRIBUTE_OP:
+                    # under a title standing on its own line, attributes go one level deeper
+                    inner += frames[-1][2]
+                else:
+                    frames[-1][2] = 1 if starts_line else 0
             cont = (prev is not None and not a.element_start and a.kind not in RELATIONSHIP_ARROWS
                     and a.kind not in (K.LBRACE, K.EOF))
             base = inner + (1 if cont else 0)
@@ -293,7 +305,8 @@ def layout_edits(text: str, root: SyntaxNode, epp: bool = False,
 
 def _track(a: Atom, frames: list, line_indent: int) -> None:
     if a.kind in OPENERS:
-        frames.append((line_indent, line_indent + 1))
+        # indent of the opening line, indent inside, extra level of a resource's attributes
+        frames.append([line_indent, line_indent + 1, 0])
     elif a.kind in CLOSERS and frames:
         frames.pop()
 
@@ -373,7 +386,7 @@ def _align_arrows(items: list, gaps: list) -> None:
             col = len(g) - nlpos - 1
         else:
             col += len(g)
-        if a.group and a.kind in (K.FARROW, K.PARROW) and nlpos < 0 and g == " ":
+        if a.group and a.kind in ALIGNED and nlpos < 0 and g == " ":
             where.setdefault(a.group, []).append((i, line, col))
         t = a.text
         tn = t.rfind("\n")
