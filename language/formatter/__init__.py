@@ -24,8 +24,8 @@ from .layout import DEFAULT_OPTIONS, Edit, FormatOptions, layout_edits
 from .reorder import ensure_first
 from .safety import check_safe, tree_problem
 
-__all__ = ["Edit", "FormatOptions", "FormatResult", "check_safe", "format_range", "format_text",
-           "minimal_edits", "on_type_edits"]
+__all__ = ["Edit", "FormatOptions", "FormatResult", "apply_edits", "check_safe", "format_range",
+           "format_text", "minimal_edits", "on_type_edits"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,22 +79,26 @@ def _unsafe(text: str, detail: str) -> FormatResult:
     return FormatResult(text, False, [Diagnostic.of("FORMAT_UNSAFE", 0, 0, detail=detail)])
 
 
-def format_text(text: str, epp: bool = False, options: FormatOptions = DEFAULT_OPTIONS) -> FormatResult:
-    """The formatted text of a whole file (unchanged, with a diagnostic, if that is not safe)."""
-    result = parse(text, epp=epp)
+def format_text(text: str, epp: bool = False, options: FormatOptions = DEFAULT_OPTIONS,
+                tasks: bool = False) -> FormatResult:
+    """The formatted text of a whole file (unchanged, with a diagnostic, if that is not safe).
+    ``tasks``: parse with Bolt's plan keywords (files under a module's plans/)."""
+    result = parse(text, epp=epp, tasks=tasks)
+    clean = broken = None
     if result.errors:
         clean, broken = clean_statements(result)
-        edits = _within(layout_edits(text, result.root, epp, options), clean)
-        out = apply_edits(text, edits)
-        notes = [Diagnostic.of("FORMAT_SKIPPED_STATEMENT", *s.range) for s in broken]
-    else:
-        staged = text if epp else ensure_first(text, result.root)
-        staged_root = result.root if staged is text else parse(staged, epp=epp).root
-        out = apply_edits(staged, layout_edits(staged, staged_root, epp, options))
-        notes = []
+    staged = text if epp else ensure_first(text, result.root, clean)
+    staged_result = result if staged is text else parse(staged, epp=epp, tasks=tasks)
+    edits = layout_edits(staged, staged_result.root, epp, options)
+    notes = []
+    if result.errors:
+        # the moves stayed inside clean statements, so the broken ones are where they were
+        edits = _within(edits, clean_statements(staged_result)[0])
+        notes = [Diagnostic.of("FORMAT_SKIPPED_STATEMENT", *s.range) for s in broken or ()]
+    out = apply_edits(staged, edits)
     if out == text:
         return FormatResult(text, False, notes)
-    problem = tree_problem(result, out, epp)
+    problem = tree_problem(result, out, epp, tasks)
     if problem:
         return _unsafe(text, problem)
     return FormatResult(out, True, notes)
@@ -115,27 +119,27 @@ def minimal_edits(old: str, new: str) -> list[Edit]:
 
 
 def format_range(text: str, start: int, end: int, epp: bool = False,
-                 options: FormatOptions = DEFAULT_OPTIONS) -> list[Edit]:
+                 options: FormatOptions = DEFAULT_OPTIONS, tasks: bool = False) -> list[Edit]:
     """Formatting edits that lie wholly inside [start, end) (nothing outside is touched); no
     attribute is moved.  Empty when the result would not be safe."""
-    result = parse(text, epp=epp)
+    result = parse(text, epp=epp, tasks=tasks)
     edits = [e for e in layout_edits(text, result.root, epp, options) if start <= e.start and e.end <= end]
     if result.errors:
         edits = _within(edits, clean_statements(result)[0])
     if not edits:
         return []
-    if tree_problem(result, apply_edits(text, edits), epp):
+    if tree_problem(result, apply_edits(text, edits), epp, tasks):
         return []
     return edits
 
 
 def on_type_edits(text: str, offset: int, epp: bool = False,
-                  options: FormatOptions = DEFAULT_OPTIONS) -> list[Edit]:
+                  options: FormatOptions = DEFAULT_OPTIONS, tasks: bool = False) -> list[Edit]:
     """After '=>' was typed ending at ``offset``: the spaces that realign the arrows of the
     construct it belongs to (only spaces before arrows on their own lines change)."""
     if epp or not text.startswith("=>", max(0, offset - 2)):
         return []
-    result = parse(text, epp=epp)
+    result = parse(text, epp=epp, tasks=tasks)
     tok = result.root.token_at(offset - 2)
     if tok is None or tok.kind != K.FARROW or tok.parent is None:
         return []

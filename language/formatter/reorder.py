@@ -54,11 +54,14 @@ def _movable(body: SyntaxNode, ops: list, ensure: SyntaxNode) -> bool:
     return True
 
 
-def ensure_first(text: str, root: SyntaxNode) -> str:
-    """``text`` with every movable ``ensure`` attribute moved first in its resource body."""
+def ensure_first(text: str, root: SyntaxNode, within: list | None = None) -> str:
+    """``text`` with every movable ``ensure`` attribute moved first in its resource body
+    (only in bodies inside the ``within`` ranges, when given)."""
     replacements: list = []      # (start, end, new) over trimmed attribute texts
     for body in root.descendants():
         if body.kind != K.RESOURCE_BODY:
+            continue
+        if within is not None and not any(s <= body.offset and body.end <= e for s, e in within):
             continue
         ops = [c for c in body.children() if c.kind == K.ATTRIBUTE_OP]
         names = [_attribute_name(op) for op in ops]

@@ -50,10 +50,10 @@ def _errors(result: ParseResult) -> list:
     return [(e.code, _LINE_NUMBER.sub("line N", e.message)) for e in result.errors]
 
 
-def tree_problem(before: ParseResult, after_text: str, epp: bool = False) -> str | None:
+def tree_problem(before: ParseResult, after_text: str, epp: bool = False, tasks: bool = False) -> str | None:
     """None when ``after_text`` parses to the same errors and (normalised) tree as ``before``;
     otherwise a short description of the difference."""
-    after = parse(after_text, epp=epp)
+    after = parse(after_text, epp=epp, tasks=tasks)
     if _errors(after) != _errors(before):
         return "the syntax errors differ"
     if normalised_dump(after) != normalised_dump(before):
@@ -61,15 +61,16 @@ def tree_problem(before: ParseResult, after_text: str, epp: bool = False) -> str
     return None
 
 
-def check_safe(original: str, formatted: str, epp: bool = False, reformat=None) -> list[str]:
+def check_safe(original: str, formatted: str, epp: bool = False, reformat=None,
+               tasks: bool = False) -> list[str]:
     """Every way ``formatted`` fails to be a safe formatting of ``original`` (empty: safe).
     ``reformat`` (text -> text) checks idempotence when given."""
     problems: list[str] = []
-    before = parse(original, epp=epp)
-    p = tree_problem(before, formatted, epp)
+    before = parse(original, epp=epp, tasks=tasks)
+    p = tree_problem(before, formatted, epp, tasks)
     if p:
         problems.append(p)
-    after = parse(formatted, epp=epp)
+    after = parse(formatted, epp=epp, tasks=tasks)
     if sorted((d.code, d.message) for d in validate(after)) != sorted((d.code, d.message) for d in validate(before)):
         problems.append("the validation findings differ")
     if reformat is not None and reformat(formatted) != formatted:
