@@ -13,6 +13,7 @@ clean top-level statements formatted; the rest stays byte for byte.
 """
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, field
 
 from ..diagnostics import Diagnostic
@@ -105,17 +106,19 @@ def format_text(text: str, epp: bool = False, options: FormatOptions = DEFAULT_O
 
 
 def minimal_edits(old: str, new: str) -> list[Edit]:
-    """One edit turning ``old`` into ``new``, trimmed to the part that differs."""
+    """Edits turning ``old`` into ``new``, one per run of changed lines, so that an editor
+    keeps the cursor and the marks on the lines formatting did not touch."""
     if old == new:
         return []
-    i = 0
-    n = min(len(old), len(new))
-    while i < n and old[i] == new[i]:
-        i += 1
-    j = 0
-    while j < n - i and old[len(old) - 1 - j] == new[len(new) - 1 - j]:
-        j += 1
-    return [Edit(i, len(old) - j, new[i:len(new) - j])]
+    a, b = old.splitlines(keepends=True), new.splitlines(keepends=True)
+    starts = [0]
+    for line in a:
+        starts.append(starts[-1] + len(line))
+    out = []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if tag != "equal":
+            out.append(Edit(starts[i1], starts[i2], "".join(b[j1:j2])))
+    return out
 
 
 def format_range(text: str, start: int, end: int, epp: bool = False,
