@@ -216,16 +216,20 @@ def layout_edits(text: str, root: SyntaxNode, epp: bool = False,
 
     nl = "\r\n" if "\r\n" in text and text.count("\r\n") * 2 >= text.count("\n") else "\n"
     by_start = {a.start: i for i, a in enumerate(items)}
+    by_end = {a.end: i for i, a in enumerate(items) if a.text}   # a string atom ends with its '"'
     line_of_gap = [_gap_has_newline(a) for a in items]
+    breaks_before = [0]            # prefix counts: is there a line break between atoms i and j?
+    for flag in line_of_gap:
+        breaks_before.append(breaks_before[-1] + flag)
 
     def multi_line(node: SyntaxNode) -> bool:
         first, last = node.first_token(), node.last_token()
         if first is None or last is None:
             return False
-        i, j = by_start.get(first.offset), by_start.get(last.offset)
+        i, j = by_start.get(first.offset), by_end.get(last.end)
         if i is None or j is None:
             return False
-        return any(line_of_gap[k] for k in range(i + 1, j + 1))
+        return breaks_before[j + 1] - breaks_before[i + 1] > 0
 
     breaks, comma_after = _line_breaks(root, multi_line)
     force = [False] * len(items)
