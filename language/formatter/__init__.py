@@ -23,7 +23,7 @@ from ..syntax.parser import ParseResult
 from ..syntax.tree import SyntaxNode, SyntaxToken
 from .layout import DEFAULT_OPTIONS, Edit, FormatOptions, layout_edits
 from .reorder import ensure_first
-from .safety import check_safe, tree_problem
+from .safety import check_safe, dump_problem, tree_problem
 
 __all__ = ["Edit", "FormatOptions", "FormatResult", "apply_edits", "check_safe", "format_range",
            "format_text", "minimal_edits", "on_type_edits"]
@@ -99,7 +99,11 @@ def format_text(text: str, epp: bool = False, options: FormatOptions = DEFAULT_O
     out = apply_edits(staged, edits)
     if out == text:
         return FormatResult(text, False, notes)
-    problem = tree_problem(result, out, epp, tasks)
+    # the layout is checked against the staged text's tree, the move of 'ensure' (rarer) against
+    # the original's Puppet dump with that move normalised
+    problem = tree_problem(staged_result, out, epp, tasks)
+    if problem is None and staged is not text:
+        problem = dump_problem(result, staged, epp, tasks)
     if problem:
         return _unsafe(text, problem)
     return FormatResult(out, True, notes)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..syntax import kinds as K
-from ..syntax.tree import GreenNode
+from ..syntax.tree import GreenNode, SyntaxNode
 
 # Nodes whose children are a sequence of elements (statements, attributes, entries ...): the
 # first atom of each child starts an element, so a line starting there is not a continuation.
@@ -141,4 +141,25 @@ def atoms(green: GreenNode) -> list[Atom]:
             group_ids.append(next_group)
         else:
             group_ids.append(group_ids[-1] if c.kind in ARROW_HOLDERS else 0)
+    return out
+
+
+def find_nodes(green: GreenNode, kinds: frozenset) -> list[SyntaxNode]:
+    """The nodes of the given kinds, outermost first, as positioned nodes (without parents:
+    the rules only look down), made without positioning the rest of the tree."""
+    out: list[SyntaxNode] = []
+    stack: list = [(green, 0)]
+    while stack:
+        node, off = stack.pop()
+        pending = []
+        for c in node.children:
+            if type(c) is tuple:
+                off += len(c[1])
+                continue
+            if c.kind in kinds:
+                out.append(SyntaxNode(c, off))
+            pending.append((c, off))
+            off += c.width
+        stack.extend(reversed(pending))
+    out.sort(key=lambda n: n.offset)
     return out

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from ..syntax import kinds as K
 from ..syntax.tree import SyntaxNode
-from .atoms import ALIGNED, Atom, atoms
+from .atoms import ALIGNED, Atom, atoms, find_nodes
 
 OPENERS = frozenset({K.LBRACE, K.SELBRACE, K.LBRACK, K.LISTSTART, K.LPAREN, K.WSLPAREN,
                      K.LCOLLECT, K.LLCOLLECT})
@@ -46,6 +46,7 @@ _NO_SPACE_AFTER = frozenset({K.LPAREN, K.WSLPAREN, K.LBRACK, K.LISTSTART, K.AT, 
 _KEYWORDS_BEFORE_PAREN = frozenset({K.IF, K.ELSIF, K.UNLESS, K.CASE})
 _EPP_MARKUP = frozenset({K.EPP_TEXT, K.RENDER_EXPR, K.EPP_END, K.EPP_END_TRIM, K.EOF})
 _BROKEN_OUT = frozenset({K.HASH, K.SELECTOR_EXPR})
+_BROKEN_KINDS = _BROKEN_OUT | {K.RESOURCE_EXPR, K.ARRAY}
 _COMMA_LISTS = frozenset({K.HASH, K.ARRAY})
 _INDENT = "  "
 
@@ -139,7 +140,7 @@ def _line_breaks(root: SyntaxNode, multi_line) -> tuple[set, set]:
     atoms of lists that take a trailing comma when they end a line."""
     breaks: set = set()
     comma_after: set = set()
-    for node in root.descendants():
+    for node in find_nodes(root.green, _BROKEN_KINDS):
         kind = node.kind
         if kind == K.RESOURCE_EXPR:
             bodies = [b for b in node.children() if b.kind == K.RESOURCE_BODY]
@@ -283,8 +284,13 @@ def layout_edits(text: str, root: SyntaxNode, epp: bool = False,
         lead = ""
         if prev is not None and add_comma and prev.end in comma_after and starts_line and a.kind in CLOSERS:
             lead = ","
-        gaps[i] = lead + _build_gap(src.gap, prev, a, starts_line,
-                                    _INDENT * base, _INDENT * inner, nl)
+        g = src.gap
+        if not starts_line and prev is not None and a.kind != K.EOF and (
+                not g or (len(g) == 1 and g[0][0] == K.WHITESPACE)):
+            # the common case: two atoms on one line with at most spaces between them
+            gaps[i] = lead + space_between(prev, a, bool(g))
+        else:
+            gaps[i] = lead + _build_gap(g, prev, a, starts_line, _INDENT * base, _INDENT * inner, nl)
         _track(a, frames, line_indent)
         prev = a
 

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from ..syntax import kinds as K
 from ..syntax.tree import SyntaxNode
+from .atoms import find_nodes
 
 _PURE_VALUE = frozenset({K.LITERAL, K.QNAME, K.VARIABLE_EXPR, K.DQ_STRING, K.INTERPOLATION,
                          K.TYPE_REF, K.RESERVED_WORD})
 _COMMENTS = frozenset({K.COMMENT, K.ML_COMMENT})
+_BODY = frozenset({K.RESOURCE_BODY})
 
 
 def _attribute_name(op: SyntaxNode) -> str | None:
@@ -58,9 +60,9 @@ def ensure_first(text: str, root: SyntaxNode, within: list | None = None) -> str
     """``text`` with every movable ``ensure`` attribute moved first in its resource body
     (only in bodies inside the ``within`` ranges, when given)."""
     replacements: list = []      # (start, end, new) over trimmed attribute texts
-    for body in root.descendants():
-        if body.kind != K.RESOURCE_BODY:
-            continue
+    if "ensure" not in text:
+        return text
+    for body in find_nodes(root.green, _BODY):
         if within is not None and not any(s <= body.offset and body.end <= e for s, e in within):
             continue
         ops = [c for c in body.children() if c.kind == K.ATTRIBUTE_OP]
