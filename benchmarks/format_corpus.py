@@ -11,13 +11,15 @@
    tree (errors included), every statement left unformatted byte for byte the same, idempotent.
 3. Ranges: random [start, end) ranges of random corpus files; every edit must lie inside the
    range, the text outside it must be unchanged and the result must parse to the same tree.
-4. Speed: CPU time of formatting the whole corpus in-process (files read first), and wall time
-   of ``puppet-ls format DIR`` against ``puppet-lint --fix DIR``, each on its own copy of the
-   corpus, in the same run.
+4. Speed, in the same run, each tool on its own copy of the corpus: CPU time of formatting the
+   whole corpus in-process (files read first); wall and CPU time of ``puppet-ls format DIR``
+   against ``puppet-lint --fix DIR``; and one file at a time (``--per-file`` sampled files), as
+   editors run them: ``puppet-lint --fix FILE`` (what the official extension does on format)
+   against ``puppet-ls format FILE`` and against the server's in-process formatting.
 5. Layout findings of ``puppet-lint --only-checks <layout checks>`` on the original copy and on
    the copy ``puppet-ls format`` wrote.
 
-    python3 benchmarks/format_corpus.py [--broken 300] [--ranges 1000] [--seed 14] [--no-lint]
+    python3 benchmarks/format_corpus.py [--broken 300] [--ranges 1000] [--per-file 100] [--seed 14] [--no-lint]
 
 Failing examples go to benchmarks/results/format_corpus_failures.txt.
 """
@@ -26,6 +28,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import resource
 import shutil
 import subprocess
 import sys
@@ -162,26 +165,54 @@ def _lint_findings(directory: str) -> dict:
     return counts
 
 
-def speed_and_lint(paths: list) -> None:
+def _timed(cmd: list, cwd: str) -> tuple:
+    """(wall seconds, CPU seconds of the child: user + system) of one command."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    subprocess.run(cmd, cwd=cwd, capture_output=True, check=False)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def speed_and_lint(paths: list, per_file: int, rng: random.Random) -> None:
     pp = [p for p in paths if p.endswith(".pp")]
+    exe = os.path.join(os.path.dirname(sys.executable), "puppet-ls")
+    ours_cmd = [exe] if os.path.exists(exe) else [sys.executable, "-m", "puppet_ls.server.cli"]
     with tempfile.TemporaryDirectory() as tmp:
         dirs = {}
-        for name in ("original", "puppet-ls", "puppet-lint"):
+        for name in ("original", "puppet-ls", "puppet-lint", "per-file-ls", "per-file-lint"):
             d = os.path.join(tmp, name)
             os.mkdir(d)
             for i, p in enumerate(pp):
                 shutil.copy(p, os.path.join(d, f"{i:04d}.pp"))
             dirs[name] = d
-        exe = os.path.join(os.path.dirname(sys.executable), "puppet-ls")
-        cmd = [exe] if os.path.exists(exe) else [sys.executable, "-m", "puppet_ls.server.cli"]
-        t0 = time.perf_counter()
-        subprocess.run([*cmd, "format", "."], cwd=dirs["puppet-ls"], capture_output=True, check=False)
-        ours = time.perf_counter() - t0
-        t0 = time.perf_counter()
-        subprocess.run(["puppet-lint", "--fix", "."], cwd=dirs["puppet-lint"], capture_output=True, check=False)
-        theirs = time.perf_counter() - t0
-        print(f"speed on {len(pp)} .pp files (wall, whole command): puppet-ls format {ours:.1f} s, "
-              f"puppet-lint --fix {theirs:.1f} s: {theirs / ours:.1f}x faster")
+        ours = _timed([*ours_cmd, "format", "."], dirs["puppet-ls"])
+        theirs = _timed(["puppet-lint", "--fix", "."], dirs["puppet-lint"])
+        print(f"speed, one process over the {len(pp)} .pp files: puppet-ls format {ours[0]:.1f} s wall / "
+              f"{ours[1]:.1f} s CPU; puppet-lint --fix {theirs[0]:.1f} s wall / {theirs[1]:.1f} s CPU: "
+              f"{theirs[0] / ours[0]:.1f}x (wall), {theirs[1] / ours[1]:.1f}x (CPU)")
+        # How editors run them: the official extension starts 'puppet-lint --fix FILE' per
+        # document; puppet-ls answers textDocument/formatting in its running server.
+        sample = sorted(rng.sample(range(len(pp)), min(per_file, len(pp))))
+        lint_wall = lint_cpu = ls_wall = ls_cpu = 0.0
+        for i in sample:
+            w, c = _timed(["puppet-lint", "--fix", f"{i:04d}.pp"], dirs["per-file-lint"])
+            lint_wall += w
+            lint_cpu += c
+            w, c = _timed([*ours_cmd, "format", f"{i:04d}.pp"], dirs["per-file-ls"])
+            ls_wall += w
+            ls_cpu += c
+        texts = read_texts([pp[i] for i in sample])
+        t0 = time.process_time()
+        for t in texts:
+            format_text(t)
+        in_server = time.process_time() - t0
+        n = len(sample)
+        print(f"speed, one file at a time ({n} files sampled): puppet-lint --fix FILE {1000 * lint_cpu / n:.0f} ms CPU "
+              f"({1000 * lint_wall / n:.0f} ms wall) per file; puppet-ls format FILE {1000 * ls_cpu / n:.0f} ms CPU "
+              f"({1000 * ls_wall / n:.0f} ms wall): {lint_cpu / ls_cpu:.1f}x (CPU); the server's formatting "
+              f"{1000 * in_server / n:.1f} ms CPU per file: {lint_cpu / in_server:.0f}x (CPU)")
         before = _lint_findings(dirs["original"])
         after = _lint_findings(dirs["puppet-ls"])
         fixed = _lint_findings(dirs["puppet-lint"])
@@ -197,6 +228,8 @@ def main() -> None:
     ap.add_argument("--broken", type=int, default=300, help="broken files to make (default 300)")
     ap.add_argument("--ranges", type=int, default=1000, help="random ranges to format (default 1000)")
     ap.add_argument("--seed", type=int, default=14)
+    ap.add_argument("--per-file", type=int, default=100,
+                    help="files formatted one process at a time by each tool (default 100)")
     ap.add_argument("--no-lint", action="store_true", help="skip the comparison with puppet-lint")
     ap.add_argument("--files", help="a corpus list other than ../shared/corpus/corpus_files.txt")
     args = ap.parse_args()
@@ -214,7 +247,7 @@ def main() -> None:
     elif shutil.which("puppet-lint") is None:
         print("puppet-lint is not installed (apt-get install puppet-lint): speed and layout comparison skipped")
     else:
-        speed_and_lint(paths)
+        speed_and_lint(paths, args.per_file, rng)
     out = REPO / "benchmarks" / "results"
     out.mkdir(exist_ok=True)
     (out / "format_corpus_failures.txt").write_text("\n".join(failures) + "\n" if failures else "")
