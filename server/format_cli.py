@@ -80,6 +80,8 @@ def make_format_command(file_options) -> click.Command:
         options = FormatOptions(trailing_commas=not no_trailing_commas)
 
         def report(name: str, text: str | None, diags: list[Diagnostic]) -> None:
+            if not diags:
+                return
             rep = FileReport(name, text, diags)
             index = LineIndex(text) if text is not None else None
             for d in diags:
