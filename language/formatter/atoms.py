@@ -19,7 +19,7 @@ from ..syntax.tree import GreenNode, SyntaxNode
 LIST_PARENTS = frozenset({
     K.SOURCE_FILE, K.EPP_FILE, K.STATEMENTS, K.BLOCK, K.RESOURCE_EXPR, K.RESOURCE_BODY,
     K.RESOURCE_DEFAULTS, K.RESOURCE_OVERRIDE, K.ARRAY, K.HASH, K.ARG_LIST, K.PARAM_LIST,
-    K.SELECTOR_EXPR, K.CASE_EXPR,
+    K.SELECTOR_EXPR, K.CASE_EXPR, K.ACCESS_EXPR,
 })
 # Of those, the ones whose every child is an element; in the others only the children after
 # the opening bracket are (a selector's tested expression is not an element of its braces).
