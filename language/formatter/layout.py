@@ -355,6 +355,8 @@ def _build_gap(gap: list, prev: Atom | None, cur: Atom, starts_line: bool,
             newlines = 0
             at_line_start = False
             had_space = False
+            if cur.kind not in CLOSERS:
+                max_newlines = 2    # a blank line after a comment is the author's paragraph
             continue
         # BOM and EPP markup never reach here outside EPP; keep anything else as is
         out.append(text)
