@@ -549,6 +549,11 @@ _def("ARGUMENT_TYPE_MISMATCH", WARNING, "'{name}' parameter '{param}' expects a 
 _def("RESOURCE_NO_SUCH_PARAMETER", ERROR, "no parameter named '{param}' on {resource}")
 _def("INVALID_ATTRIBUTE_VALUE", WARNING, "Parameter {param} failed on {resource}: Invalid value {value}. {valid} (Puppet refuses it when the catalog is applied)")
 
+# ==== formatter (puppet_ls.language.formatter) ===================================================
+# Why (part of) a file was left as it was; the formatter never writes text it cannot prove safe.
+_def("FORMAT_SKIPPED_STATEMENT", INFO, "This statement has syntax errors: it was left as it is, not formatted")
+_def("FORMAT_UNSAFE", ERROR, "Formatting would change what this file means ({detail}); it was left unchanged (a puppet-ls bug: please report it)")
+
 # ==== server (puppet_ls.server): limits of the language server ==================================
 _def("DOCUMENT_TOO_LARGE", WARNING,
      "This file has {size} characters, more than puppet.documents.maxSize ({limit}): it is not "

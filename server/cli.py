@@ -37,6 +37,7 @@ from puppet_ls.language.syntax.lines import LineIndex
 
 from . import __version__
 from .files import DEFAULT_MAX_FILE_BYTES, ReadProblem, display_path, parse_size, read_bounded, walk_sources
+from .format_cli import make_format_command
 
 SOURCE_SUFFIXES = (".pp", ".epp")
 DEFAULT_FILE_TIMEOUT = 60.0
@@ -214,6 +215,9 @@ def _file_options(f):
     f = click.option("--max-file-size", "max_bytes", type=SizeParam(), default="10MB", show_default=True,
                      help="Files larger than this are reported (FILE_TOO_LARGE), not read.")(f)
     return f
+
+
+main.add_command(make_format_command(_file_options))
 
 
 def _echo_diagnostic(report: FileReport, d: Diagnostic, index: LineIndex | None, err: bool = False) -> dict:

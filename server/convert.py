@@ -33,6 +33,11 @@ def rng(codec: PositionCodec, start: int, end: int) -> lsp.Range:
     return lsp.Range(lsp.Position(l1, c1), lsp.Position(l2, c2))
 
 
+def text_edits(codec: PositionCodec, edits: list) -> list:
+    """The formatter's edits (code-point offsets into the text the codec indexes)."""
+    return [lsp.TextEdit(rng(codec, e.start, e.end), e.text) for e in edits]
+
+
 def diagnostics(codec: PositionCodec, uri: str, diags: list, related_support: bool) -> list:
     out = []
     for d in diags:

@@ -33,6 +33,7 @@ import time
 from urllib.parse import unquote, urlparse
 
 from lsprotocol import types as lsp
+from puppet_ls.language import formatter
 from puppet_ls.language.diagnostics import Diagnostic
 from puppet_ls.language.ide import completion as ide_completion
 from puppet_ls.language.ide import folding as ide_folding
@@ -543,6 +544,34 @@ def build_server() -> PuppetServer:
     def semantic_tokens(ls: PuppetServer, params: lsp.SemanticTokensParams, doc: Document):
         toks = ide_tokens.semantic_tokens(ls.analysis(doc))
         return lsp.SemanticTokens(data=convert.semantic_tokens(doc.codec, doc.text, toks, False))
+
+    # ---- formatting (language/formatter; the client's tab size is not used: the style guide's
+    # two spaces are the layout) -----------------------------------------------------------
+    @server.feature(lsp.TEXT_DOCUMENT_FORMATTING)
+    @_isolated(list, heavy=True)
+    def formatting(ls: PuppetServer, params: lsp.DocumentFormattingParams, doc: Document):
+        res = formatter.format_text(doc.text, doc.is_epp, tasks=doc.tasks)
+        for d in res.diagnostics:
+            if d.code == "FORMAT_UNSAFE":
+                log.error("%s: %s", doc.uri, d.message)
+        return convert.text_edits(doc.codec, formatter.minimal_edits(doc.text, res.text))
+
+    @server.feature(lsp.TEXT_DOCUMENT_RANGE_FORMATTING)
+    @_isolated(list)
+    def range_formatting(ls: PuppetServer, params: lsp.DocumentRangeFormattingParams, doc: Document):
+        codec = doc.codec
+        r = params.range
+        start = codec.offset(r.start.line, r.start.character)
+        end = codec.offset(r.end.line, r.end.character)
+        return convert.text_edits(codec, formatter.format_range(doc.text, start, end, doc.is_epp, tasks=doc.tasks))
+
+    @server.feature(lsp.TEXT_DOCUMENT_ON_TYPE_FORMATTING,
+                    lsp.DocumentOnTypeFormattingOptions(first_trigger_character=">"))
+    @_isolated(list)
+    def on_type_formatting(ls: PuppetServer, params: lsp.DocumentOnTypeFormattingParams, doc: Document):
+        codec = doc.codec
+        offset = codec.offset(params.position.line, params.position.character)
+        return convert.text_edits(codec, formatter.on_type_edits(doc.text, offset, doc.is_epp, tasks=doc.tasks))
 
     @server.feature(lsp.TEXT_DOCUMENT_INLAY_HINT)
     @_isolated(list, evaluates=True)

@@ -431,9 +431,21 @@ def puppet_dump(node, complete: bool = False) -> str:
     """Puppet's model-tree dump of a parsed file (a SyntaxNode root) or an AST view, exactly as
     `puppet parser dump` prints it; ``complete`` adds what Puppet's dumper leaves out (the
     attribute operations of collectors), for comparing two trees in full."""
+    return format_dump(puppet_dump_data(node, complete))
+
+
+def puppet_dump_data(node, complete: bool = False) -> object:
+    """The dump before it is printed: nested lists of strings (and layout markers), for tools
+    that compare dumps modulo a normalisation (the formatter's safety check, which wants it
+    ``complete``)."""
     if not isinstance(node, A.AstNode):
         node = A.view(node)
-    return _format(_Dumper(complete).dump(node))
+    return _Dumper(complete).dump(node)
+
+
+def format_dump(data) -> str:
+    """Print ``puppet_dump_data``'s result as ``puppet_dump`` does."""
+    return _format(data)
 
 
 # ---- tokens ----------------------------------------------------------------------------------

@@ -87,7 +87,7 @@ async def client(lsp_client: LanguageClient, request):
     track_versions(lsp_client)
     lsp_client.kind = request.param
     lsp_client.set_configuration({"diagnostics": {"debounceMs": 0}}, section="puppet")
-    await lsp_client.initialize_session(types.InitializeParams(
+    lsp_client.init_result = await lsp_client.initialize_session(types.InitializeParams(
         capabilities=capabilities,
         root_uri=WORKSPACE.as_uri(),
         workspace_folders=[types.WorkspaceFolder(uri=WORKSPACE.as_uri(), name="workspace")],
