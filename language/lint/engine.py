@@ -1,0 +1,85 @@
+"""Running the style checks on one parsed file: the shared token pass, the shared tree walk,
+and the per-file checks, each only for the enabled checks."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..diagnostics import Diagnostic
+from ..syntax.parser import ParseResult
+from ..syntax.tree import GreenNode, SyntaxNode
+from .registry import FILE_HANDLERS, NODE_HANDLERS, TOKEN_HANDLERS
+from .tokens import TokenView
+
+
+class LintContext:
+    """What a check sees: the text, its path (for the autoloader layout), the tree, the
+    token view; ``report`` records a finding of the check being run."""
+    __slots__ = ("text", "path", "result", "root", "view", "findings", "current", "cache")
+
+    def __init__(self, result: ParseResult, path: str):
+        self.text = result.text
+        self.path = path
+        self.result = result
+        self.root = result.root
+        self.view = TokenView(result.text, result.green)
+        self.findings: list[Diagnostic] = []
+        self.current = ""
+        self.cache: dict = {}
+
+    def report(self, offset: int, end: int | None = None, check: str | None = None, **args) -> None:
+        code = check or self.current
+        self.findings.append(Diagnostic.of(code, offset, offset if end is None else end, **args))
+
+
+def _handlers(table: dict, enabled: frozenset) -> dict:
+    out: dict = {}
+    for key, items in table.items():
+        chosen = [(n, f) for n, f in items if n in enabled]
+        if chosen:
+            out[key] = chosen
+    return out
+
+
+def run_checks(result: ParseResult, path: str, enabled: frozenset) -> list[Diagnostic]:
+    ctx = LintContext(result, path)
+    token_handlers = _handlers(TOKEN_HANDLERS, enabled)
+    if token_handlers:
+        get = token_handlers.get
+        for i, tok in enumerate(ctx.view.toks):
+            hs = get(tok.type)
+            if hs:
+                for name, fn in hs:
+                    ctx.current = name
+                    fn(ctx, i, tok)
+    node_handlers = _handlers(NODE_HANDLERS, enabled)
+    if node_handlers:
+        for node in nodes_of(ctx.root, node_handlers):
+            for name, fn in node_handlers[node.kind]:
+                ctx.current = name
+                fn(ctx, node)
+    for name, fn in FILE_HANDLERS:
+        if name in enabled:
+            ctx.current = name
+            fn(ctx)
+    return ctx.findings
+
+
+def nodes_of(root: SyntaxNode, wanted) -> Iterator[SyntaxNode]:
+    """The red nodes of the kinds in ``wanted``, in source order, made without visiting
+    tokens."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.kind in wanted:
+            yield node
+        kids = []
+        off = node.offset
+        for i, c in enumerate(node.green.children):
+            if type(c) is tuple:
+                off += len(c[1])
+            else:
+                if type(c) is GreenNode and c.children:
+                    kids.append(SyntaxNode(c, off, node, i))
+                off += c.width
+        kids.reverse()
+        stack.extend(kids)

@@ -1,0 +1,279 @@
+"""The token view the lint checks share: the lossless tree flattened, in one pass, into the
+tokens puppet-lint's checks are defined over.
+
+puppet-lint's checks count and place *its* tokens (one token for a plain double-quoted string,
+``DQPRE``/``DQMID``/``DQPOST`` pieces around interpolations, ``INDENT`` for whitespace that
+starts a line, ``$x['a']`` as one variable token, ...).  Checks whose result depends on that
+granularity (one finding per top-scope token, arrow columns, "the token before the colon") read
+this view so that they report what puppet-lint reports; checks about structure read the tree.
+Every token keeps its source range, so positions are exact.
+"""
+from __future__ import annotations
+
+import bisect
+import re
+
+from ..syntax import kinds as K
+from ..syntax.lines import LineIndex
+from ..syntax.tree import GreenNode
+
+# Names puppet-lint's lexer reads as keywords (its token type is the upper-cased word).
+KEYWORDS = frozenset({
+    "case", "class", "default", "define", "import", "if", "elsif", "else", "inherits", "node",
+    "and", "or", "undef", "false", "true", "in", "unless", "function", "type", "attr", "private",
+})
+# Data type names puppet-lint's lexer reads as TYPE tokens (other capitalised names: CLASSREF).
+TYPE_NAMES = frozenset({
+    "Integer", "Float", "Boolean", "Regexp", "String", "Array", "Hash", "Resource", "Class",
+    "Collection", "Scalar", "Numeric", "CatalogEntry", "Data", "Tuple", "Struct", "Optional",
+    "NotUndef", "Variant", "Enum", "Pattern", "Any", "Callable", "Type", "Runtime", "Undef",
+    "Default", "Sensitive",
+})
+FORMATTING = frozenset({"WHITESPACE", "INDENT", "NEWLINE", "COMMENT", "MLCOMMENT", "SLASH_COMMENT"})
+COMMENTS = frozenset({"COMMENT", "MLCOMMENT", "SLASH_COMMENT"})
+
+# puppet-lint's lexer reads a variable with the index brackets that follow it ($x['a'][0]) and
+# dashes inside the name ($a-b) as one token; this is its lexical rule, reproduced on the text
+# because Puppet's grammar (our tree) has no such token.
+_PL_VARIABLE = re.compile(r"\$((?:::)?(?:\w+(?:-\w+)*::)*\w+(?:-\w+)*(?:\[.+?\])*)")
+_PL_STRING_VAR = re.compile(r"\$(?:::)?(?:\w+(?:-\w+)*::)*\w+(?:-\w+)*")
+_ML_OPEN = re.compile(r"\A/\* ?")
+_ML_CLOSE = re.compile(r" ?\*/\Z")
+_ML_STAR = re.compile(r"^ *\*", re.M)
+
+_RENAME = {
+    K.LISTSTART: "LBRACK", K.SELBRACE: "LBRACE", K.WSLPAREN: "LPAREN", K.NAME: "NAME",
+    K.WORD: "NAME",
+}
+_SKIP = frozenset({K.EOF, K.BOM, K.EPP_OPEN, K.EPP_CLOSE, K.EPP_COMMENT, K.EPP_TEXT,
+                   K.RENDER_EXPR, K.EPP_END, K.EPP_END_TRIM, K.DQ_OPEN, K.DQ_CLOSE,
+                   K.INTERP_OPEN, K.INTERP_CLOSE, K.HEREDOC_END})
+_STRING_NODES = frozenset({K.DQ_STRING, K.HEREDOC_BODY, K.INTERPOLATION})
+
+
+class Tok:
+    """One token as puppet-lint sees it: its type, its value (puppet-lint's, e.g. a string's
+    text without quotes) and its range in the source."""
+    __slots__ = ("type", "value", "offset", "end", "start")
+
+    def __init__(self, type_: str, value: str, offset: int, end: int, start: int = -1):
+        self.type = type_
+        self.value = value
+        self.offset = offset
+        self.end = end
+        self.start = start     # for DQPOST/HEREDOC_POST: where the whole string starts
+
+    def __repr__(self) -> str:
+        return f"Tok({self.type}, {self.value!r}, {self.offset})"
+
+
+def _walk(green: GreenNode):
+    """(kind, text, offset) for every token of the tree in order, with ('<', node kind,
+    offset) and ('>', node kind, start offset) around string-like nodes."""
+    stack = [(green, 0, 0)]
+    while stack:
+        node, i, off = stack.pop()
+        children = node.children
+        n = len(children)
+        while i < n:
+            c = children[i]
+            i += 1
+            if type(c) is tuple:
+                yield c[0], c[1], off
+                off += len(c[1])
+            else:
+                if c.kind in _STRING_NODES:
+                    stack.append((node, i, off + c.width))
+                    stack.append((_Close(c.kind, off), 0, off + c.width))
+                    stack.append((c, 0, off))
+                    yield "<", c.kind, off
+                    break
+                stack.append((node, i, off + c.width))
+                stack.append((c, 0, off))
+                break
+        else:
+            if type(node) is _Close:
+                yield ">", node.kind, node.start
+
+
+class _Close:
+    """A marker pushed after a string-like node: its end is reported when it is popped."""
+    __slots__ = ("kind", "start", "children")
+
+    def __init__(self, kind: str, start: int):
+        self.kind = kind
+        self.start = start
+        self.children = ()
+
+
+class TokenView:
+    """The file's tokens in puppet-lint's terms, with code-token links and positions."""
+    __slots__ = ("text", "lines", "toks", "offsets", "code", "_code_pos")
+
+    def __init__(self, text: str, green: GreenNode, lines: LineIndex | None = None):
+        self.text = text
+        self.lines = lines or LineIndex(text)
+        self.toks: list[Tok] = _build(text, green)
+        self.offsets = [t.offset for t in self.toks]
+        self.code = [i for i, t in enumerate(self.toks) if t.type not in FORMATTING]
+        self._code_pos: dict[int, int] | None = None
+
+    # -- positions ---------------------------------------------------------------------------
+    def line(self, offset: int) -> int:
+        """1-based line of an offset."""
+        return bisect.bisect_right(self.lines.starts, offset)
+
+    def column(self, offset: int) -> int:
+        """1-based column (code points) of an offset."""
+        starts = self.lines.starts
+        return offset - starts[bisect.bisect_right(starts, offset) - 1] + 1
+
+    def index_at(self, offset: int) -> int:
+        """Index of the first token starting at or after ``offset``."""
+        return bisect.bisect_left(self.offsets, offset)
+
+    # -- neighbours ---------------------------------------------------------------------------
+    def _code_index(self) -> dict[int, int]:
+        if self._code_pos is None:
+            self._code_pos = {ti: ci for ci, ti in enumerate(self.code)}
+        return self._code_pos
+
+    def next_code(self, i: int) -> int | None:
+        """Index of the next non-formatting token after token ``i``."""
+        toks = self.toks
+        j = i + 1
+        while j < len(toks):
+            if toks[j].type not in FORMATTING:
+                return j
+            j += 1
+        return None
+
+    def prev_code(self, i: int) -> int | None:
+        toks = self.toks
+        j = i - 1
+        while j >= 0:
+            if toks[j].type not in FORMATTING:
+                return j
+            j -= 1
+        return None
+
+
+def _build(text: str, green: GreenNode) -> list[Tok]:
+    out: list[Tok] = []
+    append = out.append
+    skip_until = absorbed = -1
+    # open strings: [node kind, node start, text so far, where that text starts,
+    # state (False: no interpolation yet, True: interpolated, None: closed), opening offset]
+    strings: list[list] = []
+    for kind, value, off in _walk(green):
+        if kind == "<":
+            if off < skip_until:
+                continue
+            if value == K.INTERPOLATION:
+                if strings and strings[-1][4] is not None:
+                    ctx = strings[-1]
+                    pre = "DQ" if ctx[0] == K.DQ_STRING else "HEREDOC_"
+                    if not ctx[4]:
+                        ctx[4] = True
+                        append(Tok(pre + "PRE", ctx[2], ctx[5], off))
+                    else:
+                        append(Tok(pre + "MID", ctx[2], ctx[3], off))
+            else:
+                strings.append([value, off, "", off, False, off])
+            continue
+        if kind == ">":
+            if off < skip_until or value == K.INTERPOLATION:
+                continue
+            if strings and strings[-1][1] == off:
+                strings.pop()
+            continue
+        if off < skip_until:
+            continue
+        if kind == K.STRING_TEXT and strings:
+            if off < absorbed:
+                value = value[absorbed - off:]
+                off = absorbed
+            ctx = strings[-1]
+            if ctx[2] == "":
+                ctx[3] = off
+            ctx[2] += value
+            continue
+        if kind in _SKIP:
+            if not strings:
+                continue
+            ctx = strings[-1]
+            if kind == K.INTERP_CLOSE:
+                # puppet-lint's text piece after '${...}' starts at the '}'
+                ctx[2] = ""
+                ctx[3] = off
+            elif kind == K.DQ_OPEN:
+                ctx[3] = ctx[5] = off
+            elif (kind == K.DQ_CLOSE or kind == K.HEREDOC_END) and ctx[4] is not None:
+                _close_string(ctx, off + len(value), append)
+            continue
+        end = off + len(value)
+        if kind == K.WHITESPACE:
+            prev = out[-1].type if out else ""
+            append(Tok("INDENT" if prev == "NEWLINE" else "WHITESPACE", value, off, end))
+        elif kind == K.NEWLINE:
+            append(Tok("NEWLINE", value, off, end))
+        elif kind == K.COMMENT:
+            append(Tok("COMMENT", value[1:], off, end))
+        elif kind == K.ML_COMMENT:
+            inner = _ML_STAR.sub("", _ML_CLOSE.sub("", _ML_OPEN.sub("", value)))
+            append(Tok("MLCOMMENT", inner, off, end))
+        elif kind == K.STRING_VAR:
+            m = _PL_STRING_VAR.match(text, off)
+            if m is not None and m.end() > end:
+                end = absorbed = m.end()
+                value = m.group(0)
+            append(Tok("UNENC_VARIABLE", value[1:], off, end))
+            if strings:
+                strings[-1][2] = ""
+                strings[-1][3] = end
+        elif kind == K.VARIABLE:
+            if value.startswith("$"):
+                m = _PL_VARIABLE.match(text, off)
+                if m is not None and m.end() > end:
+                    end = skip_until = m.end()
+                    value = m.group(1)
+                else:
+                    value = value[1:]
+            append(Tok("VARIABLE", value, off, end))
+        elif kind == K.STRING:
+            append(Tok("SSTRING", value[1:-1] if len(value) > 1 and value.endswith("'") else value[1:], off, end))
+        elif kind == K.NAME or kind == K.WORD or kind in K.KEYWORD_KINDS:
+            if value in KEYWORDS:
+                append(Tok(value.upper(), value, off, end))
+            elif text.startswith("(", end):
+                append(Tok("FUNCTION_NAME", value, off, end))
+            else:
+                append(Tok("NAME", value, off, end))
+        elif kind == K.BOOLEAN:
+            append(Tok(value.upper(), value, off, end))
+        elif kind == K.CLASSREF:
+            append(Tok("TYPE" if value in TYPE_NAMES else "CLASSREF", value, off, end))
+        elif kind == K.HEREDOC:
+            append(Tok("HEREDOC_OPEN", value[2:-1], off, end))
+        elif (kind == K.REGEX or kind == K.DIV) and text.startswith("//", off):
+            # puppet-lint reads '//' to the end of the line as a comment (Puppet does not)
+            eol = text.find("\n", off)
+            end = skip_until = len(text) if eol < 0 else eol
+            append(Tok("SLASH_COMMENT", text[off + 2:end], off, end))
+        elif kind == K.REGEX:
+            append(Tok("REGEX", value[1:-1], off, end))
+        elif kind == K.ATAT:
+            append(Tok("AT", "@", off, off + 1))
+            append(Tok("AT", "@", off + 1, end))
+        else:
+            append(Tok(_RENAME.get(kind, kind), value, off, end))
+    return out
+
+
+def _close_string(ctx: list, end: int, append) -> None:
+    if ctx[4]:
+        pre = "DQ" if ctx[0] == K.DQ_STRING else "HEREDOC_"
+        append(Tok(pre + "POST", ctx[2], ctx[3], end, ctx[5]))
+    else:
+        append(Tok("STRING" if ctx[0] == K.DQ_STRING else "HEREDOC", ctx[2], ctx[5], end))
+    ctx[4] = None     # closed: the node's end marker only pops it
