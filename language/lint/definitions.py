@@ -338,7 +338,7 @@ def variable_scope(ctx) -> None:
 def code_on_top_scope(ctx) -> None:
     """Code outside of any class or defined type (one finding per token, as puppet-lint
     reports it; off by default)."""
-    inside = []
+    inside: list[tuple[int, int]] = []
     for node in definitions(ctx):
         first, last = node.first_token(), node.last_token()
         if first is not None and last is not None:

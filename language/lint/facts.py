@@ -22,7 +22,7 @@ def legacy_facts(ctx, i, tok) -> None:
     """A legacy fact read as $::name, $facts['name'] or $::facts['name']."""
     value = tok.value
     name = ""
-    if value.startswith("::facts[") or value.startswith("facts['"):
+    if value.startswith(("::facts[", "facts['")):
         m = _TOP_FACTS_KEY.match(value)
         name = m.group(1) if m else ""
     elif value == "facts":

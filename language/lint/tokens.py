@@ -39,7 +39,7 @@ _PL_VARIABLE = re.compile(r"\$((?:::)?(?:\w+(?:-\w+)*::)*\w+(?:-\w+)*(?:\[.+?\])
 _PL_STRING_VAR = re.compile(r"\$(?:::)?(?:\w+(?:-\w+)*::)*\w+(?:-\w+)*")
 _ML_OPEN = re.compile(r"\A/\* ?")
 _ML_CLOSE = re.compile(r" ?\*/\Z")
-_ML_STAR = re.compile(r"^ *\*", re.M)
+_ML_STAR = re.compile(r"^ *\*", re.MULTILINE)
 
 _RENAME = {
     K.LISTSTART: "LBRACK", K.SELBRACE: "LBRACE", K.WSLPAREN: "LPAREN", K.NAME: "NAME",
@@ -70,7 +70,7 @@ class Tok:
 def _walk(green: GreenNode):
     """(kind, text, offset) for every token of the tree in order, with ('<', node kind,
     offset) and ('>', node kind, start offset) around string-like nodes."""
-    stack = [(green, 0, 0)]
+    stack: list = [(green, 0, 0)]
     while stack:
         node, i, off = stack.pop()
         children = node.children
