@@ -216,6 +216,15 @@ def _build(text: str, green: GreenNode) -> list[Tok]:
             prev = out[-1].type if out else ""
             append(Tok("INDENT" if prev == "NEWLINE" else "WHITESPACE", value, off, end))
         elif kind == K.NEWLINE:
+            # puppet-lint reads '\r\n' as one line break, not as whitespace and a break
+            if out and out[-1].type in ("WHITESPACE", "INDENT") and out[-1].value.endswith("\r"):
+                last = out[-1]
+                last.value = last.value[:-1]
+                last.end -= 1
+                off -= 1
+                value = "\r" + value
+                if not last.value:
+                    out.pop()
             append(Tok("NEWLINE", value, off, end))
         elif kind == K.COMMENT:
             append(Tok("COMMENT", value[1:], off, end))

@@ -1,4 +1,4 @@
-"""Style-check fixtures: fixtures/lint/checks/<check>.pp holds cases for one check (findings and
+"""Style-check fixtures: fixtures/lint/checks/<check>.pp (and <check>.<variant>.pp) holds cases for one check (findings and
 non-findings) and fixtures/lint/control/*.pp control-comment cases; each has an .expect file
 with every diagnostic of the file (the default checks plus the fixture's own) and what control
 comments silenced.  A fixture whose first line is ``# lint-path: <path>`` is checked as if it
@@ -32,13 +32,18 @@ def virtual_path(text: str) -> str:
     return "/" + first.split(":", 1)[1].strip() if first.startswith("# lint-path:") else ""
 
 
+def check_name(path: Path) -> str:
+    """The check a fixture is about: <check>.pp, or <check>.<variant>.pp."""
+    return path.name.split(".")[0]
+
+
 def enabled_for(path: Path) -> frozenset:
-    return default_enabled() | ({path.stem} if path.stem in CHECKS else set())
+    return default_enabled() | ({check_name(path)} & set(CHECKS))
 
 
 def check(path: Path) -> str:
     """Every diagnostic of the fixture, then what the control comments silenced."""
-    text = path.read_text(encoding="utf-8")
+    text = path.read_bytes().decode("utf-8")   # as the CLI reads it: "\r\n" kept
     index = LineIndex(text)
 
     def pos(offset: int) -> str:
@@ -62,14 +67,14 @@ def test_fixture(path: Path) -> None:
 
 
 def test_every_check_has_a_fixture() -> None:
-    assert {p.stem for p in (FIXTURES / "checks").glob("*.pp")} == set(CHECKS)
+    assert {check_name(p) for p in (FIXTURES / "checks").glob("*.pp")} == set(CHECKS)
     assert len(list((FIXTURES / "control").glob("*.pp"))) >= 3
 
 
 def test_every_fixture_finds_its_check() -> None:
     """Each check's fixture has at least one finding of that check (a positive case)."""
-    missing = [p.stem for p in (FIXTURES / "checks").glob("*.pp")
-               if f" {p.stem} " not in check(p)]
+    missing = [p.name for p in (FIXTURES / "checks").glob("*.pp")
+               if f" {check_name(p)} " not in check(p)]
     assert missing == []
 
 
@@ -89,7 +94,7 @@ def _disagreements() -> set[tuple[str, int, str]]:
 def test_fixtures_agree_with_puppet_lint(tmp_path: Path) -> None:
     copies = {}
     for path in CASES:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_bytes().decode("utf-8")   # as the CLI reads it: "\r\n" kept
         target = tmp_path / (virtual_path(text).lstrip("/") or f"{path.parent.name}/{path.name}")
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
