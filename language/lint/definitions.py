@@ -17,8 +17,7 @@ def definitions(ctx) -> list[SyntaxNode]:
     """Every class and defined type of the file (nested ones too), in source order."""
     found = ctx.cache.get("definitions")
     if found is None:
-        from .engine import nodes_of
-        found = ctx.cache["definitions"] = list(nodes_of(ctx.root, _DEFS))
+        found = ctx.cache["definitions"] = [n for n in ctx.nodes if n.kind in _DEFS]
     return found
 
 
@@ -26,17 +25,30 @@ def _kind(node: SyntaxNode) -> str:
     return "class" if node.kind == K.CLASS_DEF else "defined type"
 
 
-def _keyword(node: SyntaxNode):
-    return node.first_token()
+def _span(ctx, node) -> tuple[int, int] | None:
+    """Token indexes of a definition, from its keyword to its closing brace."""
+    cache = ctx.cache.setdefault("def_span", {})
+    key = (node.offset, node.kind)
+    if key not in cache:
+        cache[key] = ctx.view.code_span(node.offset, node.end)
+    return cache[key]
 
 
-def _name_token(node: SyntaxNode):
-    seen_keyword = False
-    for t in node.significant_tokens():
-        if seen_keyword:
-            return t
-        seen_keyword = True
-    return None
+def _keyword(ctx, node):
+    span = _span(ctx, node)
+    return None if span is None else ctx.view.toks[span[0]]
+
+
+def _name_token(ctx, node):
+    span = _span(ctx, node)
+    if span is None:
+        return None
+    n = ctx.view.next_code(span[0])
+    return None if n is None or n > span[1] else ctx.view.toks[n]
+
+
+def _text(ctx, tok) -> str:
+    return ctx.text[tok.offset:tok.end]
 
 
 def _parent_name(node: SyntaxNode):
@@ -59,40 +71,40 @@ def autoloader_layout(ctx, node) -> None:
     (<module>/manifests/<rest of the name>.pp, init.pp for the module's own class)."""
     if not ctx.path:
         return
-    name = _name_token(node)
+    name = _name_token(ctx, node)
     if name is None:
         return
-    parts = name.text.split("::")
+    parts = _text(ctx, name).split("::")
     if len(parts) > 1:
         expected = f"/{parts[0]}/manifests/{'/'.join(parts[1:])}.pp"
     else:
-        expected = f"/{name.text}/manifests/init.pp"
+        expected = f"/{_text(ctx, name)}/manifests/init.pp"
     if ctx.path.replace("\\", "/").endswith(expected):
         return
-    ctx.report(name.offset, name.end, kind=_kind(node).capitalize(), name=name.text,
+    ctx.report(name.offset, name.end, kind=_kind(node).capitalize(), name=_text(ctx, name),
                expected=expected.lstrip("/"))
 
 
 @check("names_containing_dash", nodes=(K.CLASS_DEF, K.DEFINE_DEF))
 def names_containing_dash(ctx, node) -> None:
     """A class or defined type name with a dash."""
-    name = _name_token(node)
-    if name is not None and "-" in name.text:
-        ctx.report(name.offset, name.end, kind=_kind(node), name=name.text)
+    name = _name_token(ctx, node)
+    if name is not None and "-" in _text(ctx, name):
+        ctx.report(name.offset, name.end, kind=_kind(node), name=_text(ctx, name))
 
 
 @check("names_containing_uppercase", fixable=True, nodes=(K.CLASS_DEF, K.DEFINE_DEF))
 def names_containing_uppercase(ctx, node) -> None:
     """A class or defined type name with upper-case letters."""
-    name = _name_token(node)
-    if name is not None and name.text != name.text.lower():
-        ctx.report(name.offset, name.end, kind=_kind(node), name=name.text)
+    name = _name_token(ctx, node)
+    if name is not None and _text(ctx, name) != _text(ctx, name).lower():
+        ctx.report(name.offset, name.end, kind=_kind(node), name=_text(ctx, name))
 
 
 @check("documentation", nodes=(K.CLASS_DEF, K.DEFINE_DEF))
 def documentation(ctx, node) -> None:
     """A class or defined type without a comment right above it (no blank line between)."""
-    keyword = _keyword(node)
+    keyword = _keyword(ctx, node)
     if keyword is None:
         return
     i = _index(ctx, keyword.offset)
@@ -109,9 +121,9 @@ def documentation(ctx, node) -> None:
         j -= 1
     if j >= 0 and toks[j].type in COMMENTS:
         return
-    name = _name_token(node)
+    name = _name_token(ctx, node)
     ctx.report(keyword.offset, keyword.end, kind=_kind(node).capitalize(),
-               name=name.text if name is not None else "")
+               name=_text(ctx, name) if name is not None else "")
 
 
 @check("class_inherits_from_params_class", enabled=False, nodes=(K.CLASS_DEF,))
@@ -126,7 +138,7 @@ def class_inherits_from_params_class(ctx, node) -> None:
 def inherits_across_namespaces(ctx, node) -> None:
     """A class inheriting from a class of another module."""
     parent = _parent_name(node)
-    name = _name_token(node)
+    name = _name_token(ctx, node)
     if parent is None or name is None:
         return
 
@@ -134,18 +146,17 @@ def inherits_across_namespaces(ctx, node) -> None:
         parts = [p for p in text.split("::") if p]
         return parts[0] if parts else ""
 
-    if module(parent.text) != module(name.text):
+    if module(parent.text) != module(_text(ctx, name)):
         ctx.report(parent.offset, parent.end, parent=parent.text)
 
 
 @check("nested_classes_or_defines", nodes=(K.CLASS_DEF,))
 def nested_classes_or_defines(ctx, node) -> None:
     """A class or defined type defined inside a class."""
-    from .engine import nodes_of
-    for inner in nodes_of(node, _DEFS):
-        if inner.offset == node.offset and inner.kind == node.kind:
+    for inner in definitions(ctx):
+        if not (node.offset < inner.offset and inner.end <= node.end):
             continue
-        keyword = _keyword(inner)
+        keyword = _keyword(ctx, inner)
         if keyword is not None:
             ctx.report(keyword.offset, keyword.end, kind=_kind(inner).capitalize())
 
@@ -220,13 +231,12 @@ def parameter_order(ctx, node) -> None:
         p = view.prev_code(i)
         if p is None or toks[p].type not in _PARAM_PREV:
             continue
-        type_token = _prev_type_token(toks, i)
-        if type_token is not None and type_token.value == "Optional":
-            continue
         n = view.next_code(i)
         if n is not None and toks[n].type not in ("COMMA", "RPAREN"):
             continue
-        if toks[p].type == "EQUALS":
+        # the type is the nearest type name before the parameter, wherever it is
+        type_token = _prev_type_token(toks, i)
+        if type_token is not None and type_token.value == "Optional":
             continue
         ctx.report(toks[i].offset, toks[i].end, name=toks[i].value)
 
@@ -239,14 +249,6 @@ _SCOPE_VARIABLES = frozenset({
 })
 _TRAILING_INDEX = re.compile(r"\[.+\]\Z")
 _FACTS_INDEX = re.compile(r"^(facts|trusted)\[.+\]")
-
-
-def _span(ctx, node) -> tuple[int, int] | None:
-    first, last = node.first_token(), node.last_token()
-    if first is None or last is None:
-        return None
-    a, b = _index(ctx, first.offset), _index(ctx, last.offset)
-    return None if a is None or b is None else (a, b)
 
 
 @check("variable_scope")
@@ -339,9 +341,11 @@ def code_on_top_scope(ctx) -> None:
     """Code outside of any class or defined type (one finding per token, as puppet-lint
     reports it; off by default)."""
     inside: list[tuple[int, int]] = []
+    toks = ctx.view.toks
     for node in definitions(ctx):
-        first, last = node.first_token(), node.last_token()
-        if first is not None and last is not None:
+        span = _span(ctx, node)
+        if span is not None:
+            first, last = toks[span[0]], toks[span[1]]
             if inside and first.offset < inside[-1][1]:
                 continue
             inside.append((first.offset, last.end))

@@ -5,16 +5,21 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..diagnostics import Diagnostic
-from ..syntax.parser import ParseResult
+from ..syntax import kinds as K
+from ..syntax.parser import ParseResult, gc_paused
 from ..syntax.tree import GreenNode, SyntaxNode
 from .registry import FILE_HANDLERS, NODE_HANDLERS, TOKEN_HANDLERS
 from .tokens import TokenView
+
+# Nodes every run collects (in its one walk of the tree) for the checks that look at
+# definitions as a whole.
+STRUCTURE = frozenset({K.CLASS_DEF, K.DEFINE_DEF})
 
 
 class LintContext:
     """What a check sees: the text, its path (for the autoloader layout), the tree, the
     token view; ``report`` records a finding of the check being run."""
-    __slots__ = ("text", "path", "result", "root", "view", "findings", "current", "cache")
+    __slots__ = ("text", "path", "result", "root", "view", "findings", "current", "cache", "nodes")
 
     def __init__(self, result: ParseResult, path: str):
         self.text = result.text
@@ -25,6 +30,7 @@ class LintContext:
         self.findings: list[Diagnostic] = []
         self.current = ""
         self.cache: dict = {}
+        self.nodes: list[SyntaxNode] = []     # the nodes checks need, in source order
 
     def report(self, offset: int, end: int | None = None, check: str | None = None, **args) -> None:
         code = check or self.current
@@ -41,20 +47,28 @@ def _handlers(table: dict, enabled: frozenset) -> dict:
 
 
 def run_checks(result: ParseResult, path: str, enabled: frozenset) -> list[Diagnostic]:
+    # Like parsing, a run makes many small objects and no cycles: the collector's passes over
+    # the trees alive around it would cost more than the checks.
+    with gc_paused():
+        return _run(result, path, enabled)
+
+
+def _run(result: ParseResult, path: str, enabled: frozenset) -> list[Diagnostic]:
     ctx = LintContext(result, path)
     token_handlers = _handlers(TOKEN_HANDLERS, enabled)
     if token_handlers:
         get = token_handlers.get
         for i, tok in enumerate(ctx.view.toks):
-            hs = get(tok.type)
-            if hs:
+            hs = get(tok[0])
+            if hs is not None:
                 for name, fn in hs:
                     ctx.current = name
                     fn(ctx, i, tok)
     node_handlers = _handlers(NODE_HANDLERS, enabled)
+    ctx.nodes = list(nodes_of(ctx.root, node_handlers.keys() | STRUCTURE))
     if node_handlers:
-        for node in nodes_of(ctx.root, node_handlers):
-            for name, fn in node_handlers[node.kind]:
+        for node in ctx.nodes:
+            for name, fn in node_handlers.get(node.kind, ()):
                 ctx.current = name
                 fn(ctx, node)
     for name, fn in FILE_HANDLERS:

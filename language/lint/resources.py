@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 
 from ..syntax import kinds as K
-from ..syntax.ast import ResourceExpr
 from .registry import check
 
 _OPENERS = {"LBRACE": "RBRACE", "LBRACK": "RBRACK", "LPAREN": "RPAREN"}
@@ -41,12 +40,19 @@ def resource_span(ctx, body) -> tuple[int, int] | None:
     return span
 
 
-def resource_type(body) -> str:
-    parent = body.parent
-    if parent is None or parent.kind != K.RESOURCE_EXPR:
-        return ""
-    t = ResourceExpr(parent).type_expr()
-    return t.syntax.trimmed_text() if t is not None else ""
+def resource_type(ctx, span) -> str:
+    """The type name of a resource: the word before the '{' that opens it (puppet-lint's way,
+    which needs no parent in the tree)."""
+    view = ctx.view
+    toks = view.toks
+    i = span[0] - 1
+    while i >= 0:
+        if toks[i].type == "LBRACE":
+            p = view.prev_code(i)
+            if p is not None and toks[p].type != "QMARK":
+                return toks[p].value
+        i -= 1
+    return ""
 
 
 def param_tokens(ctx, span) -> list[int]:
@@ -107,7 +113,7 @@ def duplicate_params(ctx, node) -> None:
 def ensure_first_param(ctx, node) -> None:
     """'ensure' given, but not as the first attribute (classes excepted)."""
     span = resource_span(ctx, node)
-    if span is None or resource_type(node) == "class":
+    if span is None or resource_type(ctx, span) == "class":
         return
     toks = ctx.view.toks
     params = param_tokens(ctx, span)
@@ -122,7 +128,7 @@ def ensure_first_param(ctx, node) -> None:
 def ensure_not_symlink_target(ctx, node) -> None:
     """A file whose 'ensure' is a path (the old way to make a symlink)."""
     span = resource_span(ctx, node)
-    if span is None or resource_type(node) != "file":
+    if span is None or resource_type(ctx, span) != "file":
         return
     toks = ctx.view.toks
     for i in param_tokens(ctx, span):
@@ -140,7 +146,7 @@ _NOT_A_MODE_VALUE = frozenset({"VARIABLE", "UNDEF", "FUNCTION_NAME"})
 
 def _modes(ctx, node):
     span = resource_span(ctx, node)
-    if span is None or resource_type(node) not in ("file", "concat"):
+    if span is None or resource_type(ctx, span) not in ("file", "concat"):
         return
     toks = ctx.view.toks
     for i in param_tokens(ctx, span):

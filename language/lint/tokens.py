@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from operator import itemgetter
 
 from ..syntax import kinds as K
 from ..syntax.lines import LineIndex
@@ -48,23 +49,30 @@ _RENAME = {
 _SKIP = frozenset({K.EOF, K.BOM, K.EPP_OPEN, K.EPP_CLOSE, K.EPP_COMMENT, K.EPP_TEXT,
                    K.RENDER_EXPR, K.EPP_END, K.EPP_END_TRIM, K.DQ_OPEN, K.DQ_CLOSE,
                    K.INTERP_OPEN, K.INTERP_CLOSE, K.HEREDOC_END})
+# Token kinds that map to one puppet-lint token of the same text, with no rule to apply.
+_SIMPLE = {k: k for k in (
+    K.LBRACK, K.RBRACK, K.LBRACE, K.RBRACE, K.LPAREN, K.RPAREN, K.EQUALS, K.APPENDS, K.DELETES,
+    K.ISEQUAL, K.NOTEQUAL, K.MATCH, K.NOMATCH, K.GREATEREQUAL, K.GREATERTHAN, K.LESSEQUAL,
+    K.LESSTHAN, K.FARROW, K.PARROW, K.LSHIFT, K.RSHIFT, K.LLCOLLECT, K.LCOLLECT, K.RRCOLLECT,
+    K.RCOLLECT, K.PLUS, K.MINUS, K.TIMES, K.MODULO, K.NOT, K.DOT, K.PIPE, K.AT, K.COLON,
+    K.COMMA, K.SEMIC, K.QMARK, K.IN_EDGE, K.IN_EDGE_SUB, K.OUT_EDGE, K.OUT_EDGE_SUB, K.NUMBER)}
+_SIMPLE.update({K.LISTSTART: "LBRACK", K.SELBRACE: "LBRACE", K.WSLPAREN: "LPAREN"})
 _STRING_NODES = frozenset({K.DQ_STRING, K.HEREDOC_BODY, K.INTERPOLATION})
 
 
-class Tok:
+class Tok(tuple):
     """One token as puppet-lint sees it: its type, its value (puppet-lint's, e.g. a string's
-    text without quotes) and its range in the source."""
-    __slots__ = ("type", "value", "offset", "end", "start")
+    text without quotes), its range in the source, and for DQPOST/HEREDOC_POST where the whole
+    string starts.  A tuple, because a file has tens of thousands of them."""
+    __slots__ = ()
+    type = property(itemgetter(0))
+    value = property(itemgetter(1))
+    offset = property(itemgetter(2))
+    end = property(itemgetter(3))
+    start = property(itemgetter(4))
 
-    def __init__(self, type_: str, value: str, offset: int, end: int, start: int = -1):
-        self.type = type_
-        self.value = value
-        self.offset = offset
-        self.end = end
-        self.start = start     # for DQPOST/HEREDOC_POST: where the whole string starts
 
-    def __repr__(self) -> str:
-        return f"Tok({self.type}, {self.value!r}, {self.offset})"
+_new = tuple.__new__
 
 
 def _walk(green: GreenNode):
@@ -108,15 +116,15 @@ class _Close:
 
 class TokenView:
     """The file's tokens in puppet-lint's terms, with code-token links and positions."""
-    __slots__ = ("text", "lines", "toks", "offsets", "code", "_code_pos")
+    __slots__ = ("text", "lines", "toks", "offsets", "_prev", "_next")
 
     def __init__(self, text: str, green: GreenNode, lines: LineIndex | None = None):
         self.text = text
         self.lines = lines or LineIndex(text)
         self.toks: list[Tok] = _build(text, green)
         self.offsets = [t.offset for t in self.toks]
-        self.code = [i for i, t in enumerate(self.toks) if t.type not in FORMATTING]
-        self._code_pos: dict[int, int] | None = None
+        self._prev: list[int] | None = None
+        self._next: list[int] | None = None
 
     # -- positions ---------------------------------------------------------------------------
     def line(self, offset: int) -> int:
@@ -133,29 +141,47 @@ class TokenView:
         return bisect.bisect_left(self.offsets, offset)
 
     # -- neighbours ---------------------------------------------------------------------------
-    def _code_index(self) -> dict[int, int]:
-        if self._code_pos is None:
-            self._code_pos = {ti: ci for ci, ti in enumerate(self.code)}
-        return self._code_pos
+    def _links(self) -> None:
+        n = len(self.toks)
+        prev = [-1] * n
+        nxt = [-1] * n
+        last = -1
+        for i, t in enumerate(self.toks):
+            prev[i] = last
+            if t.type not in FORMATTING:
+                last = i
+        last = -1
+        for i in range(n - 1, -1, -1):
+            nxt[i] = last
+            if self.toks[i].type not in FORMATTING:
+                last = i
+        self._prev, self._next = prev, nxt
 
     def next_code(self, i: int) -> int | None:
         """Index of the next non-formatting token after token ``i``."""
-        toks = self.toks
-        j = i + 1
-        while j < len(toks):
-            if toks[j].type not in FORMATTING:
-                return j
-            j += 1
-        return None
+        if self._next is None:
+            self._links()
+        j = self._next[i]
+        return None if j < 0 else j
 
     def prev_code(self, i: int) -> int | None:
+        if self._prev is None:
+            self._links()
+        j = self._prev[i]
+        return None if j < 0 else j
+
+    def code_span(self, start: int, end: int) -> tuple[int, int] | None:
+        """Indexes of the first and last non-formatting tokens inside [start, end)."""
         toks = self.toks
-        j = i - 1
-        while j >= 0:
-            if toks[j].type not in FORMATTING:
-                return j
+        i = self.index_at(start)
+        while i < len(toks) and toks[i].type in FORMATTING:
+            i += 1
+        j = self.index_at(end) - 1
+        while j >= 0 and toks[j].type in FORMATTING:
             j -= 1
-        return None
+        if i >= len(toks) or j < i or toks[i].offset >= end:
+            return None
+        return i, j
 
 
 def _build(text: str, green: GreenNode) -> list[Tok]:
@@ -166,28 +192,30 @@ def _build(text: str, green: GreenNode) -> list[Tok]:
     # state (False: no interpolation yet, True: interpolated, None: closed), opening offset]
     strings: list[list] = []
     for kind, value, off in _walk(green):
+        if off < skip_until:
+            continue
+        simple = _SIMPLE.get(kind)
+        if simple is not None:
+            append(_new(Tok, (simple, value, off, off + len(value), -1)))
+            continue
         if kind == "<":
-            if off < skip_until:
-                continue
             if value == K.INTERPOLATION:
                 if strings and strings[-1][4] is not None:
                     ctx = strings[-1]
                     pre = "DQ" if ctx[0] == K.DQ_STRING else "HEREDOC_"
                     if not ctx[4]:
                         ctx[4] = True
-                        append(Tok(pre + "PRE", ctx[2], ctx[5], off))
+                        append(_new(Tok, (pre + "PRE", ctx[2], ctx[5], off, -1)))
                     else:
-                        append(Tok(pre + "MID", ctx[2], ctx[3], off))
+                        append(_new(Tok, (pre + "MID", ctx[2], ctx[3], off, -1)))
             else:
                 strings.append([value, off, "", off, False, off])
             continue
         if kind == ">":
-            if off < skip_until or value == K.INTERPOLATION:
+            if value == K.INTERPOLATION:
                 continue
             if strings and strings[-1][1] == off:
                 strings.pop()
-            continue
-        if off < skip_until:
             continue
         if kind == K.STRING_TEXT and strings:
             if off < absorbed:
@@ -214,29 +242,27 @@ def _build(text: str, green: GreenNode) -> list[Tok]:
         end = off + len(value)
         if kind == K.WHITESPACE:
             prev = out[-1].type if out else ""
-            append(Tok("INDENT" if prev == "NEWLINE" else "WHITESPACE", value, off, end))
+            append(_new(Tok, ("INDENT" if prev == "NEWLINE" else "WHITESPACE", value, off, end, -1)))
         elif kind == K.NEWLINE:
             # puppet-lint reads '\r\n' as one line break, not as whitespace and a break
             if out and out[-1].type in ("WHITESPACE", "INDENT") and out[-1].value.endswith("\r"):
-                last = out[-1]
-                last.value = last.value[:-1]
-                last.end -= 1
+                last = out.pop()
+                if len(last.value) > 1:
+                    append(_new(Tok, (last.type, last.value[:-1], last.offset, last.end - 1, -1)))
                 off -= 1
                 value = "\r" + value
-                if not last.value:
-                    out.pop()
-            append(Tok("NEWLINE", value, off, end))
+            append(_new(Tok, ("NEWLINE", value, off, end, -1)))
         elif kind == K.COMMENT:
-            append(Tok("COMMENT", value[1:], off, end))
+            append(_new(Tok, ("COMMENT", value[1:], off, end, -1)))
         elif kind == K.ML_COMMENT:
             inner = _ML_STAR.sub("", _ML_CLOSE.sub("", _ML_OPEN.sub("", value)))
-            append(Tok("MLCOMMENT", inner, off, end))
+            append(_new(Tok, ("MLCOMMENT", inner, off, end, -1)))
         elif kind == K.STRING_VAR:
             m = _PL_STRING_VAR.match(text, off)
             if m is not None and m.end() > end:
                 end = absorbed = m.end()
                 value = m.group(0)
-            append(Tok("UNENC_VARIABLE", value[1:], off, end))
+            append(_new(Tok, ("UNENC_VARIABLE", value[1:], off, end, -1)))
             if strings:
                 strings[-1][2] = ""
                 strings[-1][3] = end
@@ -248,41 +274,41 @@ def _build(text: str, green: GreenNode) -> list[Tok]:
                     value = m.group(1)
                 else:
                     value = value[1:]
-            append(Tok("VARIABLE", value, off, end))
+            append(_new(Tok, ("VARIABLE", value, off, end, -1)))
         elif kind == K.STRING:
-            append(Tok("SSTRING", value[1:-1] if len(value) > 1 and value.endswith("'") else value[1:], off, end))
+            append(_new(Tok, ("SSTRING", value[1:-1] if len(value) > 1 and value.endswith("'") else value[1:], off, end, -1)))
         elif kind == K.NAME or kind == K.WORD or kind in K.KEYWORD_KINDS:
             if value in KEYWORDS:
-                append(Tok(value.upper(), value, off, end))
+                append(_new(Tok, (value.upper(), value, off, end, -1)))
             elif text.startswith("(", end):
-                append(Tok("FUNCTION_NAME", value, off, end))
+                append(_new(Tok, ("FUNCTION_NAME", value, off, end, -1)))
             else:
-                append(Tok("NAME", value, off, end))
+                append(_new(Tok, ("NAME", value, off, end, -1)))
         elif kind == K.BOOLEAN:
-            append(Tok(value.upper(), value, off, end))
+            append(_new(Tok, (value.upper(), value, off, end, -1)))
         elif kind == K.CLASSREF:
-            append(Tok("TYPE" if value in TYPE_NAMES else "CLASSREF", value, off, end))
+            append(_new(Tok, ("TYPE" if value in TYPE_NAMES else "CLASSREF", value, off, end, -1)))
         elif kind == K.HEREDOC:
-            append(Tok("HEREDOC_OPEN", value[2:-1], off, end))
+            append(_new(Tok, ("HEREDOC_OPEN", value[2:-1], off, end, -1)))
         elif (kind == K.REGEX or kind == K.DIV) and text.startswith("//", off):
             # puppet-lint reads '//' to the end of the line as a comment (Puppet does not)
             eol = text.find("\n", off)
             end = skip_until = len(text) if eol < 0 else eol
-            append(Tok("SLASH_COMMENT", text[off + 2:end], off, end))
+            append(_new(Tok, ("SLASH_COMMENT", text[off + 2:end], off, end, -1)))
         elif kind == K.REGEX:
-            append(Tok("REGEX", value[1:-1], off, end))
+            append(_new(Tok, ("REGEX", value[1:-1], off, end, -1)))
         elif kind == K.ATAT:
-            append(Tok("AT", "@", off, off + 1))
-            append(Tok("AT", "@", off + 1, end))
+            append(_new(Tok, ("AT", "@", off, off + 1, -1)))
+            append(_new(Tok, ("AT", "@", off + 1, end, -1)))
         else:
-            append(Tok(_RENAME.get(kind, kind), value, off, end))
+            append(_new(Tok, (_RENAME.get(kind, kind), value, off, end, -1)))
     return out
 
 
 def _close_string(ctx: list, end: int, append) -> None:
     if ctx[4]:
         pre = "DQ" if ctx[0] == K.DQ_STRING else "HEREDOC_"
-        append(Tok(pre + "POST", ctx[2], ctx[3], end, ctx[5]))
+        append(_new(Tok, (pre + "POST", ctx[2], ctx[3], end, ctx[5])))
     else:
-        append(Tok("STRING" if ctx[0] == K.DQ_STRING else "HEREDOC", ctx[2], ctx[5], end))
+        append(_new(Tok, ("STRING" if ctx[0] == K.DQ_STRING else "HEREDOC", ctx[2], ctx[5], end, -1)))
     ctx[4] = None     # closed: the node's end marker only pops it
