@@ -159,15 +159,21 @@ class TokenView:
 
     def next_code(self, i: int) -> int | None:
         """Index of the next non-formatting token after token ``i``."""
-        if self._next is None:
+        links = self._next
+        if links is None:
             self._links()
-        j = self._next[i]
+            links = self._next
+        assert links is not None
+        j = links[i]
         return None if j < 0 else j
 
     def prev_code(self, i: int) -> int | None:
-        if self._prev is None:
+        links = self._prev
+        if links is None:
             self._links()
-        j = self._prev[i]
+            links = self._prev
+        assert links is not None
+        j = links[i]
         return None if j < 0 else j
 
     def code_span(self, start: int, end: int) -> tuple[int, int] | None:
