@@ -75,45 +75,6 @@ class Tok(tuple):
 _new = tuple.__new__
 
 
-def _walk(green: GreenNode):
-    """(kind, text, offset) for every token of the tree in order, with ('<', node kind,
-    offset) and ('>', node kind, start offset) around string-like nodes."""
-    stack: list = [(green, 0, 0)]
-    while stack:
-        node, i, off = stack.pop()
-        children = node.children
-        n = len(children)
-        while i < n:
-            c = children[i]
-            i += 1
-            if type(c) is tuple:
-                yield c[0], c[1], off
-                off += len(c[1])
-            else:
-                if c.kind in _STRING_NODES:
-                    stack.append((node, i, off + c.width))
-                    stack.append((_Close(c.kind, off), 0, off + c.width))
-                    stack.append((c, 0, off))
-                    yield "<", c.kind, off
-                    break
-                stack.append((node, i, off + c.width))
-                stack.append((c, 0, off))
-                break
-        else:
-            if type(node) is _Close:
-                yield ">", node.kind, node.start
-
-
-class _Close:
-    """A marker pushed after a string-like node: its end is reported when it is popped."""
-    __slots__ = ("kind", "start", "children")
-
-    def __init__(self, kind: str, start: int):
-        self.kind = kind
-        self.start = start
-        self.children = ()
-
-
 class TokenView:
     """The file's tokens in puppet-lint's terms, with code-token links and positions."""
     __slots__ = ("text", "lines", "toks", "offsets", "_prev", "_next")
@@ -197,118 +158,141 @@ def _build(text: str, green: GreenNode) -> list[Tok]:
     # open strings: [node kind, node start, text so far, where that text starts,
     # state (False: no interpolation yet, True: interpolated, None: closed), opening offset]
     strings: list[list] = []
-    for kind, value, off in _walk(green):
-        if off < skip_until:
-            continue
-        simple = _SIMPLE.get(kind)
-        if simple is not None:
-            append(_new(Tok, (simple, value, off, off + len(value), -1)))
-            continue
-        if kind == "<":
-            if value == K.INTERPOLATION:
-                if strings and strings[-1][4] is not None:
-                    ctx = strings[-1]
-                    pre = "DQ" if ctx[0] == K.DQ_STRING else "HEREDOC_"
-                    if not ctx[4]:
-                        ctx[4] = True
-                        append(_new(Tok, (pre + "PRE", ctx[2], ctx[5], off, -1)))
-                    else:
-                        append(_new(Tok, (pre + "MID", ctx[2], ctx[3], off, -1)))
-            else:
-                strings.append([value, off, "", off, False, off])
-            continue
-        if kind == ">":
-            if value == K.INTERPOLATION:
-                continue
-            if strings and strings[-1][1] == off:
+    # The tree is walked here rather than through a generator: this loop runs for every token
+    # of every file.  Stack entries: (children, next index, offset), or (None, kind, start) to
+    # mark the end of a string-like node.
+    stack: list = [(green.children, 0, 0)]
+    simple_kinds = _SIMPLE
+    string_nodes = _STRING_NODES
+    while stack:
+        children, i, pos = stack.pop()
+        if children is None:
+            if pos >= skip_until and i != K.INTERPOLATION and strings and strings[-1][1] == pos:
                 strings.pop()
             continue
-        if kind == K.STRING_TEXT and strings:
-            if off < absorbed:
-                value = value[absorbed - off:]
-                off = absorbed
-            ctx = strings[-1]
-            if ctx[2] == "":
-                ctx[3] = off
-            ctx[2] += value
-            continue
-        if kind in _SKIP:
-            if not strings:
+        n = len(children)
+        while i < n:
+            c = children[i]
+            i += 1
+            if type(c) is not tuple:
+                stack.append((children, i, pos + c.width))
+                ck = c.kind
+                if ck in string_nodes:
+                    stack.append((None, ck, pos))
+                    if pos >= skip_until:
+                        _open(strings, ck, pos, append)
+                stack.append((c.children, 0, pos))
+                break
+            kind, value = c[0], c[1]
+            off = pos
+            pos += len(value)
+            if off < skip_until:
                 continue
-            ctx = strings[-1]
-            if kind == K.INTERP_CLOSE:
-                # puppet-lint's text piece after '${...}' starts at the '}'
-                ctx[2] = ""
-                ctx[3] = off
-            elif kind == K.DQ_OPEN:
-                ctx[3] = ctx[5] = off
-            elif (kind == K.DQ_CLOSE or kind == K.HEREDOC_END) and ctx[4] is not None:
-                _close_string(ctx, off + len(value), append)
-            continue
-        end = off + len(value)
-        if kind == K.WHITESPACE:
-            prev = out[-1].type if out else ""
-            append(_new(Tok, ("INDENT" if prev == "NEWLINE" else "WHITESPACE", value, off, end, -1)))
-        elif kind == K.NEWLINE:
-            # puppet-lint reads '\r\n' as one line break, not as whitespace and a break
-            if out and out[-1].type in ("WHITESPACE", "INDENT") and out[-1].value.endswith("\r"):
-                last = out.pop()
-                if len(last.value) > 1:
-                    append(_new(Tok, (last.type, last.value[:-1], last.offset, last.end - 1, -1)))
-                off -= 1
-                value = "\r" + value
-            append(_new(Tok, ("NEWLINE", value, off, end, -1)))
-        elif kind == K.COMMENT:
-            append(_new(Tok, ("COMMENT", value[1:], off, end, -1)))
-        elif kind == K.ML_COMMENT:
-            inner = _ML_STAR.sub("", _ML_CLOSE.sub("", _ML_OPEN.sub("", value)))
-            append(_new(Tok, ("MLCOMMENT", inner, off, end, -1)))
-        elif kind == K.STRING_VAR:
-            m = _PL_STRING_VAR.match(text, off)
-            if m is not None and m.end() > end:
-                end = absorbed = m.end()
-                value = m.group(0)
-            append(_new(Tok, ("UNENC_VARIABLE", value[1:], off, end, -1)))
-            if strings:
-                strings[-1][2] = ""
-                strings[-1][3] = end
-        elif kind == K.VARIABLE:
-            if value.startswith("$"):
-                m = _PL_VARIABLE.match(text, off)
+            simple = simple_kinds.get(kind)
+            if simple is not None:
+                append(_new(Tok, (simple, value, off, pos, -1)))
+                continue
+            if kind == K.STRING_TEXT and strings:
+                if off < absorbed:
+                    value = value[absorbed - off:]
+                    off = absorbed
+                ctx = strings[-1]
+                if ctx[2] == "":
+                    ctx[3] = off
+                ctx[2] += value
+                continue
+            if kind in _SKIP:
+                if not strings:
+                    continue
+                ctx = strings[-1]
+                if kind == K.INTERP_CLOSE:
+                    # puppet-lint's text piece after '${...}' starts at the '}'
+                    ctx[2] = ""
+                    ctx[3] = off
+                elif kind == K.DQ_OPEN:
+                    ctx[3] = ctx[5] = off
+                elif (kind == K.DQ_CLOSE or kind == K.HEREDOC_END) and ctx[4] is not None:
+                    _close_string(ctx, off + len(value), append)
+                continue
+            end = off + len(value)
+            if kind == K.WHITESPACE:
+                prev = out[-1].type if out else ""
+                append(_new(Tok, ("INDENT" if prev == "NEWLINE" else "WHITESPACE", value, off, end, -1)))
+            elif kind == K.NEWLINE:
+                # puppet-lint reads '\r\n' as one line break, not as whitespace and a break
+                if out and out[-1].type in ("WHITESPACE", "INDENT") and out[-1].value.endswith("\r"):
+                    last = out.pop()
+                    if len(last.value) > 1:
+                        append(_new(Tok, (last.type, last.value[:-1], last.offset, last.end - 1, -1)))
+                    off -= 1
+                    value = "\r" + value
+                append(_new(Tok, ("NEWLINE", value, off, end, -1)))
+            elif kind == K.COMMENT:
+                append(_new(Tok, ("COMMENT", value[1:], off, end, -1)))
+            elif kind == K.ML_COMMENT:
+                inner = _ML_STAR.sub("", _ML_CLOSE.sub("", _ML_OPEN.sub("", value)))
+                append(_new(Tok, ("MLCOMMENT", inner, off, end, -1)))
+            elif kind == K.STRING_VAR:
+                m = _PL_STRING_VAR.match(text, off)
                 if m is not None and m.end() > end:
-                    end = skip_until = m.end()
-                    value = m.group(1)
+                    end = absorbed = m.end()
+                    value = m.group(0)
+                append(_new(Tok, ("UNENC_VARIABLE", value[1:], off, end, -1)))
+                if strings:
+                    strings[-1][2] = ""
+                    strings[-1][3] = end
+            elif kind == K.VARIABLE:
+                if value.startswith("$"):
+                    m = _PL_VARIABLE.match(text, off)
+                    if m is not None and m.end() > end:
+                        end = skip_until = m.end()
+                        value = m.group(1)
+                    else:
+                        value = value[1:]
+                append(_new(Tok, ("VARIABLE", value, off, end, -1)))
+            elif kind == K.STRING:
+                append(_new(Tok, ("SSTRING", value[1:-1] if len(value) > 1 and value.endswith("'") else value[1:], off, end, -1)))
+            elif kind == K.NAME or kind == K.WORD or kind in K.KEYWORD_KINDS:
+                if value in KEYWORDS:
+                    append(_new(Tok, (value.upper(), value, off, end, -1)))
+                elif text.startswith("(", end):
+                    append(_new(Tok, ("FUNCTION_NAME", value, off, end, -1)))
                 else:
-                    value = value[1:]
-            append(_new(Tok, ("VARIABLE", value, off, end, -1)))
-        elif kind == K.STRING:
-            append(_new(Tok, ("SSTRING", value[1:-1] if len(value) > 1 and value.endswith("'") else value[1:], off, end, -1)))
-        elif kind == K.NAME or kind == K.WORD or kind in K.KEYWORD_KINDS:
-            if value in KEYWORDS:
+                    append(_new(Tok, ("NAME", value, off, end, -1)))
+            elif kind == K.BOOLEAN:
                 append(_new(Tok, (value.upper(), value, off, end, -1)))
-            elif text.startswith("(", end):
-                append(_new(Tok, ("FUNCTION_NAME", value, off, end, -1)))
+            elif kind == K.CLASSREF:
+                append(_new(Tok, ("TYPE" if value in TYPE_NAMES else "CLASSREF", value, off, end, -1)))
+            elif kind == K.HEREDOC:
+                append(_new(Tok, ("HEREDOC_OPEN", value[2:-1], off, end, -1)))
+            elif (kind == K.REGEX or kind == K.DIV) and text.startswith("//", off):
+                # puppet-lint reads '//' to the end of the line as a comment (Puppet does not)
+                eol = text.find("\n", off)
+                end = skip_until = len(text) if eol < 0 else eol
+                append(_new(Tok, ("SLASH_COMMENT", text[off + 2:end], off, end, -1)))
+            elif kind == K.REGEX:
+                append(_new(Tok, ("REGEX", value[1:-1], off, end, -1)))
+            elif kind == K.ATAT:
+                append(_new(Tok, ("AT", "@", off, off + 1, -1)))
+                append(_new(Tok, ("AT", "@", off + 1, end, -1)))
             else:
-                append(_new(Tok, ("NAME", value, off, end, -1)))
-        elif kind == K.BOOLEAN:
-            append(_new(Tok, (value.upper(), value, off, end, -1)))
-        elif kind == K.CLASSREF:
-            append(_new(Tok, ("TYPE" if value in TYPE_NAMES else "CLASSREF", value, off, end, -1)))
-        elif kind == K.HEREDOC:
-            append(_new(Tok, ("HEREDOC_OPEN", value[2:-1], off, end, -1)))
-        elif (kind == K.REGEX or kind == K.DIV) and text.startswith("//", off):
-            # puppet-lint reads '//' to the end of the line as a comment (Puppet does not)
-            eol = text.find("\n", off)
-            end = skip_until = len(text) if eol < 0 else eol
-            append(_new(Tok, ("SLASH_COMMENT", text[off + 2:end], off, end, -1)))
-        elif kind == K.REGEX:
-            append(_new(Tok, ("REGEX", value[1:-1], off, end, -1)))
-        elif kind == K.ATAT:
-            append(_new(Tok, ("AT", "@", off, off + 1, -1)))
-            append(_new(Tok, ("AT", "@", off + 1, end, -1)))
-        else:
-            append(_new(Tok, (_RENAME.get(kind, kind), value, off, end, -1)))
+                append(_new(Tok, (_RENAME.get(kind, kind), value, off, end, -1)))
     return out
+
+
+def _open(strings: list, kind: str, off: int, append) -> None:
+    """A string-like node starts: a string opens, or an interpolation ends a text piece."""
+    if kind == K.INTERPOLATION:
+        if strings and strings[-1][4] is not None:
+            ctx = strings[-1]
+            pre = "DQ" if ctx[0] == K.DQ_STRING else "HEREDOC_"
+            if not ctx[4]:
+                ctx[4] = True
+                append(_new(Tok, (pre + "PRE", ctx[2], ctx[5], off, -1)))
+            else:
+                append(_new(Tok, (pre + "MID", ctx[2], ctx[3], off, -1)))
+    else:
+        strings.append([kind, off, "", off, False, off])
 
 
 def _close_string(ctx: list, end: int, append) -> None:
