@@ -3,6 +3,7 @@ and the per-file checks, each only for the enabled checks."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 
 from ..diagnostics import Diagnostic
 from ..syntax import kinds as K
@@ -46,6 +47,13 @@ def _handlers(table: dict, enabled: frozenset) -> dict:
     return out
 
 
+@lru_cache(maxsize=16)
+def _plan(enabled: frozenset) -> tuple[dict, dict, list]:
+    """The handlers to call for a set of enabled checks (the same few sets recur)."""
+    return (_handlers(TOKEN_HANDLERS, enabled), _handlers(NODE_HANDLERS, enabled),
+            [(n, f) for n, f in FILE_HANDLERS if n in enabled])
+
+
 def run_checks(result: ParseResult, path: str, enabled: frozenset) -> list[Diagnostic]:
     # Like parsing, a run makes many small objects and no cycles: the collector's passes over
     # the trees alive around it would cost more than the checks.
@@ -55,7 +63,7 @@ def run_checks(result: ParseResult, path: str, enabled: frozenset) -> list[Diagn
 
 def _run(result: ParseResult, path: str, enabled: frozenset) -> list[Diagnostic]:
     ctx = LintContext(result, path)
-    token_handlers = _handlers(TOKEN_HANDLERS, enabled)
+    token_handlers, node_handlers, file_handlers = _plan(enabled)
     if token_handlers:
         get = token_handlers.get
         for i, tok in enumerate(ctx.view.toks):
@@ -64,17 +72,15 @@ def _run(result: ParseResult, path: str, enabled: frozenset) -> list[Diagnostic]
                 for name, fn in hs:
                     ctx.current = name
                     fn(ctx, i, tok)
-    node_handlers = _handlers(NODE_HANDLERS, enabled)
     ctx.nodes = list(nodes_of(ctx.root, node_handlers.keys() | STRUCTURE))
     if node_handlers:
         for node in ctx.nodes:
             for name, fn in node_handlers.get(node.kind, ()):
                 ctx.current = name
                 fn(ctx, node)
-    for name, fn in FILE_HANDLERS:
-        if name in enabled:
-            ctx.current = name
-            fn(ctx)
+    for name, fn in file_handlers:
+        ctx.current = name
+        fn(ctx)
     return ctx.findings
 
 
