@@ -144,6 +144,19 @@ _MODE = re.compile(rf"\A(?:[0-7]{{4}}|{_SYMBOLIC}(?:,{_SYMBOLIC})*)\Z")
 _NOT_A_MODE_VALUE = frozenset({"VARIABLE", "UNDEF", "FUNCTION_NAME"})
 
 
+def _shown(ctx, tok) -> str:
+    """The source text of a value token; for the first piece of an interpolated string, the
+    whole string."""
+    end = tok.end
+    if tok.type == "DQPRE":
+        i = ctx.view.index_at(tok.offset)
+        for t in ctx.view.toks[i:]:
+            if t.type == "DQPOST" and t.start == tok.offset:
+                end = t.end
+                break
+    return ctx.text[tok.offset:end]
+
+
 def _modes(ctx, node):
     span = resource_span(ctx, node)
     if span is None or resource_type(ctx, span) not in ("file", "concat"):
@@ -163,7 +176,7 @@ def file_mode(ctx, node) -> None:
     for value in _modes(ctx, node):
         if value.type in _NOT_A_MODE_VALUE or _MODE.match(value.value):
             return
-        ctx.report(value.offset, value.end, value=ctx.text[value.offset:value.end])
+        ctx.report(value.offset, value.end, value=_shown(ctx, value))
         return
 
 
