@@ -288,7 +288,7 @@ _def("variables_not_enclosed", WARNING, "Variable ${name} in a string without br
 _def("variable_contains_dash", WARNING, "Variable ${name} contains a dash; use an underscore")
 _def("variable_is_lowercase", WARNING, "Variable ${name} contains uppercase letters; use lower case")
 _def("legacy_facts", WARNING, "Legacy fact '{name}'; read the structured fact from $facts instead (legacy facts are gone from Puppet 8's default Facter)")
-_def("top_scope_facts", WARNING, "Top-scope fact ${name}; write $facts['{fact}']")
+_def("top_scope_facts", WARNING, "Top-scope fact ${name}; write {replacement}")
 # puppet-ls's own findings about control comments (puppet-lint prints these on stderr)
 _def("LINT_IGNORE_UNCLOSED", WARNING, "'lint:ignore:{check}' opens a block that no 'lint:endignore' closes, so it silences nothing")
 _def("LINT_ENDIGNORE_UNMATCHED", WARNING, "'lint:endignore' without an open 'lint:ignore:<check>' block")

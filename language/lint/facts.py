@@ -45,4 +45,5 @@ def top_scope_facts(ctx, i, tok) -> None:
     value = tok.value
     if not value.startswith("::") or _ALLOWED_TOP_SCOPE.match(value) or _QUALIFIED.match(value):
         return
-    ctx.report(tok.offset, tok.end, name=value, fact=value[2:])
+    name, bracket, rest = value[2:].partition("[")
+    ctx.report(tok.offset, tok.end, name=value, replacement=f"$facts['{name}']" + bracket + rest)
