@@ -2,13 +2,12 @@
 and the per-file checks, each only for the enabled checks."""
 from __future__ import annotations
 
-from collections.abc import Iterator
 from functools import lru_cache
 
 from ..diagnostics import Diagnostic
 from ..syntax import kinds as K
 from ..syntax.parser import ParseResult, gc_paused
-from ..syntax.tree import GreenNode, SyntaxNode
+from ..syntax.tree import SyntaxNode
 from .registry import FILE_HANDLERS, NODE_HANDLERS, TOKEN_HANDLERS
 from .tokens import TokenView
 
@@ -22,16 +21,16 @@ class LintContext:
     token view; ``report`` records a finding of the check being run."""
     __slots__ = ("text", "path", "result", "root", "view", "findings", "current", "cache", "nodes")
 
-    def __init__(self, result: ParseResult, path: str):
+    def __init__(self, result: ParseResult, path: str, node_kinds: frozenset = frozenset()):
         self.text = result.text
         self.path = path
         self.result = result
         self.root = result.root
-        self.view = TokenView(result.text, result.green)
+        self.view = TokenView(result.text, result.green, nodes=node_kinds | STRUCTURE)
         self.findings: list[Diagnostic] = []
         self.current = ""
         self.cache: dict = {}
-        self.nodes: list[SyntaxNode] = []     # the nodes checks need, in source order
+        self.nodes: list[SyntaxNode] = self.view.nodes   # the nodes checks need, in source order
 
     def report(self, offset: int, end: int | None = None, check: str | None = None, **args) -> None:
         code = check or self.current
@@ -62,8 +61,8 @@ def run_checks(result: ParseResult, path: str, enabled: frozenset) -> list[Diagn
 
 
 def _run(result: ParseResult, path: str, enabled: frozenset) -> list[Diagnostic]:
-    ctx = LintContext(result, path)
     token_handlers, node_handlers, file_handlers = _plan(enabled)
+    ctx = LintContext(result, path, frozenset(node_handlers))
     if token_handlers:
         get = token_handlers.get
         for i, tok in enumerate(ctx.view.toks):
@@ -72,7 +71,6 @@ def _run(result: ParseResult, path: str, enabled: frozenset) -> list[Diagnostic]
                 for name, fn in hs:
                     ctx.current = name
                     fn(ctx, i, tok)
-    ctx.nodes = list(nodes_of(ctx.root, node_handlers.keys() | STRUCTURE))
     if node_handlers:
         for node in ctx.nodes:
             for name, fn in node_handlers.get(node.kind, ()):
@@ -82,24 +80,3 @@ def _run(result: ParseResult, path: str, enabled: frozenset) -> list[Diagnostic]
         ctx.current = name
         fn(ctx)
     return ctx.findings
-
-
-def nodes_of(root: SyntaxNode, wanted) -> Iterator[SyntaxNode]:
-    """The red nodes of the kinds in ``wanted``, in source order, made without visiting
-    tokens."""
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if node.kind in wanted:
-            yield node
-        kids = []
-        off = node.offset
-        for i, c in enumerate(node.green.children):
-            if type(c) is tuple:
-                off += len(c[1])
-            else:
-                if type(c) is GreenNode and c.children:
-                    kids.append(SyntaxNode(c, off, node, i))
-                off += c.width
-        kids.reverse()
-        stack.extend(kids)

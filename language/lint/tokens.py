@@ -16,7 +16,7 @@ from operator import itemgetter
 
 from ..syntax import kinds as K
 from ..syntax.lines import LineIndex
-from ..syntax.tree import GreenNode
+from ..syntax.tree import GreenNode, SyntaxNode
 
 # Names puppet-lint's lexer reads as keywords (its token type is the upper-cased word).
 KEYWORDS = frozenset({
@@ -77,12 +77,16 @@ _new = tuple.__new__
 
 class TokenView:
     """The file's tokens in puppet-lint's terms, with code-token links and positions."""
-    __slots__ = ("text", "lines", "toks", "offsets", "_prev", "_next")
+    __slots__ = ("text", "lines", "toks", "offsets", "nodes", "_prev", "_next")
 
-    def __init__(self, text: str, green: GreenNode, lines: LineIndex | None = None):
+    def __init__(self, text: str, green: GreenNode, lines: LineIndex | None = None,
+                 nodes: frozenset = frozenset()):
         self.text = text
         self.lines = lines or LineIndex(text)
-        self.toks: list[Tok] = _build(text, green)
+        # the nodes of the kinds in ``nodes``, found on the same walk, in source order (red
+        # nodes without a parent: checks only look down from them)
+        self.nodes: list[SyntaxNode] = []
+        self.toks: list[Tok] = _build(text, green, nodes, self.nodes)
         self.offsets = [t.offset for t in self.toks]
         self._prev: list[int] | None = None
         self._next: list[int] | None = None
@@ -151,7 +155,7 @@ class TokenView:
         return i, j
 
 
-def _build(text: str, green: GreenNode) -> list[Tok]:
+def _build(text: str, green: GreenNode, wanted: frozenset, nodes: list) -> list[Tok]:
     out: list[Tok] = []
     append = out.append
     skip_until = absorbed = -1
@@ -177,6 +181,8 @@ def _build(text: str, green: GreenNode) -> list[Tok]:
             if type(c) is not tuple:
                 stack.append((children, i, pos + c.width))
                 ck = c.kind
+                if ck in wanted:
+                    nodes.append(SyntaxNode(c, pos))
                 if ck in string_nodes:
                     stack.append((None, ck, pos))
                     if pos >= skip_until:
