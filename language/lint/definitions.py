@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from ..knowledge.resource_types import metaparameters
 from ..syntax import kinds as K
 from ..syntax.tree import SyntaxNode
 from .registry import check
@@ -241,12 +242,12 @@ def parameter_order(ctx, node) -> None:
         ctx.report(toks[i].offset, toks[i].end, name=toks[i].value)
 
 
-_SCOPE_VARIABLES = frozenset({
-    "name", "title", "module_name", "environment", "clientcert", "clientversion", "servername",
-    "serverip", "serverversion", "caller_module_name", "alias", "audit", "before", "loglevel",
-    "noop", "notify", "require", "schedule", "stage", "subscribe", "tag", "facts", "trusted",
-    "server_facts",
-})
+# Variables every class and define has (puppet-lint's list: Puppet's own, and one per
+# metaparameter, taken from the knowledge of resource types).
+_SCOPE_VARIABLES = frozenset("""
+name title module_name environment clientcert clientversion servername serverip serverversion
+caller_module_name facts trusted server_facts
+""".split()) | frozenset(metaparameters())
 _TRAILING_INDEX = re.compile(r"\[.+\]\Z")
 _FACTS_INDEX = re.compile(r"^(facts|trusted)\[.+\]")
 
