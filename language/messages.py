@@ -554,6 +554,53 @@ _def("INVALID_ATTRIBUTE_VALUE", WARNING, "Parameter {param} failed on {resource}
 _def("FORMAT_SKIPPED_STATEMENT", INFO, "This statement has syntax errors: it was left as it is, not formatted")
 _def("FORMAT_UNSAFE", ERROR, "Formatting would change what this file means ({detail}); it was left unchanged (a puppet-ls bug: please report it)")
 
+# ==== style checks (puppet_ls.language.lint) ====================================================
+# puppet-lint's checks, under puppet-lint's check names (so `# lint:ignore:<name>` comments and
+# team habits carry over) and with its warning/error split; the texts are our own and say what
+# to do.  Which are on by default, and which can be fixed, is declared in language/lint/.
+_def("140chars", WARNING, "Line has more than 140 characters; break it up")
+_def("80chars", WARNING, "Line has more than 80 characters; break it up")
+_def("2sp_soft_tabs", ERROR, "Indentation is not a multiple of two spaces; indent by two spaces per level")
+_def("arrow_alignment", WARNING, "'=>' is in column {found}; align it with the other arrows of this block, in column {expected}")
+_def("hard_tabs", ERROR, "Tab character in whitespace; use spaces")
+_def("trailing_whitespace", ERROR, "Trailing whitespace; remove it")
+_def("slash_comments", WARNING, "'//' comment; write comments with '#'")
+_def("star_comments", WARNING, "'/* */' comment; write comments with '#'")
+_def("arrow_on_right_operand_line", WARNING, "'{arrow}' ends the line; put it at the start of the next line, beside its right operand")
+_def("autoloader_layout", ERROR, "{kind} '{name}' is not where Puppet's autoloader looks for it ({expected})")
+_def("class_inherits_from_params_class", WARNING, "Class inherits from the params class '{parent}'; give the parameters their defaults directly (or in module data)")
+_def("code_on_top_scope", WARNING, "Code outside of any class or defined type ({text}); move it into one")
+_def("inherits_across_namespaces", WARNING, "Class inherits from '{parent}' of another module; inherit only within the module")
+_def("names_containing_dash", ERROR, "The {kind} name '{name}' contains a dash; use an underscore")
+_def("names_containing_uppercase", ERROR, "The {kind} name '{name}' contains uppercase letters; use lower case")
+_def("nested_classes_or_defines", WARNING, "{kind} defined inside a class; give it its own file")
+_def("parameter_order", WARNING, "Required parameter ${name} is listed after an optional one; list required parameters first")
+_def("right_to_left_relationship", WARNING, "Right-to-left relationship '<-'; write it left to right with '->'")
+_def("variable_scope", WARNING, "Top-scope variable ${name} used without a namespace; write $::{name}, or define it here")
+_def("case_without_default", WARNING, "Case statement without a default case; add 'default: {{}}' (failing there if no other value is expected)")
+_def("selector_inside_resource", WARNING, "Selector inside a resource; choose the value in a variable before the resource")
+_def("documentation", WARNING, "{kind} '{name}' is not documented; add a comment right above it")
+_def("unquoted_node_name", WARNING, "Unquoted node name '{name}'; quote it")
+_def("duplicate_params", ERROR, "Attribute '{name}' is set twice in this resource; keep one")
+_def("ensure_first_param", WARNING, "'ensure' is not the first attribute; move it first")
+_def("ensure_not_symlink_target", WARNING, "Symlink target given as 'ensure'; write ensure => link and target => {target}")
+_def("file_mode", WARNING, "File mode {value} is neither a 4-digit octal mode nor a symbolic mode; write e.g. '0644'")
+_def("unquoted_file_mode", WARNING, "Unquoted file mode {value}; quote it, e.g. '0644'")
+_def("unquoted_resource_title", WARNING, "Unquoted resource title '{title}'; quote it")
+_def("double_quoted_strings", WARNING, "Double-quoted string without variables or escapes; use single quotes")
+_def("only_variable_string", WARNING, "String containing only the variable ${name}; use the variable itself")
+_def("puppet_url_without_modules", WARNING, "puppet:// URL without 'modules/'; write puppet:///modules/<module>/<path>")
+_def("quoted_booleans", WARNING, "Quoted boolean '{value}'; use the bare boolean {value}")
+_def("single_quote_string_with_variables", ERROR, "Single-quoted string containing '${{'; use double quotes to interpolate")
+_def("variables_not_enclosed", WARNING, "Variable ${name} in a string without braces; write ${{{name}}}")
+_def("variable_contains_dash", WARNING, "Variable ${name} contains a dash; use an underscore")
+_def("variable_is_lowercase", WARNING, "Variable ${name} contains uppercase letters; use lower case")
+_def("legacy_facts", WARNING, "Legacy fact '{name}'; read the structured fact from $facts instead (legacy facts are gone from Puppet 8's default Facter)")
+_def("top_scope_facts", WARNING, "Top-scope fact ${name}; write {replacement}")
+# puppet-ls's own findings about control comments (puppet-lint prints these on stderr)
+_def("LINT_IGNORE_UNCLOSED", WARNING, "'lint:ignore:{check}' opens a block that no 'lint:endignore' closes, so it silences nothing")
+_def("LINT_ENDIGNORE_UNMATCHED", WARNING, "'lint:endignore' without an open 'lint:ignore:<check>' block")
+
 # ==== server (puppet_ls.server): limits of the language server ==================================
 _def("DOCUMENT_TOO_LARGE", WARNING,
      "This file has {size} characters, more than puppet.documents.maxSize ({limit}): it is not "

@@ -23,7 +23,7 @@ import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NoReturn
 
@@ -48,6 +48,7 @@ class FileReport:
     path: str                 # as printed (bytes that are not UTF-8 shown as \xNN)
     text: str | None          # what positions refer to (None when nothing could be read)
     diagnostics: list
+    ignored: list = field(default_factory=list)   # (diagnostic, reason) silenced by control comments
 
 
 def read_source(path: str | os.PathLike, limit: int = DEFAULT_MAX_FILE_BYTES
@@ -143,20 +144,23 @@ def time_limit(seconds: float | None) -> Iterator[None]:
 
 
 def check_file(path: str | os.PathLike, env=None, max_bytes: int = DEFAULT_MAX_FILE_BYTES,
-               timeout: float | None = DEFAULT_FILE_TIMEOUT) -> FileReport:
-    """Every diagnostic of one file.  Never raises for anything the file holds: reading
-    problems, a failure of puppet-ls and running out of time all become diagnostics."""
+               timeout: float | None = DEFAULT_FILE_TIMEOUT, lint: frozenset | None = None) -> FileReport:
+    """Every diagnostic of one file (with the style checks named in ``lint``).  Never raises
+    for anything the file holds: reading problems, a failure of puppet-ls and running out of
+    time all become diagnostics."""
     shown = display_path(path)
     try:
         text, diags, located = read_source(path, max_bytes)
         if text is None:
             return FileReport(shown, located, diags)
+        ignored: list = []
         try:
             with time_limit(timeout):
-                _, found = source_diagnostics(text, str(path), env)
+                # the absolute path (links not resolved, as puppet-lint does) for the layout check
+                _, found = source_diagnostics(text, os.path.abspath(path), env, lint=lint, ignored=ignored)
         except FileTimeout:
             found = [Diagnostic.of("CHECK_TIMEOUT", 0, 0, seconds=f"{timeout:g}")]
-        return FileReport(shown, text, diags + found)
+        return FileReport(shown, text, diags + found, ignored)
     except Exception as exc:  # noqa: BLE001 - last line of defence: a bug outside the engine stages
         return FileReport(shown, None, [internal_error("checking", exc)])
 
@@ -231,14 +235,21 @@ def _echo_diagnostic(report: FileReport, d: Diagnostic, index: LineIndex | None,
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="text: one 'path:line:col: severity code message' per line; json: a JSON list.")
 @click.option("--quiet", "-q", is_flag=True, help="Do not print the summary line.")
+@click.option("--show-ignored", is_flag=True,
+              help="Also print what '# lint:ignore:<check>' control comments silenced (severity 'ignored', with the reason).")
 @click.option("--modulepath", "modulepath", multiple=True, metavar="DIRS",
               help="Directories of modules the code may use (':'-separated, repeatable).  Their "
                    "classes, defined types, functions and types are known, and names found "
                    "nowhere are reported as unknown.")
 @_file_options
-def check(paths: tuple[str, ...], fmt: str, quiet: bool, modulepath: tuple[str, ...], max_bytes: int,
-          file_timeout: float) -> None:
-    """Check Puppet manifests and EPP templates: syntax, validation and static checks.
+def check(paths: tuple[str, ...], fmt: str, quiet: bool, show_ignored: bool, modulepath: tuple[str, ...],
+          max_bytes: int, file_timeout: float) -> None:
+    """Check Puppet manifests and EPP templates: syntax, validation, static checks and
+    puppet-lint's style checks (those it runs by default, under its names).
+
+    A '# lint:ignore:<check>' comment at the end of a line silences that check (or any code,
+    e.g. lint:ignore:undefined_variable) on the line; on a line of its own it opens a block
+    closed by '# lint:endignore'.
 
     PATHS are files or directories; directories are searched for *.pp and *.epp files
     (symbolic links to directories are followed, each real directory once; hidden
@@ -275,8 +286,11 @@ def check(paths: tuple[str, ...], fmt: str, quiet: bool, modulepath: tuple[str, 
     # known; the same engine (file_diagnostics with this environment) serves the server.
     env = build_index(module_roots_of(str(f) for f in files), dirs, guard=index_guard, max_file_bytes=max_bytes)
 
+    from puppet_ls.language.lint import default_enabled
+    lint = default_enabled()
+
     def check_one(path: Path) -> FileReport:
-        return check_file(path, env, max_bytes, file_timeout)
+        return check_file(path, env, max_bytes, file_timeout, lint)
 
     show_progress = sys.stderr.isatty() and len(files) > 50 and fmt == "text"
     records: list[dict] = []
@@ -299,6 +313,12 @@ def check(paths: tuple[str, ...], fmt: str, quiet: bool, modulepath: tuple[str, 
                 errors += 1
             elif d.severity == "warning":
                 warnings += 1
+        for d, reason in report.ignored if show_ignored else ():
+            rec = diagnostic_record(report, d, index) | {"severity": "ignored", "reason": reason}
+            if fmt == "text":
+                click.echo(f"{rec['path']}:{rec['line']}:{rec['column']}: ignored {rec['code']} {rec['message']}"
+                           + (f" ({reason})" if reason else ""))
+            records.append(rec)
     if fmt == "json":
         click.echo(json.dumps(records, indent=1, ensure_ascii=False))
     if not quiet and fmt == "text":

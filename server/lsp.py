@@ -43,6 +43,7 @@ from puppet_ls.language.ide import preview as ide_preview
 from puppet_ls.language.ide import semantic_tokens as ide_tokens
 from puppet_ls.language.ide import signature as ide_signature
 from puppet_ls.language.ide.diagnostics import file_diagnostics
+from puppet_ls.language.lint import default_enabled
 from puppet_ls.language.ide.index import WorkspaceIndex
 from puppet_ls.language.ide.symbols import document_symbols, workspace_symbols
 from puppet_ls.language.syntax.lines import LineIndex
@@ -777,7 +778,8 @@ def _send_diagnostics(ls: PuppetServer, uri: str, doc: Document, compute_only: b
             key = ("diagnostics", ls.index_key)
             found = doc.cache.get(key)
             if found is None:
-                found = file_diagnostics(doc.result, ls.index, ls.analysis(doc))
+                found = file_diagnostics(doc.result, ls.index, ls.analysis(doc), lint=default_enabled(),
+                                         path=doc.path if uri.startswith("file:") else "")
                 doc.cache[key] = found
             if compute_only:
                 return

@@ -33,6 +33,10 @@ def puppet_present() -> bool:
     return shutil.which("puppet") is not None and (ORACLE_DIR / "oracle.py").exists()
 
 
+def puppet_lint_present() -> bool:
+    return shutil.which("puppet-lint") is not None
+
+
 def _count_lines(path: Path) -> int:
     try:
         return sum(1 for line in path.read_text().splitlines() if line.strip())
@@ -57,4 +61,7 @@ def missing_inputs() -> list[str]:
         out.append("puppet: the differential tests against the real Puppet skipped — "
                    + ("puppet is not installed (apt-get install puppet-agent)" if shutil.which("puppet") is None
                       else f"the oracle ({ORACLE_DIR}) is not present"))
+    if not puppet_lint_present():
+        out.append("puppet-lint: the agreement of the lint fixtures with puppet-lint skipped — "
+                   "puppet-lint is not installed (apt-get install puppet-lint)")
     return out

@@ -32,9 +32,27 @@ def test_check_json_output(monkeypatch) -> None:
     code, out, _ = run("check", "--format", "json", "fixtures/check/example.pp")
     assert code == 1
     records = json.loads(out)
-    assert [r["code"] for r in records] == ["SYNTAX_ERROR", "DUPLICATE_PARAMETER"]
-    assert set(records[0]) == {"path", "line", "column", "end_line", "end_column", "severity", "code", "message"}
-    assert (records[0]["line"], records[0]["column"]) == (23, 3)
+    assert [r["code"] for r in records] == ["autoloader_layout", "documentation", "autoloader_layout", "SYNTAX_ERROR",
+                                            "documentation", "autoloader_layout", "DUPLICATE_PARAMETER"]
+    assert set(records[3]) == {"path", "line", "column", "end_line", "end_column", "severity", "code", "message"}
+    assert (records[3]["line"], records[3]["column"]) == (23, 3)
+
+
+def test_check_show_ignored(tmp_path) -> None:
+    """Control comments silence findings; --show-ignored prints them with their reason."""
+    f = tmp_path / "site.pp"
+    f.write_text('$a = "x" # lint:ignore:double_quoted_strings kept for the diff\n$b = "y"\n')
+    code, out, _ = run("check", str(f))
+    assert code == 0
+    assert [line.split()[2] for line in out.splitlines()] == ["double_quoted_strings"]
+    assert ":2:6: warning" in out
+    code, out, _ = run("check", "--show-ignored", str(f))
+    assert out.splitlines()[1].endswith("ignored double_quoted_strings Double-quoted string without variables "
+                                        "or escapes; use single quotes (kept for the diff)")
+    code, out, _ = run("check", "--show-ignored", "--format", "json", str(f))
+    records = json.loads(out)
+    assert [(r["line"], r["severity"], r.get("reason")) for r in records] == \
+        [(2, "warning", None), (1, "ignored", "kept for the diff")]
 
 
 def test_clean_file_exits_zero(tmp_path) -> None:

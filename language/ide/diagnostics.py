@@ -9,6 +9,7 @@ from __future__ import annotations
 import traceback
 
 from ..diagnostics import Diagnostic, from_syntax_errors
+from ..syntax.kinds import EPP_FILE
 from ..syntax.parser import ParseResult, parse
 from ..syntax.validate import validate
 
@@ -43,24 +44,46 @@ def internal_error(stage: str, exc: BaseException) -> Diagnostic:
     return Diagnostic.of("CHECK_INTERNAL_ERROR", 0, 0, stage=stage, summary=exception_summary(exc))
 
 
-def file_diagnostics(result: ParseResult, env=None, analysis=None) -> list[Diagnostic]:
-    """Syntax errors, validation findings and static checks (``env``: what the workspace
-    defines, see puppet_ls.language.check), in source order."""
+def file_diagnostics(result: ParseResult, env=None, analysis=None, *, path: str = "",
+                     lint: frozenset[str] | None = None, ignored: list | None = None) -> list[Diagnostic]:
+    """Syntax errors, validation findings, static checks (``env``: what the workspace
+    defines, see puppet_ls.language.check) and the style checks named in ``lint`` (none when
+    None; ``path`` is the file's path, for the autoloader layout check), in source order.
+    ``# lint:ignore`` control comments silence findings of every stage; silenced ones are
+    appended to ``ignored`` as (diagnostic, reason) when it is given."""
     from ..check import static_diagnostics
     diags: list[Diagnostic] = []
+    stages = [("reading the syntax errors of", lambda: from_syntax_errors(result.errors)),
+              ("validating", lambda: validate(result)),
+              ("statically checking", lambda: static_diagnostics(result, env, analysis))]
+    if lint:
+        from ..lint import lint as run_lint
+        stages.append(("linting", lambda: run_lint(result, path, lint)))
     # Exception, not BaseException: an interrupt or a caller's time limit must still stop us.
-    for stage, run in (("reading the syntax errors of", lambda: from_syntax_errors(result.errors)),
-                       ("validating", lambda: validate(result)),
-                       ("statically checking", lambda: static_diagnostics(result, env, analysis))):
+    for stage, run in stages:
         try:
             diags.extend(run())
         except Exception as exc:  # noqa: BLE001 - isolation boundary: a bug in one stage is reported, the others still run
             diags.append(internal_error(stage, exc))
+    if "lint:" in result.text and result.green.kind != EPP_FILE:
+        try:
+            diags = _apply_control_comments(result, diags, ignored)
+        except Exception as exc:  # noqa: BLE001 - isolation boundary: as for the stages
+            diags.append(internal_error("reading the control comments of", exc))
     diags.sort(key=lambda d: (d.offset, d.end))
     return diags
 
 
-def source_diagnostics(text: str, path: str = "", env=None) -> tuple[ParseResult | None, list[Diagnostic]]:
+def _apply_control_comments(result: ParseResult, diags: list[Diagnostic], ignored: list | None) -> list[Diagnostic]:
+    from ..lint import apply, control_comments
+    from ..lint.tokens import TokenView
+    view = TokenView(result.text, result.green)
+    suppressions = control_comments(view)
+    return apply(diags, suppressions, view, ignored) + suppressions.problems
+
+
+def source_diagnostics(text: str, path: str = "", env=None, *, lint: frozenset[str] | None = None,
+                       ignored: list | None = None) -> tuple[ParseResult | None, list[Diagnostic]]:
     """Parse ``text`` (as ``parse_for_path``) and return the result with all its diagnostics;
     if parsing itself fails (it should never raise), the result is None and the one diagnostic
     says so."""
@@ -68,5 +91,5 @@ def source_diagnostics(text: str, path: str = "", env=None) -> tuple[ParseResult
         result = parse_for_path(text, path)
     except Exception as exc:  # noqa: BLE001 - isolation boundary: a parser bug becomes one diagnostic
         return None, [internal_error("parsing", exc)]
-    return result, file_diagnostics(result, env)
+    return result, file_diagnostics(result, env, path=path, lint=lint, ignored=ignored)
 

@@ -20,7 +20,9 @@ from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
 from puppet_ls.language.ide.diagnostics import file_diagnostics, parse_for_path
+from puppet_ls.language.lint import default_enabled
 from puppet_ls.language.syntax.lines import LineIndex
+from puppet_ls.server.lsp import uri_to_path
 from puppet_ls.server.positions import PositionCodec
 from puppet_ls.server.workspace import build_index, modulepath_from_environment
 from tests.corpus import corpus_files
@@ -170,7 +172,8 @@ async def test_random_edits_never_break_the_server(fuzz_client: LanguageClient):
                 requests += 1
         # the final state equals a fresh parse and check of the final text
         diags = await wait_for_diagnostics(fuzz_client, uri, version, timeout=REQUEST_TIMEOUT)
-        expected = file_diagnostics(parse_for_path(text, path), env)
+        doc_path = uri_to_path(uri)
+        expected = file_diagnostics(parse_for_path(text, path), env, path=doc_path, lint=default_enabled())
         codec = PositionCodec(LineIndex(text), "utf-16")
         want = [(d.code, codec.position(d.offset)) for d in expected]
         got = [(d.code, (d.range.start.line, d.range.start.character)) for d in diags]

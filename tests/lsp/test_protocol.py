@@ -7,6 +7,9 @@ import pytest
 from lsprotocol import types
 
 from puppet_ls.language.ide.diagnostics import file_diagnostics, parse_for_path
+from puppet_ls.language.lint import default_enabled
+from puppet_ls.language.syntax.lines import LineIndex
+from puppet_ls.server.lsp import uri_to_path
 
 from .conftest import SAMPLES, new_uri, open_doc, wait_for_diagnostics
 
@@ -79,10 +82,13 @@ async def test_incremental_edits_equal_a_fresh_parse(client):
         end = sum(len(x) + 1 for x in lines[:l2]) + c2
         text = text[:start] + new + text[end:]
     diags = await wait_for_diagnostics(client, uri, version)
-    expected = file_diagnostics(parse_for_path(text, "x.pp"))
+    path = uri_to_path(uri)
+    expected = file_diagnostics(parse_for_path(text, path), path=path, lint=default_enabled())
     assert text == "class e {\n  $a = [1, 2]\n}\nclass f { notice($b) }\n"
+    index = LineIndex(text)
     assert [(d.code, d.range.start.line, d.range.start.character) for d in diags] == \
-        [(d.code, 3, 17) for d in expected] == [("UNDEFINED_VARIABLE", 3, 17)]
+        [(d.code, *index.position(d.offset)) for d in expected]
+    assert [d.code for d in expected if index.position(d.offset) == (3, 17)] == ["UNDEFINED_VARIABLE", "variable_scope"]
 
 
 async def test_save_and_close(client):
@@ -156,7 +162,7 @@ async def test_diagnostics_have_codes_and_related_locations(client):
     open_doc(client, uri, text)
     diags = await wait_for_diagnostics(client, uri)
     by_code = {d.code: d for d in diags}
-    assert set(by_code) == {"PARAMETER_TYPE_MISMATCH", "NO_SUCH_PARAMETER"}
+    assert set(by_code) == {"PARAMETER_TYPE_MISMATCH", "NO_SUCH_PARAMETER", "documentation", "autoloader_layout"}
     d = by_code["NO_SUCH_PARAMETER"]
     assert d.severity == types.DiagnosticSeverity.Error and d.source == "puppet-ls"
     assert d.range.start == types.Position(1, 30)

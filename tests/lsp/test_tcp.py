@@ -56,7 +56,8 @@ def test_tcp_session() -> None:
             while True:
                 msg = _recv(sock)
                 if msg.get("method") == "textDocument/publishDiagnostics":
-                    assert [d["code"] for d in msg["params"]["diagnostics"]] == ["UNDEFINED_VARIABLE"]
+                    assert [d["code"] for d in msg["params"]["diagnostics"]] == \
+                        ["documentation", "autoloader_layout", "UNDEFINED_VARIABLE", "variable_scope"]
                     break
             _send(sock, {"jsonrpc": "2.0", "id": 2, "method": "shutdown"})
             while _recv(sock).get("id") != 2:
