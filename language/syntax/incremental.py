@@ -117,7 +117,7 @@ def _try_tail(old: ParseResult, container: SyntaxNode, start: int, end: int, del
     if not text[gap_start:gap_start + 1].isspace():
         return None   # the new text touches the last statement's last token
     lexed = lex_range(text, gap_start, new_close, _last_kind(last_stmt), tasks)
-    if lexed.heredocs or any(e.code not in _LOCAL_LEX_ERRORS for e in lexed.errors):
+    if lexed.heredocs or any(e.code not in _LOCAL_LEX_ERRORS for e in lexed.errors) or _divides(lexed):
         return None
     toks = lexed.tokens
     depth = 0
@@ -269,6 +269,13 @@ def _try_unit(old: ParseResult, node: SyntaxNode, start: int, end: int, delta: i
     return prefer_closed_runaway_string(ParseResult(green, errors, text, multiline), False, tasks)
 
 
+def _divides(lexed) -> bool:
+    """Does a range hold a '/' lexed as division?  Where a regexp may start, the lexer takes
+    '/' for division when no closing '/' follows on the line *within the range*; in the whole
+    text one may follow beyond it (typing "*/" before "x = a /b/" makes a regexp of the rest)."""
+    return any(t[0] == K.DIV for t in lexed.tokens)
+
+
 def _owned_interval(node: SyntaxNode) -> tuple[int, int]:
     """Offsets at which errors found while parsing this unit are reported.  A block's opening
     brace is excluded: the construct that owns the block reports errors there (a missing
@@ -294,7 +301,7 @@ def _parse_unit(text: str, start: int, end: int, statement: bool, prev_green, pr
     if end < len(text) and not text[end].isspace():
         return None
     lexed = lex_range(text, start, end, prev_kind, tasks)
-    if lexed.heredocs or any(e.code not in _LOCAL_LEX_ERRORS for e in lexed.errors):
+    if lexed.heredocs or any(e.code not in _LOCAL_LEX_ERRORS for e in lexed.errors) or _divides(lexed):
         return None
     toks = lexed.tokens
     if toks[-1][3] or len(toks) < 2:
