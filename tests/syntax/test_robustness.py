@@ -38,6 +38,8 @@ PATHOLOGICAL = {
     "stacked chains in arrays": "$a = " + "[" * 10 + "1" + (" + 1" * 299 + "]") * 10,
     "unclosed": "class a { " * 3000,
     "closers": "}" * 5000 + ")" * 5000 + "]" * 5000,
+    # validation's variable-name pattern backtracked exponentially on this (froze)
+    "variable name failing at its end": "$::" + "a" * 40 + "::é = 1\n",
     "epp": "<% if true { %>" * 2000,
 }
 
