@@ -93,3 +93,22 @@ def test_closing_unclosed_braces_is_linear(monkeypatch: pytest.MonkeyPatch) -> N
     result = parse(text)
     assert sum(e.code == "MISSING_RBRACE" for e in result.errors) == 3000
     assert len(calls) < 4 * len(text)
+
+
+def test_closing_inner_braces_before_an_outer_one_is_linear(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same, for '{' left open inside a block whose '}' comes at a lower indentation: they
+    are closed before it in one pass (one by one it took 4.5 s for an edit; found by
+    benchmarks/fuzz.py)."""
+    from puppet_ls.language.syntax import parser
+
+    calls = []
+    real = parser._LineInfo.column_if_first
+
+    def counting(self, tok):
+        calls.append(1)
+        return real(self, tok)
+    monkeypatch.setattr(parser._LineInfo, "column_if_first", counting)
+    text = "class a {\n  " + "if $x {" * 3000 + "\n}\nnotice(1)\n"
+    result = parse(text)
+    assert sum(e.code == "MISSING_RBRACE" for e in result.errors) == 3000
+    assert len(calls) < 4 * len(text)
