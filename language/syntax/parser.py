@@ -1458,7 +1458,7 @@ def _pair_braces(p: Parser) -> None:
             if col is not None and len(stack) > 1 and line_info.indent_of(out[stack[-1]]) > col:
                 # close inner blocks whose opener line is indented deeper than this '}', when an
                 # outer one is not (all at once: one by one was quadratic in their number)
-                lowest = []      # lowest[i]: the smallest indentation among stack[:i + 1]
+                lowest: list[int] = []      # lowest[i]: the smallest indentation among stack[:i + 1]
                 for s in stack:
                     ind = line_info.indent_of(out[s])
                     lowest.append(ind if not lowest or ind < lowest[-1] else lowest[-1])
