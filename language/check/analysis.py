@@ -31,6 +31,10 @@ from .scopes import Definition, FileModel
 
 NOT_CONST = object()
 _MAX_DEPTH = 120
+# Longest array literal typed element by element (a Tuple); a longer one is an Array: the types of
+# tens of thousands of elements cost seconds (a hover on a 50,000-element array took 2 s) and
+# no editor shows them.
+_MAX_TUPLE = 1000
 
 _BUILTIN_VAR_TYPES = {
     "facts": "Hash[String, Data]", "trusted": "Hash[String, Data]",
@@ -273,7 +277,7 @@ class Analysis:
             return self.type_of(n.expr())
         if isinstance(n, A.Array):
             elems = n.elements()
-            if any(isinstance(e, A.UnaryExpr) and e.op_kind == K.TIMES for e in elems):
+            if len(elems) > _MAX_TUPLE or any(isinstance(e, A.UnaryExpr) and e.op_kind == K.TIMES for e in elems):
                 return m.ARRAY
             return m.TupleType(tuple(self.type_of(e) for e in elems))
         if isinstance(n, A.Hash):

@@ -1660,11 +1660,18 @@ def _pair_braces(p: Parser) -> None:
                 out.append((K.ERROR_TOKEN, tok[1], tok[2], tok[3]))
                 continue
             col = line_info.column_if_first(tok)
-            if col is not None:
-                # close inner blocks whose opener line is indented deeper than this '}'
-                while len(stack) > 1 and line_info.indent_of(out[stack[-1]]) > col and \
-                        any(line_info.indent_of(out[s]) <= col for s in stack[:-1]):
-                    _close_virtually(p, out, stack.pop(), line_info)
+            if col is not None and len(stack) > 1 and line_info.indent_of(out[stack[-1]]) > col:
+                # close inner blocks whose opener line is indented deeper than this '}', when an
+                # outer one is not (all at once: one by one was quadratic in their number)
+                lowest: list[int] = []      # lowest[i]: the smallest indentation among stack[:i + 1]
+                for s in stack:
+                    ind = line_info.indent_of(out[s])
+                    lowest.append(ind if not lowest or ind < lowest[-1] else lowest[-1])
+                closing = []
+                while len(stack) > 1 and line_info.indent_of(out[stack[-1]]) > col and lowest[len(stack) - 2] <= col:
+                    closing.append(stack.pop())
+                if closing:
+                    _close_at_eof(p, out, closing[::-1], line_info, None)
             stack.pop()
             out.append(tok)
             continue
@@ -1675,10 +1682,11 @@ def _pair_braces(p: Parser) -> None:
     p.toks = out
 
 
-def _close_at_eof(p: Parser, out: list, stack: list, line_info: _LineInfo, eof_offset: int) -> None:
-    """What ``_close_virtually`` does to each opener still open at the end of input, innermost
-    first, in one pass: closing thousands of them one by one rescanned and shifted the token
-    list each time (seconds for a few thousand unclosed '{' on one line)."""
+def _close_at_eof(p: Parser, out: list, stack: list, line_info: _LineInfo, eof_offset: int | None) -> None:
+    """What ``_close_virtually`` does to each opener of ``stack``, innermost first, in one pass:
+    closing thousands of them one by one rescanned and shifted the token list each time (seconds
+    for a few thousand unclosed '{' on one line).  ``eof_offset``: they are open at the end of
+    input (None: a '}' further out follows)."""
     # Where a '}' may go: before a token that starts a line (virtual '}'s never do).
     cands = [(j, col) for j, t in enumerate(out)
              if t[0] != K.RBRACE and (col := line_info.column_if_first(t)) is not None]
@@ -1698,7 +1706,7 @@ def _close_at_eof(p: Parser, out: list, stack: list, line_info: _LineInfo, eof_o
         else:
             prev = out[-1] if out else None
             offset = prev[2] + len(prev[1]) if prev else 0
-            error_at = eof_offset
+            error_at = offset if eof_offset is None else eof_offset
         before.setdefault(at, []).append((K.RBRACE, "", offset, ()))
         p.errors.append(SyntaxError_(error_at, error_at, "MISSING_RBRACE",
                                      issue("MISSING_RBRACE").format(line=line_info.line_of(opener))))

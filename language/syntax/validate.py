@@ -17,7 +17,10 @@ from . import kinds as K
 from .parser import ParseResult, gc_paused
 from .tree import SyntaxNode, SyntaxToken
 
-_VAR_NAME = re.compile(r"\A(?:(?:::)?[a-z]\w*)*(?:(?:::)?[a-z_]\w*)\Z")
+# Puppet's shape, ((::)?[a-z]\w*)*((::)?[a-z_]\w*), written without its ambiguity (segments
+# without '::' between them just concatenate), which backtracked exponentially on a long name
+# that fails at its end ("$::aaaa…a::é" froze validation).
+_VAR_NAME = re.compile(r"\A(?:::)?(?:[a-z]\w*::)*[a-z_]\w*\Z")
 _NUMERIC_VAR = re.compile(r"\A(?:0|[1-9]\d*)\Z")
 _DEF_NAME = re.compile(r"\A(?:::)?[a-z]\w*(?:::[a-z]\w*)*\Z")
 _HOSTNAME = re.compile(r"\A[\w.-]+\Z")

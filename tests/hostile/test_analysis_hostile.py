@@ -46,3 +46,21 @@ def test_common_of_string_literals_is_their_enum() -> None:
     assert analysis._common([m.StringType(value="a"), m.ANY, m.INTEGER]) == m.ANY
     assert analysis._common([m.IntegerType(3, 3), m.IntegerType(1, 1), m.IntegerType(2, 2)]) == m.IntegerType(1, 3)
     assert analysis._common([m.IntegerType(3, 3), m.IntegerType(None, 1), m.IntegerType(2, 2)]) == m.IntegerType(None, 3)
+
+
+def test_a_huge_array_is_not_typed_element_by_element(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hover on a 50,000-element array literal that is not constant (one bad character in it)
+    typed every element for a Tuple nobody can read: 2 s of CPU.  Beyond a thousand elements
+    the literal is an Array; counted: the element types inferred."""
+    text = "$arr = [" + "1, " * 5000 + "\u200b]\n"
+    an = analyze(parse(text))
+    calls = []
+    real = type(an).type_of
+
+    def counting(self, node):
+        calls.append(1)
+        return real(self, node)
+    monkeypatch.setattr(type(an), "type_of", counting)
+    res = hover(an, text.index("["), values=False)
+    assert res is not None and "Array" in res.markdown
+    assert len(calls) < 100

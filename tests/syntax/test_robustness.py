@@ -38,6 +38,8 @@ PATHOLOGICAL = {
     "stacked chains in arrays": "$a = " + "[" * 10 + "1" + (" + 1" * 299 + "]") * 10,
     "unclosed": "class a { " * 3000,
     "closers": "}" * 5000 + ")" * 5000 + "]" * 5000,
+    # validation's variable-name pattern backtracked exponentially on this (froze)
+    "variable name failing at its end": "$::" + "a" * 40 + "::é = 1\n",
     "epp": "<% if true { %>" * 2000,
 }
 
@@ -88,6 +90,25 @@ def test_closing_unclosed_braces_is_linear(monkeypatch: pytest.MonkeyPatch) -> N
         return real(self, tok)
     monkeypatch.setattr(parser._LineInfo, "column_if_first", counting)
     text = "if $x {" * 3000 + "\nnotice(1)\n"
+    result = parse(text)
+    assert sum(e.code == "MISSING_RBRACE" for e in result.errors) == 3000
+    assert len(calls) < 4 * len(text)
+
+
+def test_closing_inner_braces_before_an_outer_one_is_linear(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same, for '{' left open inside a block whose '}' comes at a lower indentation: they
+    are closed before it in one pass (one by one it took 4.5 s for an edit; found by
+    benchmarks/fuzz.py)."""
+    from puppet_ls.language.syntax import parser
+
+    calls = []
+    real = parser._LineInfo.column_if_first
+
+    def counting(self, tok):
+        calls.append(1)
+        return real(self, tok)
+    monkeypatch.setattr(parser._LineInfo, "column_if_first", counting)
+    text = "class a {\n  " + "if $x {" * 3000 + "\n}\nnotice(1)\n"
     result = parse(text)
     assert sum(e.code == "MISSING_RBRACE" for e in result.errors) == 3000
     assert len(calls) < 4 * len(text)
