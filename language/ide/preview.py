@@ -30,6 +30,10 @@ _NO_PREVIEW_FUNCTIONS = frozenset({"notice", "info", "warning", "debug", "err", 
                                    "emerg", "fail", "include", "contain", "require", "realize", "tag",
                                    "each", "reverse_each", "create_resources"})
 MAX_LABEL = 60
+# Longest expression source worth previewing.  Past it the value would be cut to MAX_LABEL
+# characters anyway, and merely assembling the program walks every token of the literal
+# (a 150 KB array took 2.3 s of a hover's CPU before the evaluator was even asked).
+MAX_PREVIEW_SOURCE = 20_000
 
 
 @dataclass
@@ -163,6 +167,8 @@ def evaluate_in_process(program: str, budget: PreviewBudget) -> tuple:
 def preview_expression(an: Analysis, node: SyntaxNode, budget: PreviewBudget | None = None) -> Preview | None:
     """The value of one expression when it is static (None otherwise)."""
     budget = budget or PreviewBudget()
+    if node.green.width > MAX_PREVIEW_SOURCE:
+        return None
     start, end = node.range
     deps = _Deps(an).static_closure(start, end)
     if deps is None:

@@ -64,3 +64,38 @@ def test_a_huge_array_is_not_typed_element_by_element(monkeypatch: pytest.Monkey
     res = hover(an, text.index("["), values=False)
     assert res is not None and "Array" in res.markdown
     assert len(calls) < 100
+
+
+def test_a_huge_expression_is_not_previewed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hover with values on a 150 KB constant array spent 2.3 s assembling the preview program
+    (every token of the literal) before the evaluator was asked, whose value would have been cut
+    to a few dozen characters anyway (found by benchmarks/fuzz.py).  Past MAX_PREVIEW_SOURCE
+    characters nothing is assembled: counted, the tokens walked."""
+    from puppet_ls.language.ide import preview
+    from puppet_ls.language.syntax import tree
+
+    text = "$arr = [" + "1, " * 50_000 + "2]\n"
+    an = analyze(parse(text))
+    walked = []
+    real = tree.SyntaxNode._tokens_outside_heredoc_bodies
+
+    def counting(self, reverse=False):
+        for t in real(self, reverse):
+            walked.append(1)
+            yield t
+    monkeypatch.setattr(tree.SyntaxNode, "_tokens_outside_heredoc_bodies", counting)
+    node = parse_right(an)
+    assert node.green.width > 100_000
+    assert preview.preview_expression(an, node) is None
+    assert len(walked) < 100
+    small = "$arr = [1, 2]\n"
+    an_small = analyze(parse(small))
+    p = preview.preview_expression(an_small, parse_right(an_small))
+    assert p is not None and p.value == "[1, 2]"
+
+
+def parse_right(an):
+    from puppet_ls.language.syntax import ast as A
+    from puppet_ls.language.syntax import kinds as K
+    stmt = next(n for n in an.result.root.descendants() if n.kind == K.ASSIGNMENT)
+    return A.Assignment(stmt).right().syntax
