@@ -1483,7 +1483,7 @@ def _lex_piece(text: str, start: int, end: int, prev_kind: str | None, tasks: bo
     if 0 < start < len(text) and not text[start].isspace():
         return None
     lexed = lex_range(text, start, end, prev_kind, tasks)
-    if lexed.heredocs or any(e.code not in LOCAL_LEX_ERRORS for e in lexed.errors):
+    if lexed is None or lexed.heredocs or any(e.code not in LOCAL_LEX_ERRORS for e in lexed.errors):
         return None
     toks = lexed.tokens
     if end < len(text) and not text[end].isspace():
