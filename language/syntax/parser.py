@@ -152,7 +152,6 @@ class Parser:
         self.i = 0
         self.last_error_at = -1
         self.untitled_prefixed = False
-        self.brace_offset = 0
         self.dq_open = -1
         self.dq_multiline = False
         self.multiline: list = []
@@ -356,7 +355,6 @@ class Parser:
         sub.i = 0
         sub.last_error_at = -1
         sub.untitled_prefixed = False
-        sub.brace_offset = 0
         sub.dq_open = -1
         sub.dq_multiline = False
         sub.depth = self.depth
@@ -591,7 +589,8 @@ class Parser:
                 if shape not in (K.QNAME, K.TYPE_REF, K.ACCESS_EXPR, K.RESERVED_WORD) and not titled:
                     return expr
                 node = [expr]
-                self.brace_offset = self.toks[self.i][2]
+                # where an untitled body is reported (a resource in the body has its own brace)
+                brace = self.toks[self.i][2]
                 if titled:
                     self.resource_block(node, titled=True)
                     return GreenNode(K.RESOURCE_EXPR, node)
@@ -604,7 +603,6 @@ class Parser:
                     # '@file { x => 1 }' is a name followed by a hash, which cannot be virtual
                     self.untitled_prefixed = True
                     return GreenNode(K.RESOURCE_EXPR, node)
-                brace = self.brace_offset
                 self.errors.append(SyntaxError_(brace, brace + 1, "RESOURCE_WITHOUT_TITLE", issue("RESOURCE_WITHOUT_TITLE").format()))
                 return GreenNode(K.RESOURCE_EXPR, node)
         return expr

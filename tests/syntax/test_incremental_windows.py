@@ -68,6 +68,10 @@ KNOWN_EDITS = [
     # ... even when typed inside a string or a comment
     ("$x = foo(/) $y = 'ab'\n", 19, 19, "/"),
     ("$x = foo(/) # ab\n", 14, 14, "/"),
+    # an untitled resource body is reported at its own brace, not at that of the last resource
+    # parsed inside it (a window in a lambda of its body changed that one)
+    ("foo { x => $l.map |$y| {\n  $z = 1\n} }\n", 27, 27, "bar { y => 1 }\n"),
+    ("foo { x => $l.map |$y| {\n  bar { y => 1 }\n} }\n", 27, 31, ""),
 ]
 
 
