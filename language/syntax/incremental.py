@@ -12,7 +12,12 @@ provably what a full parse gives:
 * the window lexes on its own (no quote or comment runs past it, no heredoc) and the lexer is
   back in step at its end: the first token after it is the old one, at the shifted offset;
 * the parse of the window stops exactly at its end, its first statement cannot be glued onto
-  the statement before, and the statement after it does not depend on the one before.
+  the statement before, and the statement after it does not depend on the one before;
+* no regular expression runs over its edges (one may hold blanks, and a '/' before it on its
+  line that nothing closed may be closed by the edit);
+* it is parsed as deep as the full parse has it (a bound on the nesting around it), and it
+  does not change what a construct around it leaves unreported once an error was reported
+  inside it (an ``if`` whose block is missing, a call, array or access whose closer is).
 
 When the window fails, it grows by whole statements on both sides (an opened quote or bracket
 reaches further), a few times, within a budget; then the enclosing block is tried, then the
@@ -269,7 +274,7 @@ class _Edit:
             if any(e.offset == first_at for e in old.errors):
                 return None
         piece = parse_statements_at(self.text, lo, hi + self.delta, prev_kind, prev_statement,
-                                    closer_kind if tail else None, self.tasks)
+                                    closer_kind if tail else None, self.tasks, _depth_bound(node))
         if piece is None:
             return None
         if following is not None:
@@ -302,7 +307,7 @@ class _Edit:
         if any(e.offset == first_at for e in self.old.errors):
             return None   # reported by the list before this parameter, naming its first token
         piece = parse_param_at(self.text, node.offset, node.end + self.delta, _previous_token_kind(node),
-                               close, self.tasks)
+                               close, self.tasks, _depth_bound(parent))
         if piece is None or piece.next_token != (nxt[0], nxt[1]):
             return None
         return self.splice(parent, siblings, node.index, node.index + 1, piece, node.offset, node.end, False)
@@ -320,7 +325,8 @@ class _Edit:
         if not _balanced([node.green]):
             return None
         prev_kind = _previous_token_kind(node)
-        piece = parse_block_at(self.text, node.offset, node.end + self.delta, prev_kind, self.tasks)
+        piece = parse_block_at(self.text, node.offset, node.end + self.delta, prev_kind, self.tasks,
+                               _depth_bound(node.parent))
         if piece is None or piece.children[0].kind != K.BLOCK:
             return None
         parent = node.parent
@@ -356,6 +362,26 @@ class _Edit:
         multiline = tuple([m for m in old.multiline_strings if m[0] < lo] + list(piece.multiline) +
                           [(x + delta, y + delta) for x, y in old.multiline_strings if x > hi])
         return prefer_closed_runaway_string(ParseResult(green, errors, self.text, multiline), False, self.tasks)
+
+
+_PREFIXES = frozenset({K.AT, K.ATAT})
+
+
+def _depth_bound(node: SyntaxNode | None) -> int:
+    """A bound on the parser's nesting depth (Parser.depth) inside ``node``: each node around
+    it was parsed inside at most two nested assignment()/expression() calls (an array in an
+    array: '[' entries, assignment, expression, '['), counted as three, plus one call per
+    '@'/'@@' prefix of a resource, which all go into one node."""
+    bound = 0
+    while node is not None:
+        bound += 3
+        for c in node.green.children:
+            if type(c) is not tuple or (c[0] not in _PREFIXES and c[0] not in K.TRIVIA):
+                break
+            if c[0] in _PREFIXES:
+                bound += 1
+        node = node.parent
+    return bound
 
 
 def _reports_syntax_errors(errors) -> bool:

@@ -72,6 +72,10 @@ KNOWN_EDITS = [
     # parsed inside it (a window in a lambda of its body changed that one)
     ("foo { x => $l.map |$y| {\n  $z = 1\n} }\n", 27, 27, "bar { y => 1 }\n"),
     ("foo { x => $l.map |$y| {\n  bar { y => 1 }\n} }\n", 27, 31, ""),
+    # a window deep inside blocks is that deep in a full parse, where nesting is limited
+    ("if $a {\n" * 48 + "$x = 1\n" + "}\n" * 48, 384, 384, "if $b { $y = 2 }\n"),
+    # ... or inside resources with many '@@' (each a level of nesting, all in one node)
+    (("@@" * 30 + "foo { 'a': x => $l.map |$y| {\n") * 3 + "$x = 1\n" + "} }\n" * 3, 270, 270, "$z = [[1]]\n"),
 ]
 
 
