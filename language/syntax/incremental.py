@@ -12,7 +12,12 @@ provably what a full parse gives:
 * the window lexes on its own (no quote or comment runs past it, no heredoc) and the lexer is
   back in step at its end: the first token after it is the old one, at the shifted offset;
 * the parse of the window stops exactly at its end, its first statement cannot be glued onto
-  the statement before, and the statement after it does not depend on the one before.
+  the statement before, and the statement after it does not depend on the one before;
+* no regular expression runs over its edges (one may hold blanks, and a '/' before it on its
+  line that nothing closed may be closed by the edit);
+* it is parsed as deep as the full parse has it (a bound on the nesting around it), and it
+  does not change what a construct around it leaves unreported once an error was reported
+  inside it (an ``if`` whose block is missing, a call, array or access whose closer is).
 
 When the window fails, it grows by whole statements on both sides (an opened quote or bracket
 reaches further), a few times, within a budget; then the enclosing block is tried, then the
@@ -22,7 +27,7 @@ equals ``parse(new_text)``.
 from __future__ import annotations
 
 from . import kinds as K
-from .lexer import same_extent
+from .lexer import LOCAL_LEX_ERRORS, regex_may_run_into, same_extent
 from .parser import (ParseResult, Piece, SyntaxError_, depends_on_previous, gc_paused,
                      last_token_kind, parse, parse_block_at, parse_param_at, parse_statements_at,
                      prefer_closed_runaway_string)
@@ -135,7 +140,7 @@ class _Edit:
         if kind == K.STRING_TEXT and parent.kind != K.DQ_STRING:
             return None
         delta = self.delta
-        if not same_extent(self.text, kind, off, tok_end + delta):
+        if not same_extent(self.text, kind, off, tok_end + delta) or regex_may_run_into(self.text, off):
             return None
         errors = []
         for e in self.old.errors:
@@ -269,7 +274,7 @@ class _Edit:
             if any(e.offset == first_at for e in old.errors):
                 return None
         piece = parse_statements_at(self.text, lo, hi + self.delta, prev_kind, prev_statement,
-                                    closer_kind if tail else None, self.tasks)
+                                    closer_kind if tail else None, self.tasks, _depth_bound(node))
         if piece is None:
             return None
         if following is not None:
@@ -302,7 +307,7 @@ class _Edit:
         if any(e.offset == first_at for e in self.old.errors):
             return None   # reported by the list before this parameter, naming its first token
         piece = parse_param_at(self.text, node.offset, node.end + self.delta, _previous_token_kind(node),
-                               close, self.tasks)
+                               close, self.tasks, _depth_bound(parent))
         if piece is None or piece.next_token != (nxt[0], nxt[1]):
             return None
         return self.splice(parent, siblings, node.index, node.index + 1, piece, node.offset, node.end, False)
@@ -320,7 +325,8 @@ class _Edit:
         if not _balanced([node.green]):
             return None
         prev_kind = _previous_token_kind(node)
-        piece = parse_block_at(self.text, node.offset, node.end + self.delta, prev_kind, self.tasks)
+        piece = parse_block_at(self.text, node.offset, node.end + self.delta, prev_kind, self.tasks,
+                               _depth_bound(node.parent))
         if piece is None or piece.children[0].kind != K.BLOCK:
             return None
         parent = node.parent
@@ -330,11 +336,17 @@ class _Edit:
                            first.end, last.offset, False)
 
     def splice(self, container: SyntaxNode, children, i: int, j: int, piece: Piece, lo: int, hi: int,
-               closed: bool) -> ParseResult:
+               closed: bool) -> ParseResult | None:
         """Replace children[i:j] of ``container`` by the piece and rebuild the ancestors; the
-        old errors and multi-line strings in [lo, hi] are the window's own and are replaced."""
+        old errors and multi-line strings in [lo, hi] are the window's own and are replaced.
+        None when a construct around the window stays quiet about what it misses only while
+        something inside it has reported an error, and the window goes from none to some or
+        back (only the enclosing statement, reparsed whole, can tell)."""
         old = self.old
         delta = self.delta
+        if _reports_syntax_errors(e for e in old.errors if lo <= e.offset <= hi) != \
+                _reports_syntax_errors(piece.errors) and _quiet_after_errors(container):
+            return None
         green = GreenNode(container.green.kind, list(children[:i]) + piece.children + list(children[j:]))
         cur = container
         while cur.parent is not None:
@@ -350,6 +362,63 @@ class _Edit:
         multiline = tuple([m for m in old.multiline_strings if m[0] < lo] + list(piece.multiline) +
                           [(x + delta, y + delta) for x, y in old.multiline_strings if x > hi])
         return prefer_closed_runaway_string(ParseResult(green, errors, self.text, multiline), False, self.tasks)
+
+
+_PREFIXES = frozenset({K.AT, K.ATAT})
+
+
+def _depth_bound(node: SyntaxNode | None) -> int:
+    """A bound on the parser's nesting depth (Parser.depth) inside ``node``: each node around
+    it was parsed inside at most two nested assignment()/expression() calls (an array in an
+    array: '[' entries, assignment, expression, '['), counted as three, plus one call per
+    '@'/'@@' prefix of a resource, which all go into one node."""
+    bound = 0
+    while node is not None:
+        bound += 3
+        for c in node.green.children:
+            if type(c) is not tuple or (c[0] not in _PREFIXES and c[0] not in K.TRIVIA):
+                break
+            if c[0] in _PREFIXES:
+                bound += 1
+        node = node.parent
+    return bound
+
+
+def _reports_syntax_errors(errors) -> bool:
+    """Are there errors the parser reported (not the lexer: the parser counts only its own)?"""
+    return any(e.code not in LOCAL_LEX_ERRORS for e in errors)
+
+
+# Constructs that leave a missing closer unreported when an error was reported inside them
+# (Parser.expect_close's ``errors_before``): (kind, closer).
+_QUIET_CLOSERS = {K.ARG_LIST: K.RPAREN, K.ARRAY: K.RBRACK, K.ACCESS_EXPR: K.RBRACK}
+
+
+def _quiet_after_errors(node: SyntaxNode) -> bool:
+    """Is ``node`` inside a construct that decides whether to report something it misses by
+    whether an error was reported inside it before (so that an error appearing or going away
+    at ``node`` may change an error after it)?  A call's argument list, an array, an access
+    whose closer was missing (recovery skipped to it, or it is absent), and the condition of
+    an ``if``/``unless`` whose block is missing."""
+    child = node
+    cur = node.parent
+    while cur is not None:
+        children = cur.green.children
+        closer = _QUIET_CLOSERS.get(cur.kind)
+        if closer is not None:
+            sig = [c for c in children if type(c) is not tuple or c[0] not in K.TRIVIA]
+            if not (len(sig) >= 2 and type(sig[-1]) is tuple and sig[-1][0] == closer and
+                    (type(sig[-2]) is tuple or sig[-2].kind != K.ERROR)):
+                return True
+        elif cur.kind == K.IF_EXPR or cur.kind == K.UNLESS_EXPR:
+            nodes = [k for k, c in enumerate(children) if type(c) is not tuple]
+            # conditional(): the condition, then the block ('block(quiet=...)' when it is missing)
+            if nodes and child.index == nodes[0] and (
+                    len(nodes) < 2 or children[nodes[1]].kind != K.BLOCK or not children[nodes[1]].children):
+                return True
+        child = cur
+        cur = cur.parent
+    return False
 
 
 def _token_at(root: SyntaxNode, start: int, end: int):

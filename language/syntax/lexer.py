@@ -149,7 +149,7 @@ def _show_char(c: str) -> str:
 
 class _Lexer:
     __slots__ = ("text", "n", "tokens", "errors", "heredocs", "trivia", "prev", "epp", "keywords", "forced",
-                 "pending_bodies", "body_resume", "depth")
+                 "pending_bodies", "body_resume", "depth", "cut")
 
     def __init__(self, text: str, epp: bool, tasks: bool, forced: frozenset = frozenset()):
         self.text = text
@@ -165,6 +165,7 @@ class _Lexer:
         self.pending_bodies: list = []   # heredocs whose body starts after the current line
         self.body_resume = -1     # where the next heredoc body on this line may start
         self.depth = 0
+        self.cut = False          # a regex ran past ``n`` (lex_range: the range cuts it)
 
     # -- helpers ------------------------------------------------------------------------------
     def error(self, offset: int, end: int, code: str, **args) -> None:
@@ -345,6 +346,10 @@ class _Lexer:
                         self.emit(K.REGEX, m.group(), pos)
                         pos = m.end()
                         continue
+                    if n < len(text) and _REGEX_RE.match(text, pos) is not None:
+                        # The whole text closes this regex past the end of the lexed range:
+                        # it is one token there, not the '/' lexed here.
+                        self.cut = True
                 self.emit(K.DIV, "/", pos)
                 pos += 1
                 continue
@@ -780,10 +785,31 @@ def next_tokens(text: str, pos: int, prev_kind: str | None, count: int, tasks: b
         window *= 4
 
 
-def lex_range(text: str, start: int, end: int, prev_kind: str | None, tasks: bool = False) -> LexResult:
+def regex_may_run_into(text: str, pos: int) -> bool:
+    """Could a regular expression that starts before ``pos`` on its line run over ``pos``?  A
+    '/' lexed as a division when nothing closed it becomes a regex once an edit at or after
+    ``pos`` puts a '/' on the line, so a range starting at ``pos`` cannot be lexed on its own.
+    (Any '/' counts, even one inside a string: the token kinds before ``pos`` are not known.)"""
+    line_start = text.rfind("\n", 0, pos) + 1
+    slash = text.find("/", line_start, pos)
+    while slash >= 0:
+        m = _REGEX_RE.match(text, slash)
+        if m is not None and m.end() > pos:
+            return True
+        slash = text.find("/", slash + 1, pos)
+    return False
+
+
+def lex_range(text: str, start: int, end: int, prev_kind: str | None, tasks: bool = False) -> LexResult | None:
     """Lex ``text[start:end]`` as it lexes inside the whole text: after a token of kind
     ``prev_kind`` and with the characters before ``start`` in view (for LISTSTART, WSLPAREN and
-    regex-or-division).  Offsets are those of the whole text."""
+    regex-or-division).  Offsets are those of the whole text.  None when a regular expression
+    may run over either end of the range: one starting in it that ends past ``end`` (a regex
+    may hold blanks, so ``end`` falling on a blank does not show the cut; a quote or comment
+    cut there is reported as unclosed), or a '/' before ``start`` on its line that the text
+    from ``start`` on may close (a '/' lexed as a division before may be a regex now)."""
+    if regex_may_run_into(text, start):
+        return None
     lx = _Lexer(text, False, tasks)
     lx.prev = prev_kind
     lx.n = end
@@ -791,7 +817,7 @@ def lex_range(text: str, start: int, end: int, prev_kind: str | None, tasks: boo
     while pos < end:
         lx.emit(K.ERROR_TOKEN, text[pos], pos)
         pos = lx.lex_code(pos + 1, False)
-    return lx.finish()
+    return None if lx.cut else lx.finish()
 
 
 _heredoc_text_res: dict = {}

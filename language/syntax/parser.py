@@ -152,7 +152,6 @@ class Parser:
         self.i = 0
         self.last_error_at = -1
         self.untitled_prefixed = False
-        self.brace_offset = 0
         self.dq_open = -1
         self.dq_multiline = False
         self.multiline: list = []
@@ -356,7 +355,6 @@ class Parser:
         sub.i = 0
         sub.last_error_at = -1
         sub.untitled_prefixed = False
-        sub.brace_offset = 0
         sub.dq_open = -1
         sub.dq_multiline = False
         sub.depth = self.depth
@@ -591,7 +589,8 @@ class Parser:
                 if shape not in (K.QNAME, K.TYPE_REF, K.ACCESS_EXPR, K.RESERVED_WORD) and not titled:
                     return expr
                 node = [expr]
-                self.brace_offset = self.toks[self.i][2]
+                # where an untitled body is reported (a resource in the body has its own brace)
+                brace = self.toks[self.i][2]
                 if titled:
                     self.resource_block(node, titled=True)
                     return GreenNode(K.RESOURCE_EXPR, node)
@@ -604,7 +603,6 @@ class Parser:
                     # '@file { x => 1 }' is a name followed by a hash, which cannot be virtual
                     self.untitled_prefixed = True
                     return GreenNode(K.RESOURCE_EXPR, node)
-                brace = self.brace_offset
                 self.errors.append(SyntaxError_(brace, brace + 1, "RESOURCE_WITHOUT_TITLE", issue("RESOURCE_WITHOUT_TITLE").format()))
                 return GreenNode(K.RESOURCE_EXPR, node)
         return expr
@@ -1483,7 +1481,7 @@ def _lex_piece(text: str, start: int, end: int, prev_kind: str | None, tasks: bo
     if 0 < start < len(text) and not text[start].isspace():
         return None
     lexed = lex_range(text, start, end, prev_kind, tasks)
-    if lexed.heredocs or any(e.code not in LOCAL_LEX_ERRORS for e in lexed.errors):
+    if lexed is None or lexed.heredocs or any(e.code not in LOCAL_LEX_ERRORS for e in lexed.errors):
         return None
     toks = lexed.tokens
     if end < len(text) and not text[end].isspace():
@@ -1508,7 +1506,7 @@ def _lex_piece(text: str, start: int, end: int, prev_kind: str | None, tasks: bo
 
 def parse_statements_at(text: str, start: int, end: int, prev_kind: str | None,
                         prev_statement: GreenNode | None = None, closer: str | None = None,
-                        tasks: bool = False) -> Piece | None:
+                        tasks: bool = False, depth: int = 0) -> Piece | None:
     """Parse ``text[start:end]``, a run of whole statements of a block or of the file (with
     their leading trivia), exactly as a full parse of ``text`` parses them there, in a file
     whose braces balance.  The context is given: ``prev_kind``, the kind of the token before
@@ -1519,7 +1517,11 @@ def parse_statements_at(text: str, start: int, end: int, prev_kind: str | None,
 
     None when the range cannot be parsed on its own: it does not lex on its own or its braces
     do not balance, its first statement would continue the one before, the parse does not
-    stop exactly at ``end``, or something is still expected there."""
+    stop exactly at ``end``, or something is still expected there.
+
+    ``depth``: no less than the nesting depth of the full parse at ``start`` (the constructs
+    the range is inside); the range is refused when, from there, it reaches MAX_NESTING, since
+    the full parse may then report that earlier.  The same for the two entry points below."""
     lexed = _lex_piece(text, start, end, prev_kind, tasks)
     if lexed is None:
         return None
@@ -1552,6 +1554,7 @@ def parse_statements_at(text: str, start: int, end: int, prev_kind: str | None,
         # recovery before it may go on into it; 'notice' before it takes it as an argument
         return None
     p = Parser(lexed, pair_braces=False)
+    p.depth = depth
     p.stop = stop
     ch: list = [prev_statement] if prev_statement is not None else []
     p.statements(ch, after_statement=after_statement, after_semicolon=after_semicolon)
@@ -1565,13 +1568,14 @@ def parse_statements_at(text: str, start: int, end: int, prev_kind: str | None,
             return None
         p.bump(ch)
         ch.pop()   # the stand-in closer (its trivia stays)
-    if any(e.offset >= eof[2] for e in p.errors):
+    if p.reported_depth or any(e.offset >= eof[2] for e in p.errors):
         return None   # the range ended while something was still expected
     nxt = toks[stop] if closer is None else toks[-2]
     return Piece(ch, sorted(p.errors, key=lambda e: (e.offset, e.end)), p.multiline, first_kind, (nxt[0], nxt[1]))
 
 
-def parse_block_at(text: str, start: int, end: int, prev_kind: str | None, tasks: bool = False) -> Piece | None:
+def parse_block_at(text: str, start: int, end: int, prev_kind: str | None, tasks: bool = False,
+                   depth: int = 0) -> Piece | None:
     """Parse ``text[start:end]`` as one ``{ … }`` block, as a full parse of ``text`` (whose
     braces balance) parses it there after a token of kind ``prev_kind``; the BLOCK node is the
     one child of the piece.  None when the range does not lex on its own, is not exactly one
@@ -1584,14 +1588,15 @@ def parse_block_at(text: str, start: int, end: int, prev_kind: str | None, tasks
         return None
     eof = toks[-1]
     p = Parser(lexed, pair_braces=False)
+    p.depth = depth
     node = p.block()
-    if p.i != len(toks) - 1 or any(e.offset >= eof[2] for e in p.errors):
+    if p.reported_depth or p.i != len(toks) - 1 or any(e.offset >= eof[2] for e in p.errors):
         return None
     return Piece([node], sorted(p.errors, key=lambda e: (e.offset, e.end)), p.multiline, toks[0][0], (K.EOF, ""))
 
 
 def parse_param_at(text: str, start: int, end: int, prev_kind: str | None, close: str,
-                   tasks: bool = False) -> Piece | None:
+                   tasks: bool = False, depth: int = 0) -> Piece | None:
     """Parse ``text[start:end]`` as one parameter (with its leading trivia) of a parameter list
     closed by ``close`` (')' or '|'), exactly as a full parse of ``text`` (whose braces balance)
     parses it there: after the '(', '|' or ',' of kind ``prev_kind``, followed by the tokens
@@ -1614,8 +1619,9 @@ def parse_param_at(text: str, start: int, end: int, prev_kind: str | None, close
     if toks[-1][0] != K.EOF:
         toks.append((K.EOF, "", toks[-1][2] + len(toks[-1][1]), ()))
     p = Parser(lexed, pair_braces=False)
+    p.depth = depth
     node = p.param()
-    if p.i != stop or any(e.offset >= eof[2] for e in p.errors):
+    if p.reported_depth or p.i != stop or any(e.offset >= eof[2] for e in p.errors):
         return None
     nxt = following[0]
     return Piece([node], sorted(p.errors, key=lambda e: (e.offset, e.end)), p.multiline, toks[0][0], (nxt[0], nxt[1]))

@@ -54,6 +54,38 @@ def damaged(text: str, rnd: random.Random) -> str:
     return text[:at] + damage + text[at:]
 
 
+# (text, start, end, inserted): edits a window once got wrong (found by the tests below and by
+# benchmarks/fuzz.py), each the smallest text that showed it
+KNOWN_EDITS = [
+    # an 'if' whose block is missing reports it only while its condition has no error: an error
+    # appearing inside the condition (here in a block of it) takes that report away
+    ("if class a {\n  define v($d) {}\n}\ndefine b {}\n", 27, 27, "["),
+    ("if class a {\n  $x = 1\n}\ndefine b {}\n", 21, 21, "["),
+    # a '/' typed in a window closes a regex that starts there and ends past the window
+    ("$c = $a == 3 and $b != 4 o*/ 1 < 2\n", 15, 15, "*/"),
+    # ... or one that starts before the window (a '/' lexed as a division) on the same line,
+    ("$x = foo(/) $y = 1 $z = 2\n$w = 3\n", 24, 24, "/"),
+    # ... even when typed inside a string or a comment
+    ("$x = foo(/) $y = 'ab'\n", 19, 19, "/"),
+    ("$x = foo(/) # ab\n", 14, 14, "/"),
+    # an untitled resource body is reported at its own brace, not at that of the last resource
+    # parsed inside it (a window in a lambda of its body changed that one)
+    ("foo { x => $l.map |$y| {\n  $z = 1\n} }\n", 27, 27, "bar { y => 1 }\n"),
+    ("foo { x => $l.map |$y| {\n  bar { y => 1 }\n} }\n", 27, 31, ""),
+    # a window deep inside blocks is that deep in a full parse, where nesting is limited
+    ("if $a {\n" * 48 + "$x = 1\n" + "}\n" * 48, 384, 384, "if $b { $y = 2 }\n"),
+    # ... or inside resources with many '@@' (each a level of nesting, all in one node)
+    (("@@" * 30 + "foo { 'a': x => $l.map |$y| {\n") * 3 + "$x = 1\n" + "} }\n" * 3, 270, 270, "$z = [[1]]\n"),
+]
+
+
+@pytest.mark.parametrize("case", KNOWN_EDITS, ids=lambda c: repr(c[0][:c[1]] + "|" + c[3]))
+def test_known_edits(case) -> None:
+    text, start, end, inserted = case
+    _, why = check(parse(text), start, end, inserted)
+    assert why is None, why
+
+
 @pytest.mark.parametrize("seed", [11, 12, 13, 14])
 def test_single_character_edits(seed: int) -> None:
     """Insert each character at random places, and delete random occurrences of it."""
