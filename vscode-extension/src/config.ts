@@ -7,6 +7,8 @@ export const SERVER_SETTING_KEYS = [
   'modulepath',
   'index.enable',
   'index.maxFiles',
+  'index.cache',
+  'index.cacheDir',
   'diagnostics.enable',
   'diagnostics.debounceMs',
   'previews.enable',
