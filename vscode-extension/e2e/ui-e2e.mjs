@@ -90,8 +90,11 @@ try {
     await page.keyboard.press('Control+P');
     await page.waitForSelector('.quick-input-widget input', { state: 'visible', timeout: 30000 });
     await page.keyboard.type('role/manifests/webserver.pp');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'webserver.pp' }).first().waitFor({ timeout: 30000 });
-    await page.keyboard.press('Enter');
+    // click the role's row itself: under load, Enter took whichever row was first while the
+    // list was still being filtered (role/manifests/base.pp once)
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'webserver.pp' }).filter({ hasText: 'role' }).first();
+    await row.waitFor({ timeout: 30000 });
+    await row.click();
     await page.locator(`${ED} .view-lines`, { hasText: 'class role::webserver' }).waitFor({ timeout: 30000 });
     await gotoLine('4:15');
     await page.keyboard.press('Control+K');
