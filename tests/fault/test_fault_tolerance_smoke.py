@@ -8,29 +8,18 @@ The full measurement (960 mutants, percentages, Puppet's own figures) is
 """
 from __future__ import annotations
 
-import importlib.util
 import random
 import sys
-from pathlib import Path
 
 import pytest
 
-_BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
+from tests.scripts import load_benchmark
+
 SEED = 20240607
 PER_KIND = {"file": 3, "bundle": 2}   # 6 kinds x 5 = 30 mutants
 
 
-def _load_harness():
-    # benchmarks/ is a folder of scripts, not a package: load the module from its file.
-    sys.path.insert(0, str(_BENCH))
-    spec = importlib.util.spec_from_file_location("fault_tolerance", _BENCH / "fault_tolerance.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod   # dataclasses look their module up while the class is built
-    spec.loader.exec_module(mod)
-    return mod
-
-
-ft = _load_harness()
+ft = load_benchmark("fault_tolerance")
 _corpus = sys.modules["_corpus"]
 PATHS = _corpus.corpus_files()
 

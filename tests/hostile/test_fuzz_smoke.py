@@ -8,28 +8,17 @@ The harness is checked too: an exception injected into one stage and an incremen
 made to differ from the full parse must both come out as findings."""
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import pytest
 
-_BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
+from tests.scripts import load_benchmark
+
 SEED = 10
 CASES = 40
 
 
-def _load_fuzzer():
-    # benchmarks/ is a folder of scripts, not a package: load the module from its file.
-    sys.path.insert(0, str(_BENCH))
-    spec = importlib.util.spec_from_file_location("fuzz", _BENCH / "fuzz.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod   # dataclasses look their module up while the class is built
-    spec.loader.exec_module(mod)
-    return mod
-
-
-fuzz = _load_fuzzer()
+fuzz = load_benchmark("fuzz")
 FILES = fuzz.fixture_files()
 
 
