@@ -560,27 +560,57 @@ def _resolved(t: m.PType) -> m.PType:
     return t
 
 
+def _is_string_literal(t: m.PType) -> bool:
+    return type(t) is m.StringType and t.value is not None and t.size is None
+
+
 def _common(types: list) -> m.PType:
+    """What folding ``common_type`` over ``types`` from the left gives, in time linear in their
+    number: a literal of thousands of elements is hovered as fast as a short one.
+
+    Two facts keep the shortcuts exact: the fold's value is always assignable from every element
+    seen so far, so an element met before changes nothing (``common_type`` returns its first
+    argument when that holds); and a run of string literals (integer ranges) meeting an Enum
+    (an integer range) only unions values (widens the range), which can be done once per run
+    instead of once per element (each step re-sorting a growing Enum made a hover of a big hash
+    with one odd value quadratic: seconds)."""
     if not types:
         return m.ANY
     if any(type(x) is m.AnyType for x in types):
         return m.ANY        # what the fold ends with once it meets Any, without the fold
-    if len(types) > 2 and all(type(x) is m.StringType and x.value is not None and x.size is None for x in types):
-        # What folding common_type over string literals gives, built at once: the fold grows
-        # (and sorts) an Enum one value at a time, seconds for a literal of a few thousand keys.
-        values = {x.value for x in types}
-        return types[0] if len(values) == 1 else m.EnumType(tuple(sorted(values)))
-    if len(types) > 2 and all(type(x) is m.IntegerType for x in types):
-        # likewise for integer ranges: the fold's result is the smallest range holding them all
-        lo = None if any(x.lo is None for x in types) else min(x.lo for x in types)
-        hi = None if any(x.hi is None for x in types) else max(x.hi for x in types)
-        return m.IntegerType(lo, hi)
-    t = types[0]
-    for x in types[1:]:
+    try:
+        unique = list(dict.fromkeys(types))
+    except TypeError:       # a type holding an unhashable parameter: no de-duplication
+        unique = list(types)
+    t = unique[0]
+    i, n = 1, len(unique)
+    while i < n:
+        x = unique[i]
+        if _is_string_literal(x) and (_is_string_literal(t) or (
+                type(t) is m.EnumType and t.values and not t.case_insensitive)):  # a bare Enum takes any string
+            values = set(t.values) if isinstance(t, m.EnumType) else {t.value}
+            before = len(values)
+            while i < n and _is_string_literal(unique[i]):
+                values.add(unique[i].value)
+                i += 1
+            if len(values) != before:
+                t = m.EnumType(tuple(sorted(values)))
+            continue
+        if type(x) is m.IntegerType and type(t) is m.IntegerType:
+            lo, hi = t.lo, t.hi
+            while i < n and type(unique[i]) is m.IntegerType:
+                y = unique[i]
+                lo = None if lo is None or y.lo is None else min(lo, y.lo)
+                hi = None if hi is None or y.hi is None else max(hi, y.hi)
+                i += 1
+            if (lo, hi) != (t.lo, t.hi):
+                t = m.IntegerType(lo, hi)
+            continue
         try:
             t = common_type(t, x)
         except (TypeSystemError, RecursionError):
             return m.ANY
+        i += 1
     return t
 
 

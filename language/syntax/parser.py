@@ -1899,6 +1899,8 @@ def prefer_closed_runaway_string(result: ParseResult, epp: bool = False, tasks: 
     best, best_count = result, len(found)
     for offset in reversed(candidates):
         alt = _parse(text, epp, tasks, frozenset({offset}))
+        if len(alt.errors) > best_count:
+            continue    # more syntax errors alone: validating it (a walk of the tree) cannot help
         count = len(problems(alt))
         if count <= best_count:
             best, best_count = alt, count

@@ -19,6 +19,9 @@ CASES = {
     "hash with a variable key": "$h = {" + ", ".join(f"'k{i}' => {i}" for i in range(N)) + ", $x => 1}\n",
     # a repeated key and values that are not constant
     "hash with a repeated key": "$h = {" + ", ".join(f"'k{i}' => $v" for i in range(N)) + ", 'k0' => $v}\n",
+    # string values with an undef and an integer among them (a fuzzed filebeat manifest: 16 s)
+    "hash with mixed values": "$h = {" + ", ".join(f"'k{i}' => 'v{i}'" for i in range(N // 2)) + ", 'u' => undef, 'i' => 1, "
+                              + ", ".join(f"'w{i}' => 'v{i}'" for i in range(N // 2, N)) + "}\n",
 }
 
 
@@ -46,6 +49,24 @@ def test_common_of_string_literals_is_their_enum() -> None:
     assert analysis._common([m.StringType(value="a"), m.ANY, m.INTEGER]) == m.ANY
     assert analysis._common([m.IntegerType(3, 3), m.IntegerType(1, 1), m.IntegerType(2, 2)]) == m.IntegerType(1, 3)
     assert analysis._common([m.IntegerType(3, 3), m.IntegerType(None, 1), m.IntegerType(2, 2)]) == m.IntegerType(None, 3)
+
+
+def test_common_equals_the_pairwise_fold() -> None:
+    """The linear-time ``_common`` gives exactly what folding ``common_type`` from the left gives,
+    on seeded random lists mixing the kinds its shortcuts treat (string literals, Enums,
+    integer ranges) with those they leave to the fold."""
+    import random
+    pool = [m.StringType(value=v) for v in "abcd"] + [
+        m.IntegerType(1, 1), m.IntegerType(5, 9), m.IntegerType(None, 0), m.UNDEF, m.STRING,
+        m.EnumType(("a", "z")), m.EnumType(("a",), True), m.EnumType(), m.FLOAT, m.ArrayType(m.INTEGER),
+        m.OptionalType(m.STRING), m.BOOLEAN]
+    rng = random.Random(10)
+    for _ in range(3000):
+        types = [rng.choice(pool) for _ in range(rng.randint(1, 9))]
+        folded = types[0]
+        for x in types[1:]:
+            folded = analysis.common_type(folded, x)
+        assert analysis._common(types) == folded, types
 
 
 def test_a_huge_array_is_not_typed_element_by_element(monkeypatch: pytest.MonkeyPatch) -> None:
