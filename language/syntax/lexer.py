@@ -67,6 +67,8 @@ class LexResult:
     heredocs: list             # Heredoc, in header order
 
 
+# Interpolations inside interpolations beyond this depth are one error, not a deep recursion.
+MAX_INTERPOLATION_NESTING = 100
 _BLANKS = " \t\r\f\v\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000"
 _WS_RE = re.compile("[" + _BLANKS + "]+")
 _NEWLINE_RE = re.compile(r"\n")
@@ -520,8 +522,9 @@ class _Lexer:
                 if text.startswith("${", pos):
                     self.emit(K.INTERP_OPEN, "${", pos)
                     self.depth += 1
-                    if self.depth > 100:
-                        self.error(pos, end, "NESTING_TOO_DEEP")
+                    if self.depth > MAX_INTERPOLATION_NESTING:
+                        self.error(pos, end, "NESTING_TOO_DEEP", what="Interpolations",
+                                   limit=MAX_INTERPOLATION_NESTING)
                         self.emit(K.STRING_TEXT, text[pos + 2:end], pos + 2)
                         self.depth -= 1
                         return end

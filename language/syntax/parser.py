@@ -318,7 +318,8 @@ class Parser:
             self.reported_depth = True
             tok = self.toks[self.i]
             self.errors.append(SyntaxError_(tok[2], tok[2] + len(tok[1]), "NESTING_TOO_DEEP",
-                                            issue("NESTING_TOO_DEEP").format()))
+                                            issue("NESTING_TOO_DEEP").format(what="Brackets, blocks and expressions",
+                                                                             limit=MAX_NESTING)))
 
     def too_deep(self) -> GreenNode:
         """Nesting beyond MAX_NESTING: report it once and skip the group here, so that no

@@ -112,3 +112,22 @@ def test_closing_inner_braces_before_an_outer_one_is_linear(monkeypatch: pytest.
     result = parse(text)
     assert sum(e.code == "MISSING_RBRACE" for e in result.errors) == 3000
     assert len(calls) < 4 * len(text)
+
+
+@pytest.mark.parametrize("text, what", [
+    ("$x = " + "[" * 300 + "]" * 300, "Brackets, blocks and expressions nested too deeply"),
+    ("$x = " + "(" * 300 + "1" + ")" * 300, "Brackets, blocks and expressions nested too deeply"),
+])
+def test_too_deep_nesting_says_what_is_nested(text: str, what: str) -> None:
+    """The one error for nesting beyond the parser's limit names what is nested and the limit
+    (it said "Interpolation nested too deeply" for brackets too)."""
+    errors = [e for e in parse(text).errors if e.code == "NESTING_TOO_DEEP"]
+    assert len(errors) == 1
+    assert errors[0].full_message.startswith(what) and "100 levels" in errors[0].full_message
+
+
+def test_too_deep_interpolation_is_one_lexer_error() -> None:
+    from puppet_ls.language.syntax.lexer import lex
+    text = '"' + '${"' * 150 + '"}' * 150 + '"'
+    errors = [e for e in lex(text).errors if e.code == "NESTING_TOO_DEEP"]
+    assert len(errors) == 1 and errors[0].message.startswith("Interpolations nested too deeply")
