@@ -33,6 +33,8 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 
+from .lifetime import die_with_parent
+
 log = logging.getLogger("puppet-ls")
 
 # Time the worker gets beyond the expression's own budget before it is killed: the evaluator
@@ -315,28 +317,6 @@ def _death_reason(code: int | None) -> str:
 
 # ---- the worker process -------------------------------------------------------------------------
 
-def _die_with_parent(parent: int) -> None:
-    if sys.platform.startswith("linux"):
-        try:
-            import ctypes
-            libc = ctypes.CDLL(None, use_errno=True)
-            PR_SET_PDEATHSIG = 1
-            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-        except (OSError, AttributeError):   # no prctl here: the stdin EOF still ends the worker
-            pass
-    if os.getppid() != parent:       # the parent died before prctl took effect
-        os._exit(0)
-
-    # Belt and braces for systems without PR_SET_PDEATHSIG (it cannot run while C code holds
-    # the interpreter, which is what RLIMIT_CPU is for).
-    def watch():
-        while True:
-            time.sleep(0.25)
-            if os.getppid() != parent:
-                os._exit(0)
-    threading.Thread(target=watch, daemon=True).start()
-
-
 def _cpu_used() -> float:
     r = resource.getrusage(resource.RUSAGE_SELF)
     return r.ru_utime + r.ru_stime
@@ -348,7 +328,7 @@ def worker_main(argv: list) -> int:
     ap.add_argument("--memory-mb", type=int, default=256)
     ap.add_argument("--parent", type=int, default=os.getppid())
     args = ap.parse_args(argv)
-    _die_with_parent(args.parent)
+    die_with_parent(args.parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)     # the editor's Ctrl-C is not for us
     signal.signal(signal.SIGALRM, signal.SIG_DFL)    # the job deadline: ends the process
     limit = args.memory_mb * 1024 * 1024

@@ -10,12 +10,18 @@ while this imports only the indexer.
 from __future__ import annotations
 
 import marshal
+import os
 import sys
 
+from .lifetime import die_with_parent
 from .workspace import _index_batch
 
 
 def main() -> int:
+    # A server killed while its workers parse must not leave them running a batch of seconds.
+    parent = os.environ.get("PUPPET_LS_PARENT_PID", "")
+    if parent.isdigit():
+        die_with_parent(int(parent))
     items = marshal.loads(sys.stdin.buffer.read())
     cache_root = sys.argv[1] if len(sys.argv) > 1 and sys.argv[1] else None
     sys.stdout.buffer.write(marshal.dumps(_index_batch(items, cache_root)))

@@ -282,7 +282,8 @@ def _run_worker(items: list, cache: IndexCache | None, procs: list) -> list | No
     caller can kill it when the work is cancelled."""
     try:
         proc = subprocess.Popen([*WORKER_COMMAND, cache.root if cache is not None else ""],
-                                stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                env={**os.environ, "PUPPET_LS_PARENT_PID": str(os.getpid())})
     except OSError:
         log.warning("cannot start an indexing process", exc_info=True)
         return None

@@ -399,3 +399,43 @@ def test_unknown_capability_values_do_not_prevent_start():
         assert "result" in c.request("textDocument/documentSymbol", {"textDocument": TD})
     finally:
         c.kill()
+
+
+def test_an_index_worker_ends_with_the_server_that_started_it():
+    """A server killed (SIGKILL: no clean-up runs) while an indexing worker parses a long batch
+    must not leave the worker to finish it: the worker is started the way the indexer starts
+    it, given a batch of minutes of parsing, and its starter is killed."""
+    starter = subprocess.Popen(
+        [sys.executable, "-c", (
+         "import marshal, os, subprocess, sys, time\n"
+         "from puppet_ls.server.workspace import WORKER_COMMAND\n"
+         "p = subprocess.Popen([*WORKER_COMMAND, ''], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,\n"
+         "                     env={**os.environ, 'PUPPET_LS_PARENT_PID': str(os.getpid())})\n"
+         "code = ''.join(f'class m::c{i} {{ file {{ \"/f{i}\": ensure => present }} }}\\n' for i in range(2000))\n"
+         "p.stdin.write(marshal.dumps([(f'/m/manifests/c{k}.pp', 'm', 'manifest', '', code.encode())\n"
+         "                             for k in range(1000)]))\n"
+         "p.stdin.close()\n"
+         "print(p.pid, flush=True)\n"
+         "time.sleep(600)\n")],
+        stdout=subprocess.PIPE, text=True)
+    try:
+        assert starter.stdout is not None
+        worker = int(starter.stdout.readline())
+        time.sleep(1.0)                # the worker is parsing its batch
+        assert _alive(worker)
+        starter.kill()
+        starter.wait()
+        deadline = time.monotonic() + 10
+        while _alive(worker) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not _alive(worker), "the index worker outlived the server that started it"
+    finally:
+        starter.kill()
+
+
+def _alive(pid: int) -> bool:
+    stat = Path(f"/proc/{pid}/stat")
+    try:
+        return "Z" not in stat.read_text().split(")")[1][:3]
+    except OSError:
+        return False
