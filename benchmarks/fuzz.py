@@ -18,11 +18,12 @@ result, each one timed as one *operation*:
   killed at the request's deadline), and an internal error of the evaluator is a finding;
   incremental (6
   seeded edits, each ``reparse`` of the previous result compared with ``parse`` of the new
-  text: equal green trees and equal errors, as tests/syntax/test_edits.py compares them).
+  text: equal green trees and equal errors, as tests/syntax/test_edits.py compares them; the
+  reparse and the reference parse are timed as two operations, the comparison not at all).
 
 A *finding* is an exception (including a ``CHECK_INTERNAL_ERROR`` diagnostic, which is one
-swallowed), a hang (an operation using more than 2 s of CPU, or still running after
-``--kill`` seconds of wall time, when the worker is killed and restarted), or a mismatch
+swallowed), a hang (an operation using more than 2 s of CPU; one that has used ``--kill``
+seconds of CPU, or ten times that in wall time, is killed and the worker restarted), or a mismatch
 (incremental != full, or a tree that does not give back its text).  CPU time is the measure
 because the machine may be shared; operations over 2 s of *wall* time are counted and shown
 apart ("slow wall").  The cases run in a child process watched by this one: a real hang is
@@ -55,7 +56,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from _corpus import REPO, corpus_files, read_texts
 
 HANG_S = 2.0              # an operation using more CPU than this is a hang
-KILL_S = 12.0             # wall time after which the worker is killed (a hang for sure)
+KILL_S = 12.0             # CPU time after which the worker is killed (a hang for sure)
+WALL_FACTOR = 10          # ... or this many times that in wall time (blocked, not computing)
 OFFSETS = 5               # cursor positions per case for hover, completion, ...
 EDITS = 6                 # incremental edits per case
 MEMORY_MB = 3072          # the worker's address-space cap: a blow-up becomes MemoryError
@@ -432,6 +434,7 @@ class Runner:
         if self.state is not None:
             self.state["name"].value = stage.encode()
             self.state["start"].value = time.monotonic()
+            self.state["cpu0"].value = time.process_time()
         if self.dump is not None:
             faulthandler.dump_traceback_later(HANG_S, file=self.dump)
         t0, c0 = time.perf_counter(), time.process_time()
@@ -535,7 +538,8 @@ class Worker:
         self._start()
 
     def _start(self) -> None:
-        self.state = {"name": self.ctx.Array("c", 32, lock=False), "start": self.ctx.Value("d", 0.0, lock=False)}
+        self.state = {"name": self.ctx.Array("c", 32, lock=False), "start": self.ctx.Value("d", 0.0, lock=False),
+                      "cpu0": self.ctx.Value("d", 0.0, lock=False)}
         self.conn, child = self.ctx.Pipe()
         self.proc = self.ctx.Process(target=_worker_main, args=(child, self.state, self.dump_path), daemon=True)
         self.proc.start()
@@ -555,7 +559,11 @@ class Worker:
                 except (EOFError, OSError):
                     return self._died(f"the worker died (exit code {self.proc.exitcode})")
             start = self.state["start"].value
-            if start and time.monotonic() - start > limit:
+            # An operation is killed when it has used ``limit`` seconds of CPU (what HANG_S
+            # measures too): on a loaded machine wall time says more about the neighbours than
+            # about the operation.  Wall time still ends one that blocks without computing.
+            cpu = max(0.0, self._cpu() - self.state["cpu0"].value) if start else 0.0
+            if start and (cpu > limit or time.monotonic() - start > limit * WALL_FACTOR):
                 stage = self.state["name"].value.decode()
                 elapsed = time.monotonic() - start
                 res = CaseResult()
@@ -565,13 +573,23 @@ class Worker:
                         stack = f.read()
                 except OSError:
                     pass
-                res.findings.append(Finding(stage, "hang", f"killed after {elapsed:.1f} s wall", stack,
-                                            wall=elapsed))
+                res.findings.append(Finding(stage, "hang", f"killed after {cpu:.1f} s CPU ({elapsed:.1f} s wall)",
+                                            stack, wall=elapsed, cpu=cpu))
                 res.wall[stage] = elapsed
                 self._restart()
                 return res
             if not self.proc.is_alive():
                 return self._died(f"the worker died (exit code {self.proc.exitcode})")
+
+    def _cpu(self) -> float:
+        """The worker's CPU time so far (the clock its ``time.process_time`` reads), or 0 where
+        /proc cannot tell: then only the wall-time bound applies."""
+        try:
+            with open(f"/proc/{self.proc.pid}/stat", encoding="ascii") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, ValueError, IndexError, AttributeError):
+            return 0.0
 
     def _died(self, why: str) -> CaseResult:
         stage = self.state["name"].value.decode()
@@ -811,7 +829,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--files", help="file list, one path a line (default: the shared corpus, else fixtures/)")
     ap.add_argument("--out", default=str(REPO / "benchmarks" / "results" / "fuzz"), help="where findings go")
-    ap.add_argument("--kill", type=float, default=KILL_S, help="wall seconds after which a running operation is killed")
+    ap.add_argument("--kill", type=float, default=KILL_S, help="CPU seconds after which a running operation is killed (or 10 times that in wall seconds)")
     ap.add_argument("--replay", help="run the stages once on this file (a saved reproducer)")
     ap.add_argument("--stage", choices=STAGES, help="with --replay: only this stage (after parse/analyze)")
     ap.add_argument("--offset", type=int, help="with --replay: the cursor offset for hover etc.")
