@@ -263,6 +263,10 @@ def _name(an: Analysis, tok: SyntaxToken, budget) -> HoverResult | None:
                 names = ", ".join(f"`{p}`" for p in list(t.params)[:40])
                 md += f"\n\nAttributes: {names}"
             return HoverResult(md, tok.offset, tok.end)
+        # not a value (it showed as the string 'apache::vhost' while the module was unknown)
+        return HoverResult(_code(f"{tok.text} {{ 'title': … }}") + "\n\nUnknown resource type: not a core "
+                           "type, and no defined type or custom type of this name in the workspace or "
+                           "on the modulepath.", tok.offset, tok.end)
     # an attribute name
     if pk == K.ATTRIBUTE_OP:
         return _attribute(an, tok, parent)

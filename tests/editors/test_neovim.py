@@ -38,9 +38,10 @@ def nvim(version: str) -> str:
     return exe
 
 
-def run_nvim(exe: str, workdir: Path, args: list[str], src_rel: str = "demo.pp", **env: str) -> dict:
+def run_nvim(exe: str, workdir: Path, args: list[str], src_rel: str = "demo.pp", src_text: str = DEMO_TEXT,
+             **env: str) -> dict:
     src = workdir / src_rel
-    src.write_text(DEMO_TEXT)
+    src.write_text(src_text)
     out = workdir / "result.json"
     proc = subprocess.run([exe, "--headless", "--clean", "-n", *args, str(src)], cwd=workdir,
                           env=isolated_env(workdir, LSP_OUT=str(out), **env),
@@ -129,6 +130,40 @@ def test_control_repo_root(version, init, tmp_path):
                  src_rel="site/profile/manifests/demo.pp", PUPPET_LS_NVIM_RTP=str(HERE.parents[1] / "editors" / "nvim"))
     assert r["attached"] is True and r["client_name"] == "puppet_ls", r
     assert Path(r["root_dir"]).resolve() == tmp_path.resolve(), r
+
+
+APACHE = Path("/usr/share/puppet/modules/apache")
+PROFILE_WEB = """\
+class profile::web {
+  apache::vhost { 'www.example.com':
+    port    => 80,
+    docroot => '/var/www/www.example.com',
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("version,init", CONTROL_REPO_CONFIGS, ids=[f"{v}-{i}" for v, i in CONTROL_REPO_CONFIGS])
+def test_control_repo_hover_on_a_module_defined_type(version, init, tmp_path):
+    """In a control repo whose modules/ holds puppetlabs-apache, hovering `apache::vhost` in a
+    profile shows the defined type (found through the control repo's modulepath)."""
+    exe = nvim(version)
+    if shutil.which("puppet-ls") is None:
+        pytest.skip("puppet-ls is not on PATH (python3 -m pip install -e .)")
+    if not (APACHE / "manifests" / "vhost.pp").exists():
+        pytest.skip("puppetlabs-apache is not installed (bash ../shared/corpus/corpus.sh)")
+    (tmp_path / "environment.conf").write_text("modulepath = site:modules:$basemodulepath\n")
+    (tmp_path / "modules").mkdir()
+    (tmp_path / "modules" / "apache").symlink_to(APACHE)
+    profile = tmp_path / "site" / "profile"
+    (profile / "manifests").mkdir(parents=True)
+    r = run_nvim(exe, tmp_path, ["-u", str(NVIM_DIR / init), "-S", str(NVIM_DIR / "check_attached.lua")],
+                 src_rel="site/profile/manifests/web.pp", src_text=PROFILE_WEB,
+                 PUPPET_LS_NVIM_RTP=str(HERE.parents[1] / "editors" / "nvim"),
+                 HOVER_AT="1:4", HOVER_EXPECT="define apache::vhost")
+    assert r["attached"] is True and Path(r["root_dir"]).resolve() == tmp_path.resolve(), r
+    hover = r.get("hover") or ""
+    assert "define apache::vhost" in hover and "docroot" in hover, hover
 
 
 def test_shipped_config_is_the_documented_one():
