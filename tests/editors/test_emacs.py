@@ -32,9 +32,10 @@ pytestmark = pytest.mark.skipif(not _has_eglot(),
                                 reason="Emacs with Eglot not installed (apt-get install -y emacs-nox elpa-eglot elpa-puppet-mode)")
 
 
-def run_emacs(workdir: Path, scripts: list[str], **env: str) -> dict:
-    src = workdir / "demo.pp"
-    src.write_text(DEMO_TEXT)
+def run_emacs(workdir: Path, scripts: list[str], src_rel: str = "demo.pp", src_text: str = DEMO_TEXT,
+              **env: str) -> dict:
+    src = workdir / src_rel
+    src.write_text(src_text)
     out = workdir / "result.json"
     args = [a for s in scripts for a in ("-l", s)]
     # -q, not -Q: -Q also skips Debian's site-start, so elpa-eglot would not be found
@@ -79,6 +80,37 @@ def test_user_init_starts_the_server(tmp_path):
     assert r["major-mode"] == "puppet-mode" and r["managed"] is True, r
     assert r["command"] == ["puppet-ls", "--stdio"]
     assert f"puppet-ls [{DIAGNOSTIC['code']}]: {DIAGNOSTIC['message']}" in r["diagnostics"]
+
+
+APACHE = Path("/usr/share/puppet/modules/apache")
+PROFILE_WEB = """\
+class profile::web {
+  apache::vhost { 'www.example.com':
+    port    => 80,
+    docroot => '/var/www/www.example.com',
+  }
+}
+"""
+
+
+def test_control_repo_hover_on_a_module_defined_type(tmp_path):
+    """In a control repo (a git checkout: Eglot's project is the VC root) whose modules/ holds
+    puppetlabs-apache, the documented init.el gets the defined type's hover on `apache::vhost`."""
+    if shutil.which("puppet-ls") is None:
+        pytest.skip("puppet-ls is not on PATH (python3 -m pip install -e .)")
+    if not (APACHE / "manifests" / "vhost.pp").exists():
+        pytest.skip("puppetlabs-apache is not installed (bash ../shared/corpus/corpus.sh)")
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "environment.conf").write_text("modulepath = site:modules:$basemodulepath\n")
+    (tmp_path / "modules").mkdir()
+    (tmp_path / "modules" / "apache").symlink_to(APACHE)
+    (tmp_path / "site" / "profile" / "manifests").mkdir(parents=True)
+    r = run_emacs(tmp_path, [str(EMACS_DIR / "init-eglot.el"), str(EMACS_DIR / "check-attached.el")],
+                  src_rel="site/profile/manifests/web.pp", src_text=PROFILE_WEB,
+                  HOVER_AT="1:4", HOVER_EXPECT="define apache::vhost")
+    assert r["managed"] is True, r
+    hover = r.get("hover") or ""
+    assert "define apache::vhost" in hover and "docroot" in hover, hover
 
 
 def test_documented_init_is_the_tested_one():

@@ -2,7 +2,7 @@
 ;; Usage: LSP_OUT=out.json emacs --batch -q -l INIT.el -l check-attached.el FILE.pp
 ;; Visits FILE (puppet-mode runs the user's hooks), lets one command loop turn pass (eglot-ensure
 ;; connects on post-command-hook), then records whether Eglot manages the buffer and Flymake's
-;; diagnostics.
+;; diagnostics (and, with HOVER_AT, a hover).
 (require 'package)
 (package-initialize)
 (require 'json)
@@ -26,6 +26,26 @@
             (flymake-start)
             (accept-process-output nil 0.05)))
         (push (cons 'diagnostics (vconcat (mapcar #'flymake-diagnostic-text (flymake-diagnostics)))) result)
+        ;; HOVER_AT=line:col (0-based): the hover there once it mentions HOVER_EXPECT (the
+        ;; workspace index is built after the server starts)
+        (let ((at (getenv "HOVER_AT")) (expect (or (getenv "HOVER_EXPECT") "")) (hover nil))
+          (when (and at (eglot-current-server))
+            (let* ((lc (mapcar #'string-to-number (split-string at ":")))
+                   (deadline (+ (float-time) 30)))
+              (goto-char (point-min))
+              (forward-line (nth 0 lc))
+              (forward-char (nth 1 lc))
+              (while (and (not (and hover (string-match-p (regexp-quote expect) hover)))
+                          (< (float-time) deadline))
+                (let* ((answer (jsonrpc-request (eglot-current-server) :textDocument/hover
+                                                (eglot--TextDocumentPositionParams)))
+                       (contents (and answer (plist-get answer :contents))))
+                  (setq hover (cond ((stringp contents) contents)
+                                    ((plist-get contents :value))
+                                    (t nil))))
+                (unless (and hover (string-match-p (regexp-quote expect) hover))
+                  (accept-process-output nil 0.5))))
+            (push (cons 'hover hover) result)))
         (when (eglot-current-server)
           (push (cons 'command (vconcat (process-command (jsonrpc--process (eglot-current-server))))) result)
           (eglot-shutdown (eglot-current-server))))
