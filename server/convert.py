@@ -2,6 +2,8 @@
 said it supports (markdown, snippets, related information, multi-line semantic tokens)."""
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from lsprotocol import types as lsp
 
 from puppet_ls.language.ide.semantic_tokens import TOKEN_MODIFIERS, TOKEN_TYPES
@@ -31,6 +33,27 @@ _SYMBOL_KIND = {
 def rng(codec: PositionCodec, start: int, end: int) -> lsp.Range:
     (l1, c1), (l2, c2) = codec.position(start), codec.position(end)
     return lsp.Range(lsp.Position(l1, c1), lsp.Position(l2, c2))
+
+
+def offsets(codec: PositionCodec, r: lsp.Range) -> tuple[int, int]:
+    """The code-point offsets of a protocol range."""
+    return codec.offset(r.start.line, r.start.character), codec.offset(r.end.line, r.end.character)
+
+
+def tokens_splice(old: Sequence[int], new: Sequence[int]) -> tuple[int, int, list]:
+    """One splice turning the semantic-token array ``old`` into ``new``: (start, how many to
+    delete, what to insert), from their common prefix and suffix.  Kept to whole tokens (five
+    numbers each) so that a client applying it never sees half a token."""
+    n = min(len(old), len(new))
+    p = 0
+    while p < n and old[p] == new[p]:
+        p += 1
+    p -= p % 5
+    s = 0
+    while s < n - p and old[len(old) - 1 - s] == new[len(new) - 1 - s]:
+        s += 1
+    s -= s % 5
+    return p, len(old) - p - s, list(new[p:len(new) - s])
 
 
 def text_edits(codec: PositionCodec, edits: list) -> list:

@@ -154,3 +154,31 @@ def apply_changes(doc: Document, changes: Sequence, version: int | None,
     if not incremental:
         result, too_large = _parse(text, doc.path, max_size)
     return Document(doc.uri, doc.path, version, text, result, lines, doc.encoding, too_large=too_large)
+
+
+class SemanticTokensCache:
+    """The last semantic-token array sent for each document, under the result id the client
+    quotes when it asks for a delta.  Only the newest result of a document is kept: a client
+    asks for the delta against the last answer it received."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._last: dict[str, tuple[str, list]] = {}
+        self._counter = 0
+
+    def store(self, uri: str, data: list) -> str:
+        with self._lock:
+            self._counter += 1
+            result_id = str(self._counter)
+            self._last[uri] = (result_id, data)
+            return result_id
+
+    def get(self, uri: str, result_id: str) -> list | None:
+        with self._lock:
+            last = self._last.get(uri)
+            return last[1] if last is not None and last[0] == result_id else None
+
+    def forget(self, uri: str) -> None:
+        with self._lock:
+            self._last.pop(uri, None)
+

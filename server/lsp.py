@@ -53,7 +53,7 @@ from pygls.protocol.language_server import lsp_method
 from pygls.uris import from_fs_path, to_fs_path
 
 from . import __version__, convert, framing
-from .documents import Document, apply_changes, is_puppet_document, open_document
+from .documents import Document, SemanticTokensCache, apply_changes, is_puppet_document, open_document
 from .evalworker import EvalWorker
 from .index_cache import IndexCache, default_folder
 from .positions import UTF8, UTF16, UTF32, PositionCodec
@@ -180,6 +180,7 @@ class PuppetServer(LanguageServer):
         self.interactive_pool = concurrent.futures.ThreadPoolExecutor(max_workers=3, thread_name_prefix="puppet-ls-ask")
         self.running: dict[int | str, threading.Event] = {}   # request id -> its evaluations' token
         self.previews_skipped = False          # the worker was not ready: ask for a refresh later
+        self.semantic_tokens_cache = SemanticTokensCache()
 
     def start_worker(self) -> None:
         self.worker = EvalWorker(memory_mb=self.settings.previews_memory_mb)
@@ -431,6 +432,7 @@ def build_server() -> PuppetServer:
         uri = params.text_document.uri
         ls.docs.pop(uri, None)
         ls.last_change.pop(uri, None)
+        ls.semantic_tokens_cache.forget(uri)
         h = ls.timers.pop(uri, None)
         if h is not None:
             h.cancel()
@@ -540,10 +542,35 @@ def build_server() -> PuppetServer:
     def folding(ls: PuppetServer, params: lsp.FoldingRangeParams, doc: Document):
         return convert.folding_ranges(doc.codec, ide_folding.folding_ranges(doc.result))
 
+    # Full, delta and range: after an edit the client asks for a delta against the result it
+    # has (one splice of the integer array, a few dozen numbers for a keystroke instead of the
+    # whole file's), and for the visible range of a large file before the full answer.
+    def _full_tokens(ls: PuppetServer, doc: Document) -> lsp.SemanticTokens:
+        data = convert.semantic_tokens(doc.codec, doc.text, ide_tokens.semantic_tokens(ls.analysis(doc)), False)
+        result_id = ls.semantic_tokens_cache.store(doc.uri, data)
+        return lsp.SemanticTokens(data=data, result_id=result_id)
+
     @server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, convert.LEGEND)
     @_isolated(lambda: lsp.SemanticTokens(data=[]), heavy=True)
     def semantic_tokens(ls: PuppetServer, params: lsp.SemanticTokensParams, doc: Document):
-        toks = ide_tokens.semantic_tokens(ls.analysis(doc))
+        return _full_tokens(ls, doc)
+
+    @server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL_DELTA)
+    @_isolated(lambda: lsp.SemanticTokens(data=[]), heavy=True)
+    def semantic_tokens_delta(ls: PuppetServer, params: lsp.SemanticTokensDeltaParams, doc: Document):
+        previous = ls.semantic_tokens_cache.get(doc.uri, params.previous_result_id)
+        full = _full_tokens(ls, doc)
+        if previous is None:            # not the result we hold (or none): the whole answer
+            return full
+        start, delete, insert = convert.tokens_splice(previous, full.data)
+        edits = [lsp.SemanticTokensEdit(start=start, delete_count=delete, data=insert)] if delete or insert else []
+        return lsp.SemanticTokensDelta(edits=edits, result_id=full.result_id)
+
+    @server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE)
+    @_isolated(lambda: lsp.SemanticTokens(data=[]), heavy=True)
+    def semantic_tokens_range(ls: PuppetServer, params: lsp.SemanticTokensRangeParams, doc: Document):
+        start, end = convert.offsets(doc.codec, params.range)
+        toks = ide_tokens.semantic_tokens(ls.analysis(doc), start, end)
         return lsp.SemanticTokens(data=convert.semantic_tokens(doc.codec, doc.text, toks, False))
 
     # ---- formatting (language/formatter; the client's tab size is not used: the style guide's

@@ -31,7 +31,9 @@ _KEYWORDS = K.KEYWORD_KINDS | frozenset({K.BOOLEAN, K.UNDEF, K.DEFAULT})
 _PARAM_KINDS = frozenset({"parameter", "lambda_parameter", "template_parameter"})
 
 
-def semantic_tokens(an: Analysis) -> list:
+def semantic_tokens(an: Analysis, start: int = 0, end: int | None = None) -> list:
+    """(offset, length, type, modifiers) of the tokens that overlap [start, end) (the whole
+    file by default), in order."""
     model = an.model
     defs = {d.offset: d for d in model.definitions}
     refs = {r.offset: r for r in model.references}
@@ -42,6 +44,10 @@ def semantic_tokens(an: Analysis) -> list:
         n = len(tok.text)
         if n == 0 or k in (K.WHITESPACE, K.NEWLINE):
             continue
+        if tok.offset + n <= start:
+            continue
+        if end is not None and tok.offset >= end:
+            break
         if k in _COMMENTS:
             add((tok.offset, n, _T["comment"], 0))
         elif k in _STRINGS:

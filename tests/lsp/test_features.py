@@ -174,6 +174,43 @@ async def test_symbols_folding_semantic_tokens(client):
         assert len(data) % 5 == 0 and len(data) > 50
         # decode: the first token is the keyword 'class' at 0:0
         assert data[:3] == [0, 0, 5]
+        await _semantic_tokens_range_and_delta(client, uri, toks)
+
+
+def _absolute(data: list) -> list:
+    """(line, start, length, type, modifiers) of relative semantic-token data."""
+    out, line, start = [], 0, 0
+    for i in range(0, len(data), 5):
+        dl, ds, n, t, m = data[i:i + 5]
+        line, start = line + dl, (start + ds if dl == 0 else ds)
+        out.append((line, start, n, t, m))
+    return out
+
+
+async def _semantic_tokens_range_and_delta(client, uri, full):
+    # a range answers the tokens of those lines, as the full answer has them
+    part = await client.text_document_semantic_tokens_range_async(types.SemanticTokensRangeParams(
+        text_document=tdi(uri), range=types.Range(types.Position(3, 0), types.Position(6, 0))))
+    assert _absolute(list(part.data)) == [t for t in _absolute(list(full.data)) if 3 <= t[0] < 6]
+    # a delta after an edit, applied to the previous answer, gives the new full answer
+    assert full.result_id
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        content_changes=[types.TextDocumentContentChangePartial(
+            range=types.Range(types.Position(4, 0), types.Position(4, 0)), text="  $extra = 'x'\n")]))
+    delta = await client.text_document_semantic_tokens_full_delta_async(types.SemanticTokensDeltaParams(
+        text_document=tdi(uri), previous_result_id=full.result_id))
+    assert isinstance(delta, types.SemanticTokensDelta) and len(delta.edits) == 1
+    edit = delta.edits[0]
+    assert len(edit.data or []) < 30          # the new line's tokens, not the file's
+    data = list(full.data)
+    data[edit.start:edit.start + edit.delete_count] = list(edit.data or [])
+    again = await client.text_document_semantic_tokens_full_async(types.SemanticTokensParams(text_document=tdi(uri)))
+    assert data == list(again.data)
+    # a result id the server does not hold: the whole answer
+    stale = await client.text_document_semantic_tokens_full_delta_async(types.SemanticTokensDeltaParams(
+        text_document=tdi(uri), previous_result_id="no-such-result"))
+    assert isinstance(stale, types.SemanticTokens) and list(stale.data) == data
 
 
 async def test_previews_and_evaluate_selection(client):

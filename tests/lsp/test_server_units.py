@@ -136,3 +136,21 @@ def test_revisions_equal_a_fresh_parse(seed) -> None:
         fresh = open_document("file:///t.pp", "/t.pp", version, expected_text, UTF16)
         assert doc.result.green == fresh.result.green
         assert [(e.offset, e.code) for e in doc.result.errors] == [(e.offset, e.code) for e in fresh.result.errors]
+
+
+@pytest.mark.parametrize("old, new", [
+    ([], []),
+    ([0, 0, 5, 1, 0], [0, 0, 5, 1, 0]),
+    ([0, 0, 5, 1, 0], []),
+    ([], [0, 0, 5, 1, 0]),
+    ([0, 0, 5, 1, 0, 1, 2, 3, 4, 0], [0, 0, 5, 1, 0, 0, 4, 1, 2, 0, 1, 2, 3, 4, 0]),   # a token inserted
+    ([0, 0, 5, 1, 0, 1, 2, 3, 4, 0, 2, 0, 1, 1, 0], [0, 0, 5, 1, 0, 2, 0, 1, 1, 0]),   # a token deleted
+    ([0, 0, 5, 1, 0, 1, 2, 3, 4, 0], [0, 0, 6, 1, 0, 1, 2, 3, 4, 0]),                  # a length changed
+    ([0, 0, 5, 5, 0, 0, 6, 5, 5, 0], [0, 0, 5, 5, 0, 0, 6, 5, 5, 0, 0, 6, 5, 5, 0]),   # repeats: no overlap
+])
+def test_semantic_tokens_splice(old, new):
+    """One splice of whole tokens turns the previous array into the new one."""
+    from puppet_ls.server.convert import tokens_splice
+    start, delete, insert = tokens_splice(old, new)
+    assert start % 5 == 0 and delete % 5 == 0 and len(insert) % 5 == 0
+    assert old[:start] + insert + old[start + delete:] == new
