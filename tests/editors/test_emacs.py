@@ -113,6 +113,32 @@ def test_control_repo_hover_on_a_module_defined_type(tmp_path):
     assert "define apache::vhost" in hover and "docroot" in hover, hover
 
 
+UNFORMATTED = """\
+class demo {
+  file { '/tmp/demo':
+    ensure => file,
+    mode => '0644',
+    content => "plain",
+  }
+}
+"""
+
+
+def test_format_on_save(tmp_path):
+    """The documented before-save-hook: saving writes what puppet-ls formats."""
+    from puppet_ls.language.formatter import format_text
+    if shutil.which("puppet-ls") is None:
+        pytest.skip("puppet-ls is not on PATH (python3 -m pip install -e .)")
+    (tmp_path / ".git").mkdir()
+    r = run_emacs(tmp_path, [str(EMACS_DIR / "init-eglot.el"), str(EMACS_DIR / "format-on-save.el"),
+                             str(EMACS_DIR / "save-and-report.el")], src_text=UNFORMATTED)
+    assert r["managed"] is True, r
+    expected = format_text(UNFORMATTED).text
+    assert expected != UNFORMATTED and r["saved"] == expected, r["saved"]
+
+
 def test_documented_init_is_the_tested_one():
     doc = (HERE.parents[1] / "docs" / "editors.md").read_text()
-    assert (EMACS_DIR / "init-eglot.el").read_text() in re.findall(r"```elisp\n(.*?)```", doc, re.DOTALL)
+    blocks = re.findall(r"```elisp\n(.*?)```", doc, re.DOTALL)
+    for el in ("init-eglot.el", "format-on-save.el"):
+        assert (EMACS_DIR / el).read_text() in blocks, f"docs/editors.md does not show {el} verbatim"

@@ -166,6 +166,34 @@ def test_control_repo_hover_on_a_module_defined_type(version, init, tmp_path):
     assert "define apache::vhost" in hover and "docroot" in hover, hover
 
 
+UNFORMATTED = """\
+class demo {
+  file { '/tmp/demo':
+    ensure => file,
+    mode => '0644',
+    content => "plain",
+  }
+}
+"""
+FORMAT_ON_SAVE = [("0.7", "init-0.7.lua", "format-on-save-0.7.lua"), ("0.11", "init-0.11.lua", "format-on-save.lua"),
+                  ("0.11", "init-0.8.lua", "format-on-save.lua")]
+
+
+@pytest.mark.parametrize("version,init,snippet", FORMAT_ON_SAVE, ids=[f"{v}-{i}" for v, i, _ in FORMAT_ON_SAVE])
+def test_format_on_save(version, init, snippet, tmp_path):
+    """The documented format-on-save autocommand: `:write` saves what puppet-ls formats."""
+    from puppet_ls.language.formatter import format_text
+    exe = nvim(version)
+    if shutil.which("puppet-ls") is None:
+        pytest.skip("puppet-ls is not on PATH (python3 -m pip install -e .)")
+    (tmp_path / ".git").mkdir()
+    r = run_nvim(exe, tmp_path, ["-u", str(NVIM_DIR / init), "-S", str(NVIM_DIR / snippet),
+                                 "-S", str(NVIM_DIR / "save_and_report.lua")], src_text=UNFORMATTED)
+    assert r["attached"] is True, r
+    expected = format_text(UNFORMATTED).text
+    assert expected != UNFORMATTED and r["saved"] == expected, r["saved"]
+
+
 def test_shipped_config_is_the_documented_one():
     """editors/nvim/lsp/puppet_ls.lua sets what the documented 0.11 config sets."""
     shipped = (HERE.parents[1] / "editors" / "nvim" / "lsp" / "puppet_ls.lua").read_text()
@@ -179,5 +207,5 @@ def test_documented_configs_are_the_tested_ones():
     """docs/editors.md shows exactly the init.lua files that the test above runs."""
     doc = (HERE.parents[1] / "docs" / "editors.md").read_text()
     blocks = re.findall(r"```lua\n(.*?)```", doc, re.DOTALL)
-    for init in ("init-0.11.lua", "init-0.8.lua", "init-0.7.lua"):
+    for init in ("init-0.11.lua", "init-0.8.lua", "init-0.7.lua", "format-on-save.lua", "format-on-save-0.7.lua"):
         assert (NVIM_DIR / init).read_text() in blocks, f"docs/editors.md does not show {init} verbatim"
