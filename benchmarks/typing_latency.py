@@ -2,7 +2,7 @@
 """Typing in a large manifest, as an editor does it: the server's CPU and the latency of the
 requests an editor sends after each keystroke (issue 19, acceptance 3).
 
-    python3 benchmarks/typing.py [--file PATH] [--keys 50] [--rate 10] [--runs 3]
+    python3 benchmarks/typing_latency.py [--file PATH] [--keys 50] [--rate 10] [--runs 3]
 
 Opens ``apache/manifests/vhost.pp`` (2,830 lines, from the corpus; --file for another) in a
 fresh server, waits for its first diagnostics, then types --keys characters (a new line of
