@@ -557,6 +557,7 @@ class Worker:
                 try:
                     return self.conn.recv()
                 except (EOFError, OSError):
+                    self.proc.join(2)     # reaped, its exit code (a signal: negative) is known
                     return self._died(f"the worker died (exit code {self.proc.exitcode})")
             start = self.state["start"].value
             # An operation is killed when it has used ``limit`` seconds of CPU (what HANG_S
