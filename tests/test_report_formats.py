@@ -208,3 +208,12 @@ def test_fingerprints_survive_lines_added_above(tmp_path: Path) -> None:
     _, after = check("--format", "gitlab", "site.pp", cwd=tmp_path)
     fps = [i["fingerprint"] for i in json.loads(before)]
     assert len(set(fps)) == 2 and fps == [i["fingerprint"] for i in json.loads(after)]
+
+
+def test_pre_commit_hooks() -> None:
+    """.pre-commit-hooks.yaml is a valid pre-commit manifest whose hooks run puppet-ls commands."""
+    clientlib = pytest.importorskip("pre_commit.clientlib", reason="pre-commit validates its hook manifest")
+    hooks = clientlib.load_manifest(str(HERE.parents[1] / ".pre-commit-hooks.yaml"))
+    assert {h["id"]: h["entry"] for h in hooks} == {"puppet-ls-check": "puppet-ls check",
+                                                    "puppet-ls-format": "puppet-ls format"}
+    assert {"check", "format"} <= set(main.commands)
