@@ -19,6 +19,7 @@ import unicodedata
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from importlib import metadata
 from urllib.parse import quote
 
@@ -95,6 +96,7 @@ def describe(code: str) -> str:
 
 # ---- paths --------------------------------------------------------------------------------------
 
+@lru_cache(maxsize=4096)   # called once per finding, with few distinct paths
 def relative_path(path: str, base: str) -> str:
     """``path`` relative to ``base`` with '/' separators when it lies inside it, else as given."""
     if os.path.isabs(path):
@@ -134,14 +136,26 @@ def _pad(chars: str) -> str:
     return "".join(ch if ch == "\t" else " " * _width(ch) for ch in chars)
 
 
-def source_snippet(text: str, rec: Mapping) -> list[str]:
-    """The line a finding starts on, numbered, with carets under its columns (to the end of the
-    line when it goes on further); a window around the finding when the line is very long."""
-    lines = text.split("\n")
+class SourceLines:
+    """The lines of each file's text, split once per file however many findings it has."""
+
+    def __init__(self, sources: Mapping[str, str]) -> None:
+        self.sources = sources
+        self.split: dict[str, list[str]] = {}
+
+    def line(self, path: str, number: int) -> str | None:
+        """Line ``number`` (1-based) of ``path`` without its line break, None when there is none."""
+        if path not in self.split:
+            text = self.sources.get(path)
+            self.split[path] = text.split("\n") if text is not None else []
+        lines = self.split[path]
+        return lines[number - 1].removesuffix("\r") if 1 <= number <= len(lines) else None
+
+
+def source_snippet(src: str, rec: Mapping) -> list[str]:
+    """The line ``src`` a finding starts on, numbered, with carets under its columns (to the end
+    of the line when it goes on further); a window around the finding when the line is very long."""
     number = rec["line"]
-    if not 1 <= number <= len(lines):
-        return []
-    src = lines[number - 1].removesuffix("\r")
     start = min(max(rec["column"] - 1, 0), len(src))
     end = rec["end_column"] - 1 if rec["end_line"] == number else len(src)
     end = min(max(end, start), len(src))
@@ -156,18 +170,21 @@ def source_snippet(text: str, rec: Mapping) -> list[str]:
     tail = "…" if shown_to < len(src) else ""
     gutter = " " * len(str(number))
     carets = "^" * max(1, sum(_width(ch) for ch in marked))
+    shown = f"{number} | {head}{visible}{tail}" if src else f"{number} |"
     return [f"{gutter} |",
-            f"{number} | {head}{visible}{tail}",
+            shown,
             f"{gutter} | {_pad(head)}{_pad(_CONTROL.sub('?', before))}{carets}",
             ""]
 
 
 def write_text(out: CheckOutput) -> str:
     lines: list[str] = []
+    sources = SourceLines(out.sources)
     for rec in out.findings(out.show_ignored):
         lines.append(text_line(rec))
-        if out.show_source and rec["path"] in out.sources:
-            lines.extend(source_snippet(out.sources[rec["path"]], rec))
+        src = sources.line(rec["path"], rec["line"]) if out.show_source else None
+        if src is not None:
+            lines.extend(source_snippet(src, rec))
     return "".join(line + "\n" for line in lines)
 
 
@@ -212,19 +229,21 @@ def fingerprints(out: CheckOutput, records: Sequence[dict]) -> list[str]:
     (the n-th identical finding of a file gets n in its hash)."""
     seen: dict[tuple, int] = {}
     result = []
+    sources = SourceLines(out.sources)
     for rec in records:
-        text = out.sources.get(rec["path"])
-        line = ""
-        if text is not None:
-            lines = text.split("\n")
-            if 1 <= rec["line"] <= len(lines):
-                line = lines[rec["line"] - 1].strip()
+        line = (sources.line(rec["path"], rec["line"]) or "").strip()
         key = (relative_path(rec["path"], out.base), rec["code"], rec["message"], line)
         n = seen.get(key, 0)
         seen[key] = n + 1
         digest = hashlib.sha256("\0".join((*key, str(n))).encode("utf-8", "backslashreplace"))
         result.append(digest.hexdigest()[:32])
     return result
+
+
+def _machine_json(value: object) -> str:
+    """Compact JSON for reports that only programs read: ``indent`` would make ``json`` use its
+    pure-Python encoder, several times slower on a large report."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
 # ---- GitLab Code Quality ---------------------------------------------------------------------------
@@ -239,7 +258,7 @@ def write_gitlab(out: CheckOutput) -> str:
                "severity": _GITLAB_SEVERITY.get(rec["severity"], "major"),
                "location": {"path": relative_path(rec["path"], out.base), "lines": {"begin": rec["line"]}}}
               for rec, fp in zip(records, fingerprints(out, records))]
-    return json.dumps(issues, indent=1, ensure_ascii=False) + "\n"
+    return _machine_json(issues)
 
 
 # ---- SARIF 2.1.0 -----------------------------------------------------------------------------------
@@ -301,7 +320,7 @@ def write_sarif(out: CheckOutput) -> str:
     run["columnKind"] = "unicodeCodePoints"   # our columns count characters
     run["results"] = results
     log = {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}
-    return json.dumps(log, indent=1, ensure_ascii=False) + "\n"
+    return _machine_json(log)
 
 
 # ---- XML (JUnit, Checkstyle) ------------------------------------------------------------------------
