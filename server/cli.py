@@ -38,6 +38,7 @@ from puppet_ls.language.syntax.lines import LineIndex
 from . import __version__
 from .files import DEFAULT_MAX_FILE_BYTES, ReadProblem, display_path, parse_size, read_bounded, walk_sources
 from .format_cli import make_format_command
+from .report_formats import FORMAT_HELP, FORMATS, IGNORED, CheckOutput, render, text_line, tool_info
 
 SOURCE_SUFFIXES = (".pp", ".epp")
 DEFAULT_FILE_TIMEOUT = 60.0
@@ -226,24 +227,58 @@ main.add_command(make_format_command(_file_options))
 
 def _echo_diagnostic(report: FileReport, d: Diagnostic, index: LineIndex | None, err: bool = False) -> dict:
     rec = diagnostic_record(report, d, index)
-    click.echo(f"{rec['path']}:{rec['line']}:{rec['column']}: {rec['severity']} {rec['code']} {rec['message']}", err=err)
+    click.echo(text_line(rec), err=err)
     return rec
+
+
+def write_report(fmt: str, reports: list[FileReport], output_file: str | None = None, *,
+                 show_ignored: bool = False, show_source: bool = False) -> None:
+    """Print the findings of ``reports`` in the output format ``fmt`` (one of
+    ``report_formats.FORMATS``), to ``output_file`` when one is given.  A file that cannot be
+    written ends the command with exit status 2."""
+    records: list[dict] = []
+    sources: dict[str, str] = {}
+    for report in reports:
+        index = LineIndex(report.text) if report.text is not None else None
+        if report.text is not None:
+            sources[report.path] = report.text
+        records += [diagnostic_record(report, d, index) for d in report.diagnostics]
+        records += [diagnostic_record(report, d, index) | {"severity": IGNORED, "reason": reason}
+                    for d, reason in report.ignored]
+    out = CheckOutput(records, [r.path for r in reports], sources, os.getcwd(), show_ignored, show_source,
+                      tool_info())
+    text = render(fmt, out)
+    if output_file in (None, "-"):
+        click.echo(text, nl=False)
+        return
+    try:
+        with open(output_file, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+    except OSError as exc:
+        click.echo(f"puppet-ls check: cannot write --output-file {display_path(output_file or '')}: "
+                   f"{exc.strerror or exc}", err=True)
+        sys.exit(2)
 
 
 @main.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
-              help="text: one 'path:line:col: severity code message' per line; json: a JSON list.")
+@click.option("--format", "fmt", type=click.Choice(FORMATS, case_sensitive=False), default="text",
+              show_default=True, help=FORMAT_HELP)
+@click.option("--output-file", "-o", "output_file", type=click.Path(dir_okay=False, allow_dash=True),
+              help="Write the findings to this file instead of standard output ('-': standard output).")
+@click.option("--show-source", is_flag=True,
+              help="With --format text: print each finding's source line with a caret under its columns.")
 @click.option("--quiet", "-q", is_flag=True, help="Do not print the summary line.")
 @click.option("--show-ignored", is_flag=True,
-              help="Also print what '# lint:ignore:<check>' control comments silenced (severity 'ignored', with the reason).")
+              help="Also print what '# lint:ignore:<check>' control comments silenced (severity 'ignored', with "
+                   "the reason).  SARIF always carries them, as suppressed results.")
 @click.option("--modulepath", "modulepath", multiple=True, metavar="DIRS",
               help="Directories of modules the code may use (':'-separated, repeatable).  Their "
                    "classes, defined types, functions and types are known, and names found "
                    "nowhere are reported as unknown.")
 @_file_options
-def check(paths: tuple[str, ...], fmt: str, quiet: bool, show_ignored: bool, modulepath: tuple[str, ...],
-          max_bytes: int, file_timeout: float) -> None:
+def check(paths: tuple[str, ...], fmt: str, output_file: str | None, show_source: bool, quiet: bool,
+          show_ignored: bool, modulepath: tuple[str, ...], max_bytes: int, file_timeout: float) -> None:
     """Check Puppet manifests and EPP templates: syntax, validation, static checks and
     puppet-lint's style checks (those it runs by default, under its names).
 
@@ -259,8 +294,15 @@ def check(paths: tuple[str, ...], fmt: str, quiet: bool, show_ignored: bool, mod
     still checked.  Lines and columns are 1-based; columns count characters.  Exit status is
     0 when no errors were found (warnings allowed), 1 when there were errors, 2 on bad usage
     (e.g. a path that does not exist).
+
+    For CI, --format github annotates a pull request, sarif feeds code scanning, gitlab is a
+    Code Quality report, and junit and checkstyle suit other dashboards; --output-file writes
+    the report to a file (docs/ci.md has GitHub Actions and GitLab CI set-ups).
     """
     from .workspace import build_index, module_roots_of
+    fmt = fmt.lower()
+    if show_source and fmt != "text":
+        raise click.UsageError("--show-source applies to --format text only")
     files, missing, unlisted = collect_files(paths)
     for m in missing:
         click.echo(f"puppet-ls check: no such file or directory: {display_path(m)}", err=True)
@@ -292,35 +334,16 @@ def check(paths: tuple[str, ...], fmt: str, quiet: bool, show_ignored: bool, mod
     def check_one(path: Path) -> FileReport:
         return check_file(path, env, max_bytes, file_timeout, lint)
 
-    show_progress = sys.stderr.isatty() and len(files) > 50 and fmt == "text"
-    records: list[dict] = []
-    errors = warnings = 0
+    show_progress = sys.stderr.isatty() and len(files) > 50 and (fmt == "text" or output_file not in (None, "-"))
     reports = list(unlisted)
     if show_progress:
         with click.progressbar(files, label="Checking", file=sys.stderr) as bar:
             reports += [check_one(f) for f in bar]
     else:
         reports += [check_one(f) for f in files]
-    for report in reports:
-        index = LineIndex(report.text) if report.text is not None else None
-        for d in report.diagnostics:
-            if fmt == "text":
-                rec = _echo_diagnostic(report, d, index)
-            else:
-                rec = diagnostic_record(report, d, index)
-            records.append(rec)
-            if d.severity == "error":
-                errors += 1
-            elif d.severity == "warning":
-                warnings += 1
-        for d, reason in report.ignored if show_ignored else ():
-            rec = diagnostic_record(report, d, index) | {"severity": "ignored", "reason": reason}
-            if fmt == "text":
-                click.echo(f"{rec['path']}:{rec['line']}:{rec['column']}: ignored {rec['code']} {rec['message']}"
-                           + (f" ({reason})" if reason else ""))
-            records.append(rec)
-    if fmt == "json":
-        click.echo(json.dumps(records, indent=1, ensure_ascii=False))
+    errors = sum(1 for r in reports for d in r.diagnostics if d.severity == "error")
+    warnings = sum(1 for r in reports for d in r.diagnostics if d.severity == "warning")
+    write_report(fmt, reports, output_file, show_ignored=show_ignored, show_source=show_source)
     if not quiet and fmt == "text":
         click.echo(f"{len(files)} file{'s' if len(files) != 1 else ''} checked: "
                    f"{errors} error{'s' if errors != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''}", err=True)
