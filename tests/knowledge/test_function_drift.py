@@ -6,12 +6,18 @@ where the library knowingly differs from Puppet are listed below with their reas
 list cannot go stale (a listed function that stops differing fails too)."""
 from __future__ import annotations
 
+import json
+import re
+from pathlib import Path
+
 import pytest
 
 from puppet_ls.language.eval import all_functions
 from puppet_ls.language.eval.typetext import TypeTextError, type_from_text
 from puppet_ls.language.knowledge.functions import SUFFIXES, functions, overlay_names
 from puppet_ls.language.types.format import type_to_string
+
+GRAMMAR = Path(__file__).resolve().parents[2] / "vscode-extension" / "syntaxes" / "puppet.tmLanguage.json"
 
 # Function -> why the library's dispatches are not Puppet 7.23's declared ones.
 KNOWN_DEVIATIONS = {
@@ -100,3 +106,33 @@ def test_the_comparison_sees_a_difference() -> None:
     # abs and round differ by one dispatch (round takes no String): the comparison must see it.
     assert _implemented(all_functions()["abs"]) == _declared(functions()["abs"])
     assert _implemented(all_functions()["abs"]) != _declared(functions()["round"])
+
+
+def _grammar_function_names(grammar: dict) -> set:
+    """The names of the TextMate grammar's ``support.function.puppet`` alternation."""
+    found: list = []
+
+    def walk(o) -> None:
+        if isinstance(o, dict):
+            if o.get("name") == "support.function.puppet":
+                found.append(o["match"])
+            for v in o.values():
+                walk(v)
+        elif isinstance(o, list):
+            for v in o:
+                walk(v)
+
+    walk(grammar)
+    assert len(found) == 1, found
+    m = re.search(r"\(\?:([a-z0-9_|]+)\)", found[0])
+    assert m is not None, found[0]
+    return set(m.group(1).split("|"))
+
+
+def test_the_editor_grammar_names_the_declared_functions() -> None:
+    # The VS Code extension colours built-in function names with a regular expression of its own
+    # (a TextMate grammar cannot ask the server); it must name exactly Puppet's functions.
+    names = _grammar_function_names(json.loads(GRAMMAR.read_text(encoding="utf-8")))
+    declared = set(functions())
+    assert names == declared, (f"not functions: {sorted(names - declared)}; "
+                               f"missing: {sorted(declared - names)} (vscode-extension/syntaxes/puppet.tmLanguage.json)")
