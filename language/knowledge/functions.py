@@ -90,15 +90,10 @@ class FunctionFacts:
     return_type: str = ""            # a type, "=arg" (see _RETURN_TYPES below) or "" (unknown)
     load_error: str = ""             # why the installed Puppet could not load it, if it could not
 
-    @property
-    def typed_by_puppet_ls(self) -> bool:
-        """Are the signatures callers see puppet-ls's typing rather than Puppet's own?"""
-        return self.name in _SIGNATURES
-
 
 # Functions that need the outside world: files and templates on the node or in modules, Hiera
-# data, external commands.  The evaluator declares them (so a call is not "unknown") and refuses
-# to run them.
+# data, external commands.  They are known like any other function (checked, hovered, completed);
+# the evaluator implements each as a refusal.
 _NOT_IN_SANDBOX = frozenset("""
 binary_file create_resources epp eyaml_lookup_key file find_file find_template generate hiera
 hiera_array hiera_hash hiera_include hocon_data inline_template json_data lookup module_directory
@@ -152,7 +147,7 @@ _RETURN_TYPES: dict[str, str] = {
 }
 
 
-def parse_dispatch(texts: tuple[str, ...]) -> Dispatch:
+def _parse_dispatch(texts: tuple[str, ...]) -> Dispatch:
     """A dispatch from "<Type> <name>[?*+]" texts (a block as "&<Callable> <name>[?]")."""
     params = []
     block = None
@@ -195,7 +190,7 @@ def _data() -> _Data:
         name = f["name"]
         puppet = tuple(_dispatch(d) for d in f["signatures"])
         typed = _SIGNATURES.get(name)
-        seen = tuple(parse_dispatch(t) for t in typed) if typed is not None else puppet
+        seen = tuple(_parse_dispatch(t) for t in typed) if typed is not None else puppet
         out[name] = FunctionFacts(name, f["api"], f["summary"], f["doc"], seen, puppet,
                                   name not in _NOT_IN_SANDBOX, _return_type(name, puppet),
                                   f.get("load_error", ""))
