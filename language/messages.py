@@ -148,6 +148,29 @@ def _text(key: str, code: str, template: str) -> Text:
     return t
 
 
+@dataclass(frozen=True, slots=True)
+class Fragment:
+    """A part of other messages, never reported alone: the reason Ruby gives for a comparison it
+    refuses (the "Caused by" of ``COMPARISON_NOT_POSSIBLE``), Onigmo's reason for a regular
+    expression it refuses.  Registered here so that no text is written where it is raised."""
+    key: str
+    template: str
+
+    def format(self, **args: object) -> str:
+        return self.template.format(**args)
+
+
+_FRAGMENTS: dict[str, Fragment] = {}
+
+
+def _fragment(key: str, template: str) -> Fragment:
+    if key in _ISSUES or key in _TEXTS or key in _FRAGMENTS:
+        raise ValueError(f"message key {key} is defined twice")
+    f = Fragment(key, template)
+    _FRAGMENTS[key] = f
+    return f
+
+
 def issue(code: str) -> Issue:
     return _ISSUES[code]
 
@@ -157,19 +180,31 @@ def all_issues() -> list[Issue]:
 
 
 def render(key: str, /, **args: object) -> str:
-    """The message registered under ``key`` (a code, or the key of a :class:`Text`), filled in."""
-    t = _TEXTS.get(key)
+    """The message registered under ``key`` (a code, or the key of a :class:`Text` or a
+    :class:`Fragment`), filled in."""
+    t = _TEXTS.get(key) or _FRAGMENTS.get(key)
     return t.format(**args) if t is not None else _ISSUES[key].format(**args)
 
 
 def code_of(key: str) -> str:
-    """The code a message registered under ``key`` is reported as."""
+    """The code a message registered under ``key`` is reported as ("" for a fragment, which is
+    never reported alone)."""
+    if key in _FRAGMENTS:
+        return ""
     t = _TEXTS.get(key)
     return t.code if t is not None else _ISSUES[key].code
 
 
 def is_registered(key: str) -> bool:
-    return key in _ISSUES or key in _TEXTS
+    return key in _ISSUES or key in _TEXTS or key in _FRAGMENTS
+
+
+def is_fragment(key: str) -> bool:
+    return key in _FRAGMENTS
+
+
+def all_fragments() -> list[Fragment]:
+    return list(_FRAGMENTS.values())
 
 
 def all_texts() -> list[Text]:
@@ -185,6 +220,12 @@ _def("RUNTIME_ERROR", ERROR, "Error while evaluating {expression}, {detail}")
 _def("DIV_BY_ZERO", ERROR, "Division by 0")
 _def("ILLEGAL_RESERVED_PARAMETER", ERROR, "Attempt to assign to a reserved variable name: '{name}' (puppet-ls: a class or define parameter named like a reserved variable)")
 _def("DUPLICATE_DEFINITION", ERROR, "{kind} '{name}' is already defined; cannot redefine (puppet-ls: Puppet's loader reports it without an issue code)")
+# Puppet's loader texts for a name defined twice, each located inside the message.
+_text("CLASS_ALREADY_DEFINED", "DUPLICATE_DEFINITION", "Class '{name}' is already defined (line: {first}); cannot redefine (line: {second})")
+_text("CLASS_REDEFINED_AS_DEFINITION", "DUPLICATE_DEFINITION", "'{name}' is already defined (line: {first}) as a class; cannot redefine as a definition (line: {second})")
+_text("DEFINITION_REDEFINED_AS_CLASS", "DUPLICATE_DEFINITION", "Definition '{name}' is already defined (line: {first}); cannot be redefined as a class (line: {second})")
+_text("NODE_ALREADY_DEFINED", "DUPLICATE_DEFINITION", "Node '{name}' is already defined (line: {first}); cannot redefine (line: {second})")
+_text("ENTITY_REDEFINED", "DUPLICATE_DEFINITION", "Attempt to redefine entity 'http://puppet.com/2016.1/runtime/{entity}'. Originally set at string:?line={line}&pos={pos}.")
 _def("RESULT_IS_INFINITY", ERROR, "The result of the {operator} expression is Infinity")
 _def("NUMERIC_OVERFLOW", ERROR, "{expression} resulted in a value outside of Puppet Integer {kind} range, got '{value}'")
 _def("NOT_NUMERIC", ERROR, "The value '{value}' cannot be converted to Numeric.")
@@ -600,6 +641,34 @@ _def("top_scope_facts", WARNING, "Top-scope fact ${name}; write {replacement}")
 # puppet-ls's own findings about control comments (puppet-lint prints these on stderr)
 _def("LINT_IGNORE_UNCLOSED", WARNING, "'lint:ignore:{check}' opens a block that no 'lint:endignore' closes, so it silences nothing")
 _def("LINT_ENDIGNORE_UNMATCHED", WARNING, "'lint:endignore' without an open 'lint:ignore:<check>' block")
+
+# ==== fragments: parts of evaluation messages, never reported alone ==============================
+# Why Ruby refuses to order two values (Puppet's COMPARISON_NOT_POSSIBLE "Caused by '...'").
+_fragment("COMPARE_STRING_TO_NON_STRING", "A String is not comparable to a non String")
+_fragment("COMPARE_NUMERIC_TO_NON_NUMERIC", "A Numeric is not comparable to non Numeric")
+_fragment("COMPARE_TIMESPAN", "Timespans are only comparable to Timespans, Integers, and Floats")
+_fragment("COMPARE_TIMESTAMP", "Timestamps are only comparable to Timestamps, Integers, and Floats")
+_fragment("COMPARE_VERSION", "Versions not comparable to non Versions")
+_fragment("COMPARE_SYMBOL", "Symbol not comparable to non Symbol")
+_fragment("COMPARE_UNORDERED", "Only Strings, Numbers, Timespans, Timestamps, and Versions are comparable")
+# Why Onigmo (Ruby's regexp engine) refuses a regular expression, and the reason with the pattern
+# as Ruby's RegexpError writes it ("premature end of char-class: /[/").
+_fragment("ONIGMO_TOO_SHORT_ESCAPE", "too short escape sequence")
+_fragment("ONIGMO_INVALID_PROPERTY_NAME", "invalid character property name {{{name}}}")
+_fragment("ONIGMO_INVALID_BACKREF", "invalid backref number/name")
+_fragment("ONIGMO_UNDEFINED_GROUP_OPTION", "undefined group option")
+_fragment("ONIGMO_END_PATTERN_IN_GROUP", "end pattern in group")
+_fragment("ONIGMO_UNMATCHED_CLOSE_PAREN", "unmatched close parenthesis")
+_fragment("ONIGMO_NOTHING_TO_REPEAT", "target of repeat operator is not specified")
+_fragment("ONIGMO_UNMATCHED_PAREN", "end pattern with unmatched parenthesis")
+_fragment("ONIGMO_INVALID_POSIX_BRACKET", "invalid POSIX bracket type")
+_fragment("ONIGMO_NESTED_NEGATED_CLASS", "nested negated character class")
+_fragment("ONIGMO_CLASS_INTERSECTION", "character class intersection")
+_fragment("ONIGMO_PREMATURE_END_OF_CLASS", "premature end of char-class")
+_fragment("ONIGMO_BAD_REPEAT_RANGE", "upper is smaller than lower in repeat range")
+_fragment("ONIGMO_EMPTY_RANGE", "empty range in char class")
+_fragment("REGEXP_ERROR", "{reason}: /{pattern}/")
+_fragment("REGEXP_INVALID", "invalid regular expression: /{pattern}/")
 
 # ==== server (puppet_ls.server): limits of the language server ==================================
 _def("DOCUMENT_TOO_LARGE", WARNING,

@@ -32,6 +32,11 @@ SINKS: dict[str, tuple[int | None, int | None]] = {
     "FormatError": (0, None),
     "RubyFormatError": (0, None),
     "StringFormatError": (0, None),
+    # Ruby's reasons, which become parts of other messages (registered fragments)
+    "CompareError": (0, None),
+    "RubyRegexpError": (0, None),
+    # Puppet's loader errors for a name defined twice (eval/catalog.py)
+    "_definition_error": (0, None),
     "OpError": (1, 0),
     "fail": (1, 0),             # Evaluator.fail(code, message, where)
     "optionally_fail": (2, 1),  # Evaluator.optionally_fail(level, code, message, where)
@@ -45,6 +50,9 @@ SINKS: dict[str, tuple[int | None, int | None]] = {
 }
 # variables and attributes that hold a code
 _CODE_NAMES = {"code", "diag_code", "issue_code"}
+# Functions whose result is message text (a reason or a whole message): what they return must
+# not be text written on the spot either.
+MESSAGE_FUNCTIONS = {"regexp_error"}
 # callee name -> index of a preamble argument ("Error while evaluating a Function Call, ")
 PREFIXES: dict[str, int] = {"fail": 3, "locate": 2, "EvalError": 4}
 
@@ -118,6 +126,14 @@ def _scan(path: Path):
         for n in ast.walk(fn):
             owner[id(n)] = tv  # innermost function wins: scopes are walked outer first
 
+    for fn in scopes:
+        if fn.name in MESSAGE_FUNCTIONS:
+            tv = text_vars(fn)
+            for n in ast.walk(fn):
+                if isinstance(n, ast.Return) and n.value is not None and (
+                        _is_text(n.value) or isinstance(n.value, ast.Name) and n.value.id in tv):
+                    out.append((n.lineno, f"ad-hoc message text returned by {fn.name}()"))
+
     for node in ast.walk(tree):
         if isinstance(node, ast.arguments):
             # a parameter named ``code`` with a default: that default is a code
@@ -181,7 +197,9 @@ def _scan(path: Path):
         elif isinstance(msg, ast.Call) and _callee(msg) == "render" and codes:
             keys = _literal_codes(msg.args[0] if msg.args else None)
             for k in keys:
-                if messages.is_registered(k) and messages.code_of(k) not in codes:
+                if messages.is_fragment(k):
+                    out.append((node.lineno, f"fragment {k!r} reported as a whole message"))
+                elif messages.is_registered(k) and messages.code_of(k) not in codes:
                     what = (f"message {k!r} is reported under its code "
                             f"{messages.code_of(k)!r}, not {codes}")
                     out.append((node.lineno, what))
@@ -212,7 +230,13 @@ def test_scan_finds_what_it_forbids(tmp_path: Path) -> None:
         "def i():\n"
         "    raise OpError('DIV_BY_ZERO', render('UNKNOWN_VARIABLE', name='x'))\n"
         "def j(err):\n"
-        "    code = err.code or 'NOT_REGISTERED_EITHER'\n",
+        "    code = err.code or 'NOT_REGISTERED_EITHER'\n"
+        "def k(a):\n"
+        "    raise CompareError('A String is not comparable to ' + a)\n"
+        "def regexp_error(p):\n"
+        "    return f'premature end of char-class: /{p}/'\n"
+        "def m():\n"
+        "    raise EvalError(render('COMPARE_SYMBOL'), 'RUNTIME_ERROR')\n",
         encoding="utf-8")
     found = sorted(what for _, what in _scan(sample))
     assert found == sorted([
@@ -221,6 +245,9 @@ def test_scan_finds_what_it_forbids(tmp_path: Path) -> None:
         "unregistered code 'NOT_A_REGISTERED_CODE'",
         "unregistered message key 'NOT_A_KEY'",
         "unregistered code 'NOT_REGISTERED_EITHER'",
+        "ad-hoc message text passed to CompareError()",
+        "ad-hoc message text returned by regexp_error()",
+        "fragment 'COMPARE_SYMBOL' reported as a whole message",
         ("message 'UNKNOWN_VARIABLE' is reported under its code 'UNKNOWN_VARIABLE', not "
          "['DIV_BY_ZERO']"),
     ]), found

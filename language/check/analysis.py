@@ -13,19 +13,18 @@ inferred approximation.
 from __future__ import annotations
 
 import dataclasses
-from functools import lru_cache
 
 from ..syntax import ast as A
 from ..syntax import kinds as K
-from ..syntax.parser import ParseResult, parse
+from ..syntax.parser import ParseResult
 from ..syntax.tree import SyntaxNode
 from ..types import model as m
 from ..types.algebra import common_type, generalize, infer_set
 from ..types.build import BUILTIN_RESOURCE_TYPES, TypeCall
 from ..types.errors import TypeSystemError
-from ..types.from_ast import NotStatic, type_call_from_ast, type_from_ast
+from ..types.from_ast import NotStatic, type_call_from_ast, type_call_from_text, type_from_ast
 from ..types.values import DEFAULT, Regexp
-from .builtins import RETURN_TYPES
+from ..knowledge.functions import function as builtin_function
 from .env import EMPTY, Environment
 from .scopes import Definition, FileModel
 
@@ -48,23 +47,6 @@ _BOOLEAN_OPS = frozenset({K.ISEQUAL, K.NOTEQUAL, K.MATCH, K.NOMATCH, K.LESSTHAN,
 # Iteration functions whose lambda receives the elements of the first argument.
 _ITERATORS = frozenset({"each", "map", "filter", "any", "all", "reverse_each", "partition",
                         "group_by", "flat_map", "each_with_index", "tree_each"})
-
-
-@lru_cache(maxsize=1024)
-def parse_type_text(text: str):
-    """A TypeCall for a type written as text, or None when it is not a static type."""
-    if not text:
-        return None
-    pr = parse(text)
-    if pr.errors:
-        return None
-    stmts = [c for c in pr.root.children() if c.kind != K.ERROR]
-    if len(stmts) != 1:
-        return None
-    try:
-        return type_call_from_ast(A.view(stmts[0]))
-    except (NotStatic, RecursionError):
-        return None
 
 
 def has_unresolved(t, depth: int = 0) -> bool:
@@ -145,7 +127,7 @@ class Analysis:
         return type_from_ast(node, self.alias_scope, self.resource_names)
 
     def type_from_text(self, text: str):
-        call = parse_type_text(text)
+        call = type_call_from_text(text)
         if call is None:
             return None
         try:
@@ -428,8 +410,9 @@ class Analysis:
             return t if isinstance(t, (m.ArrayType, m.HashType)) else m.ANY
         if name == "each" and args:
             return self.type_of(args[0])
-        text = RETURN_TYPES.get(name)
-        if text is None:
+        facts = builtin_function(name)
+        text = facts.return_type if facts is not None else ""
+        if not text:
             return m.ANY
         if text == "=arg":
             at = generalize(self.type_of(args[0])) if args else m.ANY
@@ -614,4 +597,4 @@ def _common(types: list) -> m.PType:
     return t
 
 
-__all__ = ["Analysis", "NOT_CONST", "parse_type_text", "has_unresolved", "TypeCall"]
+__all__ = ["Analysis", "NOT_CONST", "has_unresolved", "TypeCall"]

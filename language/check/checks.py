@@ -25,7 +25,7 @@ from ..types.build import BUILTIN_RESOURCE_TYPES
 from ..types.format import format_value, type_to_string
 from ..types.relations import is_instance
 from .analysis import NOT_CONST, Analysis, has_unresolved
-from .builtins import BUILTIN_VARIABLES, CORE_FUNCTIONS, is_core_fact
+from .builtins import BUILTIN_VARIABLES, is_core_fact
 from .scopes import Named
 from .signatures import INF, builtin_signatures, entity_signature, puppet_function_signature
 
@@ -171,8 +171,8 @@ class _Checker:
                 self._check_args(call, name, [puppet_function_signature(self.an, fdef)], args, lam,
                                  related=((own[0].offset, own[0].end, "defined here"),))
                 continue
-            if name in CORE_FUNCTIONS or ("::" not in name and builtin_signatures(name)):
-                sigs = builtin_signatures(name)
+            sigs = builtin_signatures(name) if "::" not in name else None
+            if sigs is not None:
                 if sigs:
                     self._check_args(call, name, sigs, args, lam)
                 continue

@@ -1,19 +1,24 @@
-"""Function signatures in one shape, whatever their source: the evaluator's built-in library,
-Puppet-language functions in the file, and functions from the workspace index.
+"""Function signatures in one shape, whatever their source: Puppet's built-in functions (their
+declarations in ``knowledge/functions.py``), Puppet-language functions in the file, and
+functions from the workspace index.
 
-``Signature`` is what the argument checker, signature help and hover read.  The evaluator's
-library is imported lazily (the checker needs it only when a file calls a function).  A
-failure to read it is a bug, not a reason to stop checking calls silently: it surfaces as the
-internal-error diagnostic of the static checks (``ide.diagnostics``), and
-tests/check_static/test_signatures.py builds the signature of every built-in function.
+``Signature`` is what the argument checker, signature help and hover read.  Built-in signatures
+are built once per name; tests/check_static/test_signatures.py builds the signature of every
+built-in function.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
+from ..knowledge.functions import function as declared_function
+from ..knowledge.functions import functions as declared_functions
 from ..syntax import ast as A
 from ..types import model as m
-from ..types.format import type_to_string
+from ..types.build import build_type
+from ..types.errors import TypeSystemError
+from ..types.from_ast import type_call_from_text
+from .analysis import has_unresolved
 
 INF = float("inf")
 
@@ -63,47 +68,50 @@ class Signature:
         return self.min_args <= n <= self.max_args
 
 
-def builtin_function(name: str):
-    """The evaluator library's Function object for ``name`` (None when unknown)."""
-    from ..eval.functions import lookup_function
-    return lookup_function(name)
-
-
 def builtin_function_names() -> list:
-    from ..eval.functions import all_functions
-    return sorted(all_functions())
+    """Every built-in function Puppet ships."""
+    return sorted(declared_functions())
+
+
+@lru_cache(maxsize=256)
+def _builtin_signatures(name: str) -> tuple | None:
+    facts = declared_function(name)
+    if facts is None:
+        return None
+    out = []
+    for d in facts.dispatches:
+        params = tuple(SigParam(p.name, _declared_type(p.type), p.type,
+                                "repeated" if p.kind in ("repeated", "required_repeated") else p.kind)
+                       for p in d.params)
+        block = "none" if d.block is None else ("optional" if d.block.optional else "required")
+        block_type = _declared_type(d.block.type) if d.block is not None else None
+        out.append(Signature(facts.name, params, d.min_args, d.max_args, block, block_type,
+                             d.block.type if d.block is not None else "", d.return_type or ""))
+    return tuple(out)
 
 
 def builtin_signatures(name: str) -> list | None:
-    """Signatures of a built-in function from the evaluator's library, or None."""
-    f = builtin_function(name)
-    if f is None:
+    """Signatures of a built-in function as declared in ``knowledge/functions.py``, or None."""
+    sigs = _builtin_signatures(name.lstrip(":"))
+    return None if sigs is None else list(sigs)
+
+
+def _declared_type(text: str) -> m.PType | None:
+    """The type a declared signature names; None (not checked) when it names something this
+    program does not know (``Puppet::LookupContext``, a function's recursive local alias)."""
+    call = type_call_from_text(text)
+    if call is None:
         return None
-    out = []
-    for d in f.dispatches:
-        info = d.info()
-        types = list(info.param_types)
-        names = list(info.names)
-        lo, hi = info.size
-        params = []
-        for i, (t, n) in enumerate(zip(types, names)):
-            if hi == INF and i == len(names) - 1:
-                kind = "repeated"
-            elif i >= lo:
-                kind = "optional"
-            else:
-                kind = "required"
-            params.append(SigParam(n, t, type_to_string(t), kind))
-        bt = info.block_type
-        block = "none" if bt is None else ("optional" if info.block_optional else "required")
-        out.append(Signature(name, tuple(params), lo, hi, block, bt,
-                             type_to_string(bt) if bt is not None else ""))
-    return out
+    try:
+        t = build_type(call)
+    except (TypeSystemError, RecursionError):
+        return None
+    return None if has_unresolved(t) else t
 
 
 def builtin_doc(name: str) -> str:
-    f = builtin_function(name)
-    return getattr(f, "doc", "") or "" if f is not None else ""
+    facts = declared_function(name.lstrip(":"))
+    return facts.summary if facts is not None else ""
 
 
 def puppet_function_signature(analysis, fdef: A.FunctionDef) -> Signature:

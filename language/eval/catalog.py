@@ -154,8 +154,8 @@ class Catalog:
             label = "Class" if kind == "class" else None
             if label is not None:
                 raise self._definition_error(
-                    f"Class '{name}' is already defined (line: {self._line(first)}); cannot "
-                    f"redefine (line: {self._line(second)})", second)
+                    render("CLASS_ALREADY_DEFINED", name=name, first=self._line(first),
+                           second=self._line(second)), second)
             self._redefined_entity(f"type/{name}", first, second)
         if other is not None:
             first, second = _in_order(other.node, node)
@@ -163,11 +163,11 @@ class Catalog:
             first_kind = other_kind if first is other.node else kind
             if first_kind == "class":
                 raise self._definition_error(
-                    f"'{name}' is already defined (line: {self._line(first)}) as a class; cannot "
-                    f"redefine as a definition (line: {self._line(second)})", second)
+                    render("CLASS_REDEFINED_AS_DEFINITION", name=name, first=self._line(first),
+                           second=self._line(second)), second)
             raise self._definition_error(
-                f"Definition '{name}' is already defined (line: {self._line(first)}); cannot be "
-                f"redefined as a class (line: {self._line(second)})", second)
+                render("DEFINITION_REDEFINED_AS_CLASS", name=name, first=self._line(first),
+                       second=self._line(second)), second)
 
     def _check_node_names(self, node: SyntaxNode) -> None:
         seen = self.__dict__.setdefault("_node_names", {})
@@ -178,16 +178,14 @@ class Catalog:
             if key in seen:
                 first, second = _in_order(seen[key], node)
                 raise self._definition_error(
-                    f"Node '{key}' is already defined (line: {self._line(first)}); cannot "
-                    f"redefine (line: {self._line(second)})", second)
+                    render("NODE_ALREADY_DEFINED", name=key, first=self._line(first),
+                           second=self._line(second)), second)
             seen[key] = node
 
     def _redefined_entity(self, entity: str, first: SyntaxNode, second: SyntaxNode) -> None:
         first, second = _in_order(first, second)
         line, pos = self.ev.ctx.lines.position(first.range[0])
-        raise self._definition_error(
-            f"Attempt to redefine entity 'http://puppet.com/2016.1/runtime/{entity}'. "
-            f"Originally set at string:?line={line}&pos={pos}.", second)
+        raise self._definition_error(render("ENTITY_REDEFINED", entity=entity, line=line, pos=pos), second)
 
     @staticmethod
     def _definition_error(message: str, node: SyntaxNode) -> EvalError:

@@ -458,7 +458,8 @@ def _time_num_cmp(t, n) -> int:
 
 
 class CompareError(Exception):
-    pass
+    """Ruby's refusal to order two values; its text (a registered fragment) becomes the
+    "Caused by" of COMPARISON_NOT_POSSIBLE."""
 
 
 def compare(a: Any, b: Any) -> int:
@@ -466,7 +467,7 @@ def compare(a: Any, b: Any) -> int:
     ta = type(a)
     if ta is str:
         if type(b) is not str:
-            raise CompareError("A String is not comparable to a non String")
+            raise CompareError(render("COMPARE_STRING_TO_NON_STRING"))
         x, y = _ascii_lower(a), _ascii_lower(b)
         return (x > y) - (x < y)
     if ta is int or ta is float:
@@ -480,30 +481,30 @@ def compare(a: Any, b: Any) -> int:
             # issue, in Puppet).
             raise OpError("RUNTIME_ERROR", render("SEMVER_NOT_FLOAT"),
                           "op")
-        raise CompareError("A Numeric is not comparable to non Numeric")
+        raise CompareError(render("COMPARE_NUMERIC_TO_NON_NUMERIC"))
     if isinstance(a, Timespan):
         if isinstance(b, Timespan):
             return (a.nsecs > b.nsecs) - (a.nsecs < b.nsecs)
         if type(b) in (int, float):
             return _time_num_cmp(a, b)
-        raise CompareError("Timespans are only comparable to Timespans, Integers, and Floats")
+        raise CompareError(render("COMPARE_TIMESPAN"))
     if isinstance(a, Timestamp):
         if isinstance(b, Timestamp):
             return (a.nsecs > b.nsecs) - (a.nsecs < b.nsecs)
         if type(b) in (int, float):
             return _time_num_cmp(a, b)
-        raise CompareError("Timestamps are only comparable to Timestamps, Integers, and Floats")
+        raise CompareError(render("COMPARE_TIMESTAMP"))
     if isinstance(a, SemVer):
         if not isinstance(b, SemVer):
-            raise CompareError("Versions not comparable to non Versions")
+            raise CompareError(render("COMPARE_VERSION"))
         ka, kb = a.key(), b.key()
         return (ka > kb) - (ka < kb)
     if isinstance(a, DefaultValue):
         # default is a Ruby Symbol: comparable to itself only.
         if isinstance(b, DefaultValue):
             return 0
-        raise CompareError("Symbol not comparable to non Symbol")
-    raise CompareError("Only Strings, Numbers, Timespans, Timestamps, and Versions are comparable")
+        raise CompareError(render("COMPARE_SYMBOL"))
+    raise CompareError(render("COMPARE_UNORDERED"))
 
 
 def _cmp_label(v: Any) -> str:

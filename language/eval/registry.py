@@ -1,15 +1,19 @@
-"""Declaring built-in functions and dispatching calls to them: the registry the evaluator
+"""Implementing built-in functions and dispatching calls to them: the registry the evaluator
 looks functions up in (the functions themselves are the library, ``eval/functions/``).
 
-A function is declared once with :func:`define` and one or more dispatches::
+Every built-in function is *declared* once, in ``language/knowledge/functions.py`` (generated
+from the installed Puppet: names, signatures, documentation, sandbox status).  The library
+implements a declared function with :func:`define` and one implementation per dispatch::
 
-    each = define("each", "Calls a lambda for every element of an Iterable.")
+    each = define("each")
 
-    @each.dispatch("Hash[Any, Any] hash", block="Callable[2,2] block")
+    @each.dispatch("Hash hash", block="Callable[2, 2] block")
     def _(c, h): ...
 
-Parameter texts are ``"<Type> <name>"`` with an optional suffix: ``?`` optional, ``*`` any
-number of repeated values, ``+`` at least one.  The implementation receives a :class:`Call`
+``define`` takes the documentation and the sandbox status from the declaration (an undeclared
+name is a programming error), and tests/knowledge/test_function_drift.py checks that the
+dispatches are the declared signatures.  Parameter texts are ``"<Type> <name>"`` with an
+optional suffix: ``?`` optional, ``*`` any number of repeated values, ``+`` at least one.  The implementation receives a :class:`Call`
 (the evaluator, scope, block and call node) followed by the arguments.  The registry is empty
 until the library is imported (``eval/functions/__init__.py`` imports its modules, each of which
 declares its functions; ``eval/api.py`` imports the library).
@@ -19,6 +23,7 @@ from __future__ import annotations
 from typing import Any
 from collections.abc import Callable
 
+from ..knowledge.functions import function as declaration
 from ..types import model as m
 from ..types.guard import measure
 from ..types.relations import is_assignable
@@ -185,8 +190,12 @@ class Function:
                                                  args, block_type))
 
 
-def define(name: str, doc: str = "") -> Function:
-    f = Function(name, doc)
+def define(name: str) -> Function:
+    """Start implementing the declared built-in function ``name``."""
+    facts = declaration(name)
+    if facts is None:
+        raise LookupError(f"{name} is not a built-in function of language/knowledge/functions.py")
+    f = Function(name, facts.summary, facts.evaluable)
     FUNCTIONS[name] = f
     return f
 

@@ -19,6 +19,7 @@ from ..types.values import (REGEXP_COMPILE_ERRORS, URI, Binary, Deferred, Defaul
                             ObjectValue, Regexp, SemVer, SemVerRange, Sensitive, Timespan, Timestamp, RubyRegexpError,
                             compile_python_regexp, translate_ruby_regexp)
 from ..types.errors import TypeSystemError
+from ..messages import render
 
 MAX_INTEGER = (1 << 63) - 1
 MIN_INTEGER = -(1 << 63)
@@ -187,15 +188,16 @@ _RUBY_CLASSES = {
 # ---- regular expressions --------------------------------------------------------------------
 
 # Python's complaints about a pattern, as Ruby's regexp engine (Onigmo) words them.
+# Python's re texts for what Onigmo also refuses, and the fragment of Onigmo's text for each.
 _ONIGMO_ERRORS = (
-    ("unterminated character set", "premature end of char-class"),
-    ("missing ), unterminated subpattern", "end pattern with unmatched parenthesis"),
-    ("unbalanced parenthesis", "unmatched close parenthesis"),
-    ("nothing to repeat", "target of repeat operator is not specified"),
-    ("min repeat greater than max repeat", "upper is smaller than lower in repeat range"),
-    ("bad character range", "empty range in char class"),
-    ("bad escape (end of pattern)", "too short escape sequence"),
-    ("unknown extension ?P", "undefined group option"),
+    ("unterminated character set", "ONIGMO_PREMATURE_END_OF_CLASS"),
+    ("missing ), unterminated subpattern", "ONIGMO_UNMATCHED_PAREN"),
+    ("unbalanced parenthesis", "ONIGMO_UNMATCHED_CLOSE_PAREN"),
+    ("nothing to repeat", "ONIGMO_NOTHING_TO_REPEAT"),
+    ("min repeat greater than max repeat", "ONIGMO_BAD_REPEAT_RANGE"),
+    ("bad character range", "ONIGMO_EMPTY_RANGE"),
+    ("bad escape (end of pattern)", "ONIGMO_TOO_SHORT_ESCAPE"),
+    ("unknown extension ?P", "ONIGMO_UNDEFINED_GROUP_OPTION"),
 )
 
 
@@ -212,17 +214,17 @@ def regexp_error(pattern: str) -> str:
             re.compile(translated)
             raise
     except RubyRegexpError as exc:
-        return f"{exc}: /{pattern}/"
+        return render("REGEXP_ERROR", reason=exc, pattern=pattern)
     except re.error as exc:
         msg = str(exc)
-        for py, ruby in _ONIGMO_ERRORS:
+        for py, key in _ONIGMO_ERRORS:
             if msg.startswith(py):
-                return f"{ruby}: /{pattern}/"
-        msg = re.sub(r" at position \d+.*", "", msg)
-        return f"{msg}: /{pattern}/"
+                return render("REGEXP_ERROR", reason=render(key), pattern=pattern)
+        # No Onigmo equivalent known: Python's own reason, without its position.
+        return render("REGEXP_ERROR", reason=re.sub(r" at position \d+.*", "", msg), pattern=pattern)
     except (RecursionError, OverflowError, ValueError):
         pass
-    return f"invalid regular expression: /{pattern}/"
+    return render("REGEXP_INVALID", pattern=pattern)
 
 
 # ---- numbers --------------------------------------------------------------------------------

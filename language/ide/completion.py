@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..check.analysis import Analysis
-from ..check.builtins import BUILTIN_VARIABLES, CORE_FACTS, CORE_FUNCTIONS, EXTRA_FUNCTION_DOCS
+from ..check.builtins import BUILTIN_VARIABLES, CORE_FACTS
 from ..check.signatures import builtin_doc, builtin_function_names, builtin_signatures
 from ..knowledge.resource_types import metaparameters, resource_type, resource_types
 from ..syntax import kinds as K
@@ -388,16 +388,13 @@ def builtin_function_summaries() -> tuple:
     """(name, signature, doc) of every built-in function; Puppet's library does not change
     while the server runs, so this is computed once (the server warms it at start-up)."""
     out = []
-    for name in sorted(set(builtin_function_names()) | CORE_FUNCTIONS):
+    for name in builtin_function_names():
         sigs = builtin_signatures(name)
         if sigs:
             detail = sigs[0].label() + (f"  (+{len(sigs) - 1} more)" if len(sigs) > 1 else "")
-            doc = builtin_doc(name)
         else:
-            extra = EXTRA_FUNCTION_DOCS.get(name)
-            detail = extra[1][0] if extra and extra[1] else f"{name}(...)"
-            doc = extra[0] if extra else ""
-        out.append((name, detail, doc))
+            detail = f"{name}(...)"
+        out.append((name, detail, builtin_doc(name)))
     return tuple(out)
 
 

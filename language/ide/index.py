@@ -430,12 +430,12 @@ class WorkspaceIndex(Environment):
         if not any(k == "type_alias" for (k, _) in self._by_name):
             return None
         if self._aliases is None:
-            from ..check.analysis import parse_type_text
+            from ..types.from_ast import type_call_from_text
             from ..types import model as m
             bodies = {}
             for (k, n), es in self._by_name.items():
                 if k == "type_alias" and es:
-                    call = parse_type_text(es[0].body_text)
+                    call = type_call_from_text(es[0].body_text)
                     bodies[n] = call if call is not None else m.ANY
             self._aliases = m.AliasScope(bodies)
         return self._aliases

@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..check.analysis import Analysis
-from ..check.builtins import EXTRA_FUNCTION_DOCS
 from ..check.signatures import builtin_doc, builtin_signatures, puppet_function_signature
 from ..knowledge.resource_types import metaparameters, resource_type
 from ..syntax import ast as A
@@ -101,13 +100,10 @@ def find(an: Analysis, kind: str, name: str) -> list:
 
 def builtin_function_target(name: str) -> Target | None:
     sigs = builtin_signatures(name)
-    doc = builtin_doc(name)
-    extra = EXTRA_FUNCTION_DOCS.get(name)
-    if sigs:
-        return Target("function", name, "", signature="\n".join(s.label() for s in sigs), doc=doc)
-    if extra is not None:
-        return Target("function", name, "", signature="\n".join(extra[1]) or f"{name}(...)", doc=extra[0])
-    return None
+    if sigs is None:
+        return None
+    return Target("function", name, "", signature="\n".join(s.label() for s in sigs) or f"{name}(...)",
+                  doc=builtin_doc(name))
 
 
 def function_target(an: Analysis, name: str) -> Target | None:
@@ -131,11 +127,8 @@ def function_signatures(an: Analysis, name: str) -> list:
         if n.kind == "function" and n.name.lstrip(":").lower() == name.lower():
             return [puppet_function_signature(an, A.FunctionDef(n.node))]
     sigs = builtin_signatures(name)
-    if sigs:
+    if sigs is not None:
         return sigs
-    extra = EXTRA_FUNCTION_DOCS.get(name)
-    if extra is not None:
-        return list(extra[1])
     for e in an.env.lookup("function", name.lower()):
         return [s for s in e.signature.split("\n") if s]
     return []

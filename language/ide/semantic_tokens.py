@@ -9,7 +9,7 @@ the server splits them for clients that cannot take multi-line tokens.
 from __future__ import annotations
 
 from ..check.analysis import Analysis
-from ..check.builtins import CORE_FUNCTIONS
+from ..knowledge.functions import function as builtin_function
 from ..syntax import kinds as K
 from ..types.type_docs import CATALOGUE
 
@@ -90,7 +90,7 @@ def _name(tok, add, n: int) -> None:
         if pk == K.STATEMENT_CALL and parent.first_token() is not tok:
             add((tok.offset, n, _T["class"], 0))
             return
-        add((tok.offset, n, _T["function"], DEFAULT_LIBRARY if tok.text in CORE_FUNCTIONS else 0))
+        add((tok.offset, n, _T["function"], DEFAULT_LIBRARY if builtin_function(tok.text) is not None else 0))
     elif pk in (K.CLASS_DEF, K.DEFINE_DEF, K.PLAN_DEF):
         add((tok.offset, n, _T["class"], DECLARATION))
     elif pk == K.FUNCTION_DEF:

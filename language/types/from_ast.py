@@ -6,17 +6,33 @@ parameter lists, return types and ``type X = …`` are built statically: the AST
 the rest.  An expression that needs evaluation (a variable, a function call) makes the result
 ``None`` (unknown), never an error; a type that is wrong (``Integer['a']``) gives a
 ``TypeSystemError`` carrying the source range of the offending part.
+
+A type written as text (a built-in function's signature, an indexed parameter's type) takes
+the same path: :func:`type_call_from_text` parses it with the project's parser and converts the
+expression here; there is no second converter.
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from ..syntax import ast as A
 from ..syntax import kinds as K
+from ..syntax.parser import parse
 from . import model as m
 from .build import TypeCall, build_type
 from .errors import TypeSystemError
 from .values import DEFAULT, Regexp
+
+
+# Puppet resolves the names of its own types case-insensitively (its type parser looks up the
+# downcased name: ``Semver`` is ``SemVer``); other names keep their case (aliases, resources).
+_CANONICAL = {n.lower(): n for n in m.SIMPLE_TYPES}
+
+
+def _type_name(name: str) -> str:
+    name = name.lstrip(":")
+    return _CANONICAL.get(name.lower(), name)
 
 
 class NotStatic(Exception):
@@ -28,18 +44,36 @@ def type_call_from_ast(node: A.AstNode, depth: int = 0) -> TypeCall:
     if depth > 100:
         raise NotStatic()
     if isinstance(node, A.TypeRef):
-        return TypeCall(node.name.lstrip(":"), (), span=node.range)
+        return TypeCall(_type_name(node.name), (), span=node.range)
     if isinstance(node, A.AccessExpr):
         target = node.target()
         if not isinstance(target, A.TypeRef):
             raise NotStatic()
         keys = node.keys()
         args = tuple(_argument(k, depth + 1) for k in keys)
-        return TypeCall(target.name.lstrip(":"), args, span=node.range,
+        return TypeCall(_type_name(target.name), args, span=node.range,
                         arg_spans=tuple(k.range for k in keys))
     if isinstance(node, A.ParenExpr) and node.expr() is not None:
         return type_call_from_ast(node.expr(), depth + 1)
     raise NotStatic()
+
+
+@lru_cache(maxsize=1024)
+def type_call_from_text(text: str) -> TypeCall | None:
+    """The TypeCall for a type written as text (``"Hash[String, Integer]"``), or None when the
+    text is not one static type expression.  Cached: signatures are read for every call."""
+    if not text:
+        return None
+    pr = parse(text)
+    if pr.errors:
+        return None
+    stmts = [c for c in pr.root.children() if c.kind != K.ERROR]
+    if len(stmts) != 1:
+        return None
+    try:
+        return type_call_from_ast(A.view(stmts[0]))
+    except (NotStatic, RecursionError):
+        return None
 
 
 def _argument(node: A.AstNode, depth: int) -> Any:

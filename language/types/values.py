@@ -43,6 +43,8 @@ from urllib.parse import urlsplit
 
 import regex as _ENGINE  # type: ignore[import-untyped]
 
+from ..messages import render
+
 from .guard import check_size, measure, run_match
 
 # VERSION0 is the engine's ``re``-compatible dialect: the translated patterns keep the meaning
@@ -132,7 +134,7 @@ def translate_ruby_regexp(source: str) -> str:
         ch = source[i]
         if ch == "\\":
             if i + 1 >= n:
-                raise RubyRegexpError("too short escape sequence")
+                raise RubyRegexpError(render("ONIGMO_TOO_SHORT_ESCAPE"))
             nxt = source[i + 1]
             atom, quantified = len(out), False
             if nxt in _RUBY_ESCAPES:
@@ -145,7 +147,7 @@ def translate_ruby_regexp(source: str) -> str:
                 neg = name.startswith("^")
                 name = name.lstrip("^")
                 if close < 0 or name not in _PROPS:
-                    raise RubyRegexpError(f"invalid character property name {{{raw}}}")
+                    raise RubyRegexpError(render("ONIGMO_INVALID_PROPERTY_NAME", name=raw))
                 prop = _PROPS[name]
                 if (nxt == "P") != neg:
                     prop = f"(?:(?!{prop})[\\s\\S])"
@@ -154,7 +156,7 @@ def translate_ruby_regexp(source: str) -> str:
             elif nxt == "k" and i + 2 < n and source[i + 2] == "<":
                 close = source.find(">", i)
                 if close < 0:
-                    raise RubyRegexpError("invalid backref number/name")
+                    raise RubyRegexpError(render("ONIGMO_INVALID_BACKREF"))
                 out.append(f"(?P={source[i + 3:close]})")
                 i = close + 1
             else:
@@ -169,7 +171,7 @@ def translate_ruby_regexp(source: str) -> str:
             continue
         if ch == "(":
             if source.startswith("(?P", i):
-                raise RubyRegexpError("undefined group option")
+                raise RubyRegexpError(render("ONIGMO_UNDEFINED_GROUP_OPTION"))
             here = len(out)
             if source.startswith("(?<", i) and i + 3 < n and source[i + 3] not in "=!":
                 out.append("(?P<")
@@ -193,13 +195,13 @@ def translate_ruby_regexp(source: str) -> str:
                 elif source.startswith("(?#", i):
                     close = source.find(")", i)
                     if close < 0:
-                        raise RubyRegexpError("end pattern in group")
+                        raise RubyRegexpError(render("ONIGMO_END_PATTERN_IN_GROUP"))
                     i = close + 1           # a comment: nothing to match
                     continue
                 elif source.startswith("(?", i):
                     gm = re.match(r"\(\?(?:[:=!>]|<[=!])", source[i:])
                     if not gm:
-                        raise RubyRegexpError("undefined group option")
+                        raise RubyRegexpError(render("ONIGMO_UNDEFINED_GROUP_OPTION"))
                     out.append(gm.group())
                     i += gm.end()
                 elif named:
@@ -213,7 +215,7 @@ def translate_ruby_regexp(source: str) -> str:
             continue
         if ch == ")":
             if not groups:
-                raise RubyRegexpError("unmatched close parenthesis")
+                raise RubyRegexpError(render("ONIGMO_UNMATCHED_CLOSE_PAREN"))
             here, extra = groups.pop()
             out.append(")" * (extra + 1))
             atom, quantified = here, False
@@ -232,7 +234,7 @@ def translate_ruby_regexp(source: str) -> str:
                     out.append(ch)          # Ruby reads a '{' that cannot repeat as itself
                     i += 1
                     continue
-                raise RubyRegexpError("target of repeat operator is not specified")
+                raise RubyRegexpError(render("ONIGMO_NOTHING_TO_REPEAT"))
             if quantified or (out and out[-1] in ("?", "+") and len(out) - 1 > atom and
                               _QUANT.fullmatch(out[-2] if len(out) > 1 else "")):
                 out[atom:] = ["(?:" + "".join(out[atom:]) + ")"]
@@ -244,7 +246,7 @@ def translate_ruby_regexp(source: str) -> str:
         out.append(ch)
         i += 1
     if groups:
-        raise RubyRegexpError("end pattern with unmatched parenthesis")
+        raise RubyRegexpError(render("ONIGMO_UNMATCHED_PAREN"))
     return "".join(out) + ")" * top_extra
 
 
@@ -275,21 +277,21 @@ def _translate_class(source: str, i: int) -> tuple:
                 out.append(_POSIX[name])
                 j = close + 2
                 continue
-            raise RubyRegexpError("invalid POSIX bracket type")
+            raise RubyRegexpError(render("ONIGMO_INVALID_POSIX_BRACKET"))
         if ch == "[":
             # a nested set (Ruby allows [a[bc]]): its members join the outer one
             k, inner = _translate_class(source, j)
             body = inner[1:-1]
             if body.startswith("^"):
-                raise RubyRegexpError("nested negated character class")
+                raise RubyRegexpError(render("ONIGMO_NESTED_NEGATED_CLASS"))
             out.append(body)
             j = k
             continue
         if ch == "&" and source.startswith("&&", j):
-            raise RubyRegexpError("character class intersection")
+            raise RubyRegexpError(render("ONIGMO_CLASS_INTERSECTION"))
         out.append(ch)
         j += 1
-    raise RubyRegexpError("premature end of char-class")
+    raise RubyRegexpError(render("ONIGMO_PREMATURE_END_OF_CLASS"))
 
 
 class RubyPattern:

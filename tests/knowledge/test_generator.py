@@ -1,5 +1,7 @@
-"""The committed language/knowledge/resource_types.json is what tools/resource_types/generate.py
-produces from the installed Puppet (regenerate with ``python3 tools/resource_types/generate.py``)."""
+"""The committed data files of language/knowledge/ are what their generators produce from the
+installed Puppet: resource_types.json (``python3 tools/resource_types/generate.py``) and
+functions.json (``python3 tools/functions/generate.py``), so the declarations every layer reads
+are Puppet's own."""
 from __future__ import annotations
 
 import importlib.util
@@ -14,8 +16,8 @@ ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.oracle
 
 
-def _generator():
-    spec = importlib.util.spec_from_file_location("generate_resource_types", ROOT / "tools/resource_types/generate.py")
+def _generator(tool: str = "resource_types"):
+    spec = importlib.util.spec_from_file_location(f"generate_{tool}", ROOT / "tools" / tool / "generate.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
@@ -28,3 +30,12 @@ def test_data_file_is_generated() -> None:
     gen = _generator()
     assert gen.DATA_FILE.read_text(encoding="utf-8") == gen.generate(), \
         "resource_types.json differs from the installed Puppet: run python3 tools/resource_types/generate.py"
+
+
+def test_function_declarations_are_generated() -> None:
+    why = puppet_available()
+    if why is not None:
+        pytest.skip(f"the installed Puppet is needed: {why}")
+    gen = _generator("functions")
+    assert gen.DATA_FILE.read_text(encoding="utf-8") == gen.generate(), \
+        "functions.json differs from the installed Puppet: run python3 tools/functions/generate.py"

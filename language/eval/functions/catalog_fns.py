@@ -36,8 +36,8 @@ def _not_in_tasks(c, what: str) -> None:
                         "CATALOG_OPERATION_NOT_SUPPORTED_WHEN_SCRIPTING")
 
 
-def _include_like(name: str, doc: str) -> None:
-    f = define(name, doc)
+def _include_like(name: str) -> None:
+    f = define(name)
 
     @f.dispatch("Any names+")
     def _impl(c, *names):
@@ -45,11 +45,11 @@ def _include_like(name: str, doc: str) -> None:
         return c.ev.catalog.include(_flat(names), c.scope, c.node, name)
 
 
-_include_like("include", "Declares classes (evaluating each at most once).")
-_include_like("contain", "Declares classes and contains them in the current class.")
-_include_like("require", "Declares classes and makes the current resource require them.")
+_include_like("include")
+_include_like("contain")
+_include_like("require")
 
-realize = define("realize", "Makes virtual resources real.")
+realize = define("realize")
 
 
 @realize.dispatch("Any refs+")
@@ -58,7 +58,7 @@ def _realize(c, *refs):
     c.ev.catalog.realize(list(refs), c.node)
 
 
-tag = define("tag", "Adds tags to the current class or defined resource.")
+tag = define("tag")
 
 
 @tag.dispatch("Any tags+")
@@ -73,7 +73,7 @@ def _tag(c, *tags):
             str(t).lower() for t in _flat(tags))
 
 
-tagged = define("tagged", "Is the current class or resource tagged with all the given tags?")
+tagged = define("tagged")
 
 
 @tagged.dispatch("Any tags+")
@@ -93,7 +93,7 @@ def _tagged(c, *tags):
     return all(str(t).lower() in have for t in _flat(tags))
 
 
-defined = define("defined", "Is a variable, type, class or resource defined?")
+defined = define("defined")
 
 
 def _is_defined(c, val) -> bool:
@@ -139,7 +139,7 @@ def _defined(c, *vals):
 
 # ---- inline_epp ----------------------------------------------------------------------------------
 
-inline_epp = define("inline_epp", "Evaluates an EPP template given as a String.")
+inline_epp = define("inline_epp")
 
 
 @inline_epp.dispatch("String template", "Hash[Pattern[/^\\w+$/], Any] parameters?")

@@ -21,18 +21,18 @@ from ..operators import _ascii_lower
 
 # ---- keys / values / length / empty ---------------------------------------------------------------
 
-keys = define("keys", "The keys of a Hash, in order.")
+keys = define("keys")
 keys.dispatch("Hash hsh")(lambda c, h: list(h.keys()))
 
-values = define("values", "The values of a Hash, in order.")
+values = define("values")
 values.dispatch("Hash hsh")(lambda c, h: list(h.values()))
 
-length = define("length", "The number of elements of a collection or characters of a String.")
+length = define("length")
 length.dispatch("Collection arg")(lambda c, x: len(x))
 length.dispatch("String arg")(lambda c, x: len(x))
 length.dispatch("Binary arg")(lambda c, x: len(x.data))
 
-size = define("size", "The same as length().")
+size = define("size")
 
 
 @size.dispatch("Variant[Collection, String, Binary] arg")
@@ -40,7 +40,7 @@ def _size(c, x):
     return len(x.data) if isinstance(x, Binary) else len(x)
 
 
-empty = define("empty", "Is the collection, String, or Binary empty?")
+empty = define("empty")
 empty.dispatch("Collection coll")(lambda c, x: len(x) == 0)
 empty.dispatch("Sensitive[String] str")(lambda c, x: len(x.value) == 0)
 empty.dispatch("String str")(lambda c, x: len(x) == 0)
@@ -57,7 +57,7 @@ empty.dispatch("Undef x")(lambda c, x: True)
 
 # ---- dig / get -----------------------------------------------------------------------------------
 
-dig = define("dig", "Digs into nested Arrays and Hashes with a path of keys and indexes.")
+dig = define("dig")
 
 
 class DigError(EvalError):
@@ -105,7 +105,7 @@ def _dig(c, data, *args):
     return dig_values(data, list(args))
 
 
-get = define("get", "Digs into a value with a dotted path ('a.b.0'), with an optional default.")
+get = define("get")
 
 _SEGMENT = re.compile(r"""(\s*"[^"]+"\s*|\s*'[^']+'\s*|[^'".]+)""")
 
@@ -168,7 +168,7 @@ def _get(c, value, dotted, default_value=None):
 
 # ---- join / flatten / unique -----------------------------------------------------------------------
 
-join = define("join", "Joins the elements of an Array into a String.")
+join = define("join")
 
 
 @join.dispatch("Array arg", "String delimiter?")
@@ -187,7 +187,7 @@ def _join_s(x: Any, delimiter: str) -> str:
     return to_s(x)
 
 
-flatten = define("flatten", "Flattens nested Arrays into one Array.")
+flatten = define("flatten")
 
 
 def _flat(xs, out):
@@ -204,7 +204,7 @@ def _flatten(c, *args):
     return _flat(args, [])
 
 
-unique = define("unique", "The unique elements (by value, or by a lambda's result).")
+unique = define("unique")
 
 
 def _uniq(items: list, block) -> list:
@@ -307,7 +307,7 @@ def _ruby_inspect_short(v) -> str:
     return ruby_inspect(v)
 
 
-sort = define("sort", "Sorts an Array (or the characters of a String), optionally with a lambda.")
+sort = define("sort")
 
 
 def _sort(c, items: list) -> list:
@@ -357,7 +357,7 @@ def _to_f(s: str) -> float:
 
 
 def _minmax(name: str, pick):
-    f = define(name, f"The {'largest' if pick > 0 else 'smallest'} of the given values.")
+    f = define(name)
 
     def assert_count(args):
         if not args:
@@ -459,7 +459,7 @@ _minmax("min", -1)
 
 # ---- compare / versioncmp ----------------------------------------------------------------------------
 
-compare = define("compare", "Compares two values: -1, 0 or 1.")
+compare = define("compare")
 
 
 def _cmp(a, b) -> int:
@@ -519,7 +519,7 @@ def _compare_not_comparable(c, a, b, *ignore_case):
             f"Timestamp and Timestamp can be compared. Got {label(a)} and {label(b)}")
 
 
-versioncmp = define("versioncmp", "Compares two version strings: -1, 0 or 1.")
+versioncmp = define("versioncmp")
 
 
 def _version_cmp(a: str, b: str, ignore_trailing_zeroes: bool = False) -> int:

@@ -12,7 +12,7 @@ from ..registry import define, lookup_function
 from ...messages import render
 from .collections import dig_dotted
 
-fail = define("fail", "Fails the evaluation with the given message.")
+fail = define("fail")
 
 
 @fail.dispatch("Any message*")
@@ -20,7 +20,7 @@ def _fail(c, *message):
     raise EvalError(" ".join(to_s(m) for m in message), "RUNTIME_ERROR")
 
 
-_break = define("break", "Breaks an iteration (stops the innermost iterating function).")
+_break = define("break")
 
 
 @_break.dispatch()
@@ -28,7 +28,7 @@ def _do_break(c):
     raise BreakSignal(None, *c.node.range)
 
 
-_next = define("next", "Ends the current lambda (or function) body with the given value.")
+_next = define("next")
 
 
 @_next.dispatch("Any value?")
@@ -36,7 +36,7 @@ def _do_next(c, value=None):
     raise NextSignal(value, *c.node.range)
 
 
-_return = define("return", "Returns from the enclosing function with the given value.")
+_return = define("return")
 
 
 @_return.dispatch("Any value?")
@@ -44,7 +44,7 @@ def _do_return(c, value=None):
     raise ReturnSignal(value, *c.node.range)
 
 
-with_ = define("with", "Calls a lambda with the given arguments and returns its result.")
+with_ = define("with")
 
 
 @with_.dispatch("Any arg*", block="Callable block")
@@ -52,7 +52,7 @@ def _with(c, *args):
     return c.block.call(list(args))
 
 
-then = define("then", "Calls a lambda with the value unless it is undef (then undef).")
+then = define("then")
 
 
 @then.dispatch("Any arg", block="Callable[1,1] block")
@@ -62,7 +62,7 @@ def _then(c, arg):
     return c.block.call([arg])
 
 
-lest = define("lest", "Calls a lambda without arguments when the value is undef, else returns it.")
+lest = define("lest")
 
 
 @lest.dispatch("Any arg", block="Callable[0,0] block")
@@ -72,7 +72,7 @@ def _lest(c, arg):
     return arg
 
 
-call = define("call", "Calls a function by name with the given arguments.")
+call = define("call")
 
 
 @call.dispatch("String function_name", "Any arguments*", block="Callable block?")
@@ -89,7 +89,7 @@ def _call_deferred(c, deferred):
     return c.ev.call_function(deferred.name, args, None, c.node, c.scope, c.node)
 
 
-imp = define("import", "Discontinued; always an error.")
+imp = define("import")
 
 
 @imp.dispatch("Any args*")
@@ -99,7 +99,7 @@ def _import(c, *args):
 
 # ---- getvar -----------------------------------------------------------------------------------
 
-getvar = define("getvar", "Looks up a variable by name, with an optional dotted navigation path.")
+getvar = define("getvar")
 
 _VAR_START = re.compile(r"^(::)?(([a-z]\w*::)*[a-z_]\w*|\d+)(?=\.|$)")
 

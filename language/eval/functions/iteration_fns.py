@@ -42,8 +42,8 @@ def _indexed(c, it):
         yield from enumerate(_elements(c, it))
 
 
-def _define_four(name: str, doc: str, hash2, hash1, enum2, enum1) -> None:
-    f = define(name, doc)
+def _define_four(name: str, hash2, hash1, enum2, enum1) -> None:
+    f = define(name)
     f.dispatch("Hash[Any, Any] hash", block="Callable[2,2] block")(hash2)
     f.dispatch("Hash[Any, Any] hash", block="Callable[1,1] block")(hash1)
     f.dispatch("Iterable enumerable", block="Callable[2,2] block")(enum2)
@@ -63,10 +63,10 @@ def _lambda_args(c, value, form: str):
     return ([x] for x in _elements(c, value))
 
 
-def _define_forms(name: str, doc: str, impl) -> None:
+def _define_forms(name: str, impl) -> None:
     """A function whose four dispatches differ only in how elements are passed to the lambda:
     ``impl(c, value, form)``."""
-    _define_four(name, doc, *(lambda c, v, f=f: impl(c, v, f) for f in ("h2", "h1", "e2", "e1")))
+    _define_four(name, *(lambda c, v, f=f: impl(c, v, f) for f in ("h2", "h1", "e2", "e1")))
 
 
 # ---- each / map -------------------------------------------------------------------------------
@@ -90,8 +90,8 @@ def _map(c, value, form):
     return out
 
 
-_define_forms("each", "Calls a lambda for each element and returns the given value.", _each)
-_define_forms("map", "Applies a lambda to each element and returns an Array of the results.", _map)
+_define_forms("each", _each)
+_define_forms("map", _map)
 
 
 # ---- filter -------------------------------------------------------------------------------------
@@ -143,8 +143,7 @@ def _filter_e1(c, e):
     return res
 
 
-_define_four("filter", "Keeps the elements for which a lambda returns a truthy value.",
-             _filter_h2, _filter_h1, _filter_e2, _filter_e1)
+_define_four("filter", _filter_h2, _filter_h1, _filter_e2, _filter_e1)
 
 
 # ---- any / all ----------------------------------------------------------------------------------------
@@ -181,7 +180,7 @@ def _any_e1(c, e):
     return _breakable(e, lambda: any(truthy(c.block.call([x])) for x in _elements(c, e)), False)
 
 
-_define_four("any", "Is the lambda truthy for any element?", _any_h2, _any_h1, _any_e2, _any_e1)
+_define_four("any", _any_h2, _any_h1, _any_e2, _any_e1)
 
 
 def _all_h2(c, h):
@@ -201,12 +200,12 @@ def _all_e1(c, e):
     return _breakable(e, lambda: all(truthy(c.block.call([x])) for x in _elements(c, e)), True)
 
 
-_define_four("all", "Is the lambda truthy for all elements?", _all_h2, _all_h1, _all_e2, _all_e1)
+_define_four("all", _all_h2, _all_h1, _all_e2, _all_e1)
 
 
 # ---- reduce ---------------------------------------------------------------------------------------------
 
-reduce = define("reduce", "Combines the elements with a lambda, optionally starting from a memo.")
+reduce = define("reduce")
 
 
 @reduce.dispatch("Iterable enumerable", block="Callable[2,2] block")
@@ -236,7 +235,7 @@ def _reduce_memo(c, e, memo):
 
 # ---- index ------------------------------------------------------------------------------------------------
 
-index = define("index", "The index (or key) of the first element a lambda accepts, or of a value.")
+index = define("index")
 
 
 @index.dispatch("Hash[Any, Any] hash", block="Callable[2,2] block")
@@ -294,7 +293,7 @@ def _index_value(c, e, match):
 
 # ---- step / reverse_each -----------------------------------------------------------------------------------
 
-step = define("step", "Every n-th element, as an Iterator or passed to a lambda.")
+step = define("step")
 
 
 @step.dispatch("Iterable iterable", "Integer[1] step")
@@ -311,8 +310,7 @@ def _step_block(c, it, n):
         pass
 
 
-reverse_each = define("reverse_each",
-                      "The elements in reverse order, as an Iterator or to a lambda.")
+reverse_each = define("reverse_each")
 
 
 @reverse_each.dispatch("Iterable iterable")
@@ -331,7 +329,7 @@ def _reverse_block(c, it):
 
 # ---- slice --------------------------------------------------------------------------------------------------
 
-slice_ = define("slice", "Slices a collection into chunks of the given size.")
+slice_ = define("slice")
 
 
 def _slice(c, items: list, size: int, filler):
@@ -375,7 +373,7 @@ def _slice_enum(c, e, size):
 
 # ---- partition / group_by --------------------------------------------------------------------------------------
 
-partition = define("partition", "Splits a collection in two by a lambda's verdict.")
+partition = define("partition")
 
 
 def _coll_items(c, coll):
@@ -408,7 +406,7 @@ def _partition2(c, coll):
     return [yes, no]
 
 
-group_by = define("group_by", "Groups the elements of a collection by a lambda's result.")
+group_by = define("group_by")
 
 
 @group_by.dispatch("Collection collection", block="Callable[1,1] block")
@@ -437,8 +435,7 @@ def _group2(c, coll) -> Any:
 
 # ---- tree_each ------------------------------------------------------------------------------------------------
 
-tree_each = define("tree_each",
-                   "Walks a tree of Arrays, Hashes and Objects depth or breadth first.")
+tree_each = define("tree_each")
 
 _OPTIONS = ("Struct[{container_type => Optional[Type], include_root => Optional[Boolean], "
             "include_containers => Optional[Boolean], include_values => Optional[Boolean], "

@@ -12,7 +12,7 @@ LEVELS = ("debug", "info", "notice", "warning", "err", "alert", "emerg", "crit")
 
 
 def _make(level: str) -> None:
-    f = define(level, f"Logs a message on the server at level {level}.")
+    f = define(level)
 
     @f.dispatch("Any values*")
     def _log(c, *values):

@@ -23,7 +23,7 @@ def _deprecated(c, fn: str, target: str) -> None:
               *c.node.range, note="none")
 
 
-abs_ = define("abs", "The absolute value of a number.")
+abs_ = define("abs")
 abs_.dispatch("Numeric val")(lambda c, x: abs(x))
 
 
@@ -53,15 +53,15 @@ def _int(x: float) -> int:
     return int(x)
 
 
-ceiling = define("ceiling", "The smallest integer not less than the number.")
+ceiling = define("ceiling")
 ceiling.dispatch("Numeric val")(lambda c, x: x if type(x) is int else math.ceil(x))
 ceiling.dispatch("String val")(lambda c, s: math.ceil(_float_of(c, "ceiling", s)))
 
-floor = define("floor", "The largest integer not greater than the number.")
+floor = define("floor")
 floor.dispatch("Numeric val")(lambda c, x: x if type(x) is int else math.floor(x))
 floor.dispatch("String val")(lambda c, s: math.floor(_float_of(c, "floor", s)))
 
-round_ = define("round", "The number rounded to the nearest integer (halves away from zero).")
+round_ = define("round")
 
 
 @round_.dispatch("Numeric val")
@@ -71,8 +71,7 @@ def _round(c, x):
 
 # ---- fqdn_rand --------------------------------------------------------------------------------
 
-fqdn_rand = define("fqdn_rand", "A random Integer in [0, max) seeded by the node's fqdn fact "
-                   "(and an optional seed): stable per node.")
+fqdn_rand = define("fqdn_rand")
 
 
 @fqdn_rand.dispatch("Any max", "Any seed?", "Any downcase?")

@@ -32,8 +32,8 @@ def _ruby_capitalize(s: str) -> str:
     return s[:1].upper() + s[1:].lower()
 
 
-def _mapper(name: str, doc: str, fn) -> None:
-    f = define(name, doc)
+def _mapper(name: str, fn) -> None:
+    f = define(name)
     f.dispatch("Numeric arg")(lambda c, n: n)
     f.dispatch("String arg")(lambda c, s: fn(s))
 
@@ -42,21 +42,18 @@ def _mapper(name: str, doc: str, fn) -> None:
         return [fn(x) if type(x) is str else x for x in iterate(c.ev, it)]
 
 
-_mapper("capitalize", "Capitalizes the first letter (of each String).", _ruby_capitalize)
-_mapper("camelcase", "Converts snake_case to CamelCase.",
-        lambda s: "".join(_ruby_capitalize(p) for p in s.split("_")))
-_mapper("chomp", "Removes one trailing line break.",
-        lambda s: s[:-2] if s.endswith("\r\n") else (s[:-1] if s.endswith(("\n", "\r")) else s))
-_mapper("chop", "Removes the last character (a trailing CRLF counts as one).",
-        lambda s: s[:-2] if s.endswith("\r\n") else s[:-1])
+_mapper("capitalize", _ruby_capitalize)
+_mapper("camelcase", lambda s: "".join(_ruby_capitalize(p) for p in s.split("_")))
+_mapper("chomp", lambda s: s[:-2] if s.endswith("\r\n") else (s[:-1] if s.endswith(("\n", "\r")) else s))
+_mapper("chop", lambda s: s[:-2] if s.endswith("\r\n") else s[:-1])
 _WS = " \t\n\v\f\r\0"
-_mapper("strip", "Removes leading and trailing whitespace.", lambda s: s.strip(_WS))
-_mapper("lstrip", "Removes leading whitespace.", lambda s: s.lstrip(_WS))
-_mapper("rstrip", "Removes trailing whitespace.", lambda s: s.rstrip(_WS))
+_mapper("strip", lambda s: s.strip(_WS))
+_mapper("lstrip", lambda s: s.lstrip(_WS))
+_mapper("rstrip", lambda s: s.rstrip(_WS))
 
 
-def _case_fn(name: str, doc: str, fn) -> None:
-    f = define(name, doc)
+def _case_fn(name: str, fn) -> None:
+    f = define(name)
     f.dispatch("Numeric arg")(lambda c, n: n)
     f.dispatch("String arg")(lambda c, s: fn(s))
 
@@ -73,8 +70,8 @@ def _case_fn(name: str, doc: str, fn) -> None:
     f.dispatch("Hash arg")(lambda c, h: deep(h))
 
 
-_case_fn("upcase", "Converts to upper case (deeply for collections).", lambda s: s.upper())
-_case_fn("downcase", "Converts to lower case (deeply for collections).", lambda s: s.lower())
+_case_fn("upcase", lambda s: s.upper())
+_case_fn("downcase", lambda s: s.lower())
 
 
 # ---- regular expressions ------------------------------------------------------------------------
@@ -127,7 +124,7 @@ def ruby_split(s: str, rx) -> list:
     return out
 
 
-split = define("split", "Splits a String into an Array by a pattern.")
+split = define("split")
 
 
 @split.dispatch("String str", "String pattern")
@@ -145,7 +142,7 @@ def _split_t(c, s, t):
     return ruby_split(s, compile_rx(t.pattern or ""))
 
 
-match = define("match", "Matches a String (or Strings) against a pattern; the match and groups.")
+match = define("match")
 
 
 def _do_match(s: str, pattern: str):
@@ -252,7 +249,7 @@ def error_type():
     return rx_engine.error
 
 
-regsubst = define("regsubst", "Replaces the first (or, with 'G', every) match of a pattern.")
+regsubst = define("regsubst")
 
 
 @regsubst.dispatch("Variant[Array[String],String] target", "String pattern",
@@ -287,7 +284,7 @@ def _regsubst_r(c, target, pattern, replacement, flags=None):
     return [ruby_sub(rx, t, replacement, glob) for t in target]
 
 
-sprintf = define("sprintf", "Formats values with a printf-style format (Ruby's rules).")
+sprintf = define("sprintf")
 
 
 @sprintf.dispatch("String format", "Any args*")
@@ -321,7 +318,7 @@ def runtime3_arg(v: Any, top: bool = False) -> Any:
     return v
 
 
-shellquote = define("shellquote", "Quotes arguments for a POSIX shell.")
+shellquote = define("shellquote")
 
 
 @shellquote.dispatch("Any args*")
@@ -353,7 +350,7 @@ def _ruby_inspect_short(v: Any) -> str:
 
 
 def _digest(name: str, algo: str) -> None:
-    f = define(name, f"The {name.upper()} hex digest of a String.")
+    f = define(name)
     f.dispatch("String str")(lambda c, s: hashlib.new(algo, s.encode("utf-8")).hexdigest())
 
     # A 3.x function in Puppet: no parameter types, Ruby's own error for anything else.
@@ -376,7 +373,7 @@ def unwrap_if_sensitive(v: Any) -> Any:
 
 # ---- scanf -------------------------------------------------------------------------------------
 
-scanf = define("scanf", "Scans a String with a scanf format; the converted values.")
+scanf = define("scanf")
 
 _SCANF_DIRECTIVE = re.compile(r"%(\*?)(\d*)(\[[^\]]*\]|[diuxXofeEgGsc%])")
 

@@ -7,7 +7,7 @@ from ...messages import render
 import time
 from ...types.values import Timestamp
 
-strftime = define("strftime", "Formats a Timespan or Timestamp with format directives.")
+strftime = define("strftime")
 
 
 @strftime.dispatch("Timespan time_object", "String format")

@@ -12,7 +12,7 @@ from ..registry import define
 from ...messages import render
 from ...types.relations import resolve
 
-new = define("new", "Creates a new instance of a type (calling the type is the same).")
+new = define("new")
 
 
 @new.dispatch("Type type", "Any args*", block="Callable block?")
@@ -23,7 +23,7 @@ def _new(c, t, *args):
     return result
 
 
-type_ = define("type", "The type of a value (detailed, reduced or generalized).")
+type_ = define("type")
 
 
 @type_.dispatch("Any value", "Enum[detailed] inference_method?")
@@ -41,8 +41,7 @@ def _type_generalized(c, v, method):
     return generalize(infer_of(v))
 
 
-assert_type = define("assert_type",
-                     "Returns the value if it is an instance of the type, else fails.")
+assert_type = define("assert_type")
 
 
 def _assert(c, t, v):
@@ -64,7 +63,7 @@ def _assert_type_s(c, s, v):
     return _assert(c, parse_type_string(c.ev, s), v)
 
 
-convert_to = define("convert_to", "Converts a value to the given type (new with the value first).")
+convert_to = define("convert_to")
 
 
 @convert_to.dispatch("Any value", "Type type", "Any args*", block="Callable[1,1] block?")
@@ -73,7 +72,7 @@ def _convert_to(c, v, t, *args):
     return c.block.call([result]) if c.block is not None else result
 
 
-unwrap = define("unwrap", "The value inside a Sensitive (other values as they are).")
+unwrap = define("unwrap")
 
 
 @unwrap.dispatch("Sensitive arg", block="Callable block?")
@@ -87,7 +86,7 @@ def _unwrap_any(c, v):
     return c.block.call([v]) if c.block is not None else v
 
 
-annotate = define("annotate", "Adds, reads or clears annotations (Annotation objects) of a value.")
+annotate = define("annotate")
 
 
 def _annotation_store(c) -> dict:
@@ -175,7 +174,8 @@ def _annotate_set(c, ann_type, value, annotation_hash):
     return slot[name]
 
 
-@annotate.dispatch("Type[Pcore] type", "Any value", "Hash[Type[Annotation], Hash] annotations")
+@annotate.dispatch("Type[Pcore] type", "Any value",
+                   "Hash[Type[Annotation], Hash[Pattern[/\\A[a-z_]\\w*\\z/], Any]] annotations")
 def _annotate_many(c, pcore, value, annotations):
     for ann_type, init in annotations.items():
         _annotate_set(c, ann_type, value, init)
