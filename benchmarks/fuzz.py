@@ -508,6 +508,10 @@ def _worker_main(conn, state, dump_path: str) -> None:
     except (ValueError, OSError):
         pass
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 1000))
+    # A crash in C code (SIGSEGV, SIGABRT) writes every thread's Python stack to a file the
+    # watcher reads when the worker dies: the finding then says where.
+    crash = open(dump_path + ".crash", "w", encoding="utf-8")   # noqa: SIM115 - open for the process's life
+    faulthandler.enable(file=crash, all_threads=True)
     with open(dump_path, "w+", encoding="utf-8") as dump:
         runner = Runner(state, dump, server_evaluator=True)
         while True:
@@ -595,7 +599,12 @@ class Worker:
     def _died(self, why: str) -> CaseResult:
         stage = self.state["name"].value.decode()
         res = CaseResult()
-        res.findings.append(Finding(stage, "exception", why))
+        try:
+            with open(self.dump_path + ".crash", encoding="utf-8", errors="replace") as f:
+                stack = f.read()
+        except OSError:
+            stack = ""
+        res.findings.append(Finding(stage, "exception", why, stack))
         self._restart()
         return res
 
