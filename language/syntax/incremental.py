@@ -318,6 +318,10 @@ class _Edit:
         last = node.last_token()
         if first is None or first.kind != K.LBRACE or last is None or last.kind != K.RBRACE:
             return None
+        # The closing brace must be the block's own, not one swallowed by a broken statement
+        # inside it (then the block really ends at the end of the file, where an error says so).
+        if last.parent is None or last.parent.offset != node.offset or last.parent.green is not node.green:
+            return None
         if not (first.end <= self.start and self.end <= last.offset):
             return None
         if not self.afford(node.end - node.offset) or "@(" in self.old.text[node.offset:node.end]:

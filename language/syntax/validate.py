@@ -63,6 +63,11 @@ _BINARY_IDEM_OPS = frozenset({"+", "-", "*", "/", "%", "<<", ">>", "==", "!=", "
                               "in", "and", "or"})   # not '=~'/'!~': they set match variables
 
 
+# Puppet's escapes in double-quoted strings (a backslash before a line break joins the lines)
+_DQ_ESCAPES = frozenset("\\$'\"rntsu\n\r")
+_DQ_ESCAPE = re.compile(r"\\(.)", re.DOTALL)
+
+
 def validate(result: ParseResult) -> list[Diagnostic]:
     """Validation diagnostics of a parsed file (syntax errors are in ``result.errors``).
     Computed once per parse result (the tree is immutable)."""
@@ -99,10 +104,21 @@ class _Validator:
             if type(c) is tuple:
                 if c[0] == K.VARIABLE or c[0] == K.STRING_VAR:
                     self.variable_name(SyntaxToken(c[0], c[1], off, node, i))
+                elif c[0] == K.STRING_TEXT and kind == K.DQ_STRING and "\\" in c[1]:
+                    self.escapes(off, c[1])
                 off += len(c[1])
             else:
                 self.walk(SyntaxNode(c, off, node, i))
                 off += c.width
+
+    # ---- escapes ---------------------------------------------------------------------------
+    def escapes(self, off: int, text: str) -> None:
+        """A backslash before a character that is no escape of a double-quoted string is kept
+        with the character, and Puppet warns (heredocs and single quotes do not)."""
+        for m in _DQ_ESCAPE.finditer(text):
+            ch = m.group(1)
+            if ch not in _DQ_ESCAPES:
+                self.add("UNRECOGNIZED_ESCAPE", (off + m.start(), off + m.end()), char=ch)
 
     # ---- statements ------------------------------------------------------------------------
     def statements(self, node: SyntaxNode) -> None:

@@ -76,6 +76,9 @@ KNOWN_EDITS = [
     ("if $a {\n" * 48 + "$x = 1\n" + "}\n" * 48, 384, 384, "if $b { $y = 2 }\n"),
     # ... or inside resources with many '@@' (each a level of nesting, all in one node)
     (("@@" * 30 + "foo { 'a': x => $l.map |$y| {\n") * 3 + "$x = 1\n" + "} }\n" * 3, 270, 270, "$z = [[1]]\n"),
+    # a block whose closing brace a broken interpolation swallowed ends at the end of the file:
+    # its last token is a '}' but not its own, so it cannot be reparsed as '{ ... }'
+    ("class c {\n  $p = \"${a[_dir}/b\"\n}\n", 21, 22, ""),
 ]
 
 
