@@ -485,7 +485,10 @@ def _idem_what(node: SyntaxNode) -> str | None:
         test = c.test()
         if test is None or _idem_what(test.syntax) is None:
             return None
-        bodies = (o.body() for o in c.options())
+        options = list(c.options())
+        if not options:
+            return None   # 'case $x {}' is a syntax error already: no verdict
+        bodies = (o.body() for o in options)
         if all(_block_idem(b.syntax if b is not None else None) for b in bodies):
             return "'case' statement"
         return None
