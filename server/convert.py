@@ -19,7 +19,7 @@ _COMPLETION_KIND = {
     "function": lsp.CompletionItemKind.Function, "keyword": lsp.CompletionItemKind.Keyword,
     "class": lsp.CompletionItemKind.Module, "resource_type": lsp.CompletionItemKind.Struct,
     "attribute": lsp.CompletionItemKind.Property, "value": lsp.CompletionItemKind.EnumMember,
-    "snippet": lsp.CompletionItemKind.Snippet,
+    "snippet": lsp.CompletionItemKind.Snippet, "fact": lsp.CompletionItemKind.Field,
 }
 _SYMBOL_KIND = {
     "class": lsp.SymbolKind.Class, "define": lsp.SymbolKind.Struct, "node": lsp.SymbolKind.Namespace,

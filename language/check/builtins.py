@@ -1,11 +1,14 @@
 """What Puppet 7 provides without any module besides its functions and resource types (those
-are in ``language/knowledge/``): its built-in variables and the facts Facter ships.
+are in ``language/knowledge/``): its built-in variables, and which names are facts (Facter's own
+come from ``language/knowledge/facts.py``).
 
 Data only.
 """
 from __future__ import annotations
 
 import re
+
+from ..knowledge import facts
 
 # Variables every scope can read without declaring them.
 BUILTIN_VARIABLES: dict[str, str] = {
@@ -27,32 +30,23 @@ BUILTIN_VARIABLES: dict[str, str] = {
     "serverversion": "The Puppet server's version.",
 }
 
-# Facts that Facter ships; Puppet also sets each one as a top-scope variable, so ``$osfamily``
-# in a class is a fact, not an undefined variable.
-CORE_FACTS = frozenset("""
-aio_agent_version architecture augeas augeasversion bios_release_date bios_vendor bios_version
-blockdevices boardassettag boardmanufacturer boardproductname boardserialnumber chassisassettag
-chassistype cloud dhcp_servers disks dmi domain ec2_metadata ec2_userdata facterversion filesystems
-fips_enabled fqdn gce gid hardwareisa hardwaremodel hostname hypervisors id identity interfaces
-ipaddress ipaddress6 is_virtual kernel kernelmajversion kernelrelease kernelversion ldom
-load_averages lsbdistcodename lsbdistdescription lsbdistid lsbdistrelease lsbmajdistrelease
-lsbminordistrelease lsbrelease macaddress macosx_buildversion macosx_productname
-macosx_productversion macosx_productversion_major macosx_productversion_minor manufacturer memory
-memoryfree memoryfree_mb memorysize memorysize_mb mountpoints mtu netmask netmask6 network network6
-networking operatingsystem operatingsystemmajrelease operatingsystemrelease os osfamily partitions
-path physicalprocessorcount processor processorcount processors productname puppetversion
-rubyplatform rubysitedir rubyversion ruby scope6 selinux selinux_config_mode
-selinux_config_policy selinux_current_mode selinux_enforced selinux_policyversion serialnumber
-solaris_zones ssh sshdsakey sshecdsakey sshed25519key sshfp_dsa sshfp_ecdsa sshfp_ed25519
-sshfp_rsa sshrsakey swapencrypted swapfree swapfree_mb swapsize swapsize_mb system32
-system_profiler system_uptime timezone uptime uptime_days uptime_hours uptime_seconds uuid
-virtual xendomains zfs_featurenumbers zfs_version zonename zones zpool_featurenumbers
-zpool_version
-root_home package_provider service_provider puppet_vardir puppet_confdir puppet_environmentpath
-puppet_server pe_version pe_major_version pe_minor_version pe_patch_version is_pe
+# Facts that are not in Facter's schema (language/knowledge/facts.json) but that nearly every
+# installation has: ``puppetversion`` (Puppet adds it), those of puppetlabs-stdlib and
+# puppetlabs-puppet_agent that code bases lean on (root_home, package_provider,
+# service_provider, puppet_*), Puppet Enterprise's (pe_*, is_pe), and two names Facter 3 had.
+MODULE_FACTS = frozenset("""
+puppetversion root_home package_provider service_provider puppet_vardir puppet_confdir
+puppet_environmentpath puppet_server pe_version pe_major_version pe_minor_version pe_patch_version
+is_pe mtu processor
 """.split())
 
-# Per-interface and per-device facts (``ipaddress_eth0``, ``processor3``, ``sp_*`` ...).
+# Every fact name Puppet also sets as a top-scope variable, so ``$osfamily`` in a class is a
+# fact, not an undefined variable: Facter's (names with a placeholder in its schema match by
+# pattern, see is_core_fact) and the module facts above.
+CORE_FACTS = frozenset(f.name for f in facts.core_facts() if f.pattern is None) | MODULE_FACTS
+
+# Flat names of Facter 2 and 3 that the schema of Facter 4 no longer lists (per-device and
+# per-platform families: ``ec2_ami_id``, ``lsbdistid``, ``memorysize_mb``, ...).
 _FACT_PATTERNS = re.compile(
     r"\A(?:(?:ipaddress6?|macaddress|netmask6?|network6?|mtu|dhcp_servers|scope6)_\w+|"
     r"processor\d+|blockdevice_\w+|sp_\w+|ec2_\w+|lsb\w+|ssh\w+|zpool_\w+|zfs_\w+|"
@@ -61,4 +55,4 @@ _FACT_PATTERNS = re.compile(
 
 def is_core_fact(name: str) -> bool:
     """Is ``name`` a fact that Facter itself provides (and so a top-scope variable)?"""
-    return name in CORE_FACTS or bool(_FACT_PATTERNS.match(name))
+    return name in CORE_FACTS or facts.fact(name) is not None or bool(_FACT_PATTERNS.match(name))

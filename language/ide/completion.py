@@ -22,6 +22,7 @@ from functools import lru_cache
 
 from ..check.analysis import Analysis
 from ..check.builtins import BUILTIN_VARIABLES, CORE_FACTS
+from ..knowledge import facts
 from ..check.signatures import builtin_doc, builtin_function_names, builtin_signatures
 from ..knowledge.resource_types import metaparameters, resource_type, resource_types
 from ..syntax import kinds as K
@@ -36,7 +37,7 @@ from .tokens import enclosing_bracket, enclosing_opener, tokens_before, tokens_b
 class CompletionItem:
     label: str
     kind: str                      # variable, type, function, keyword, class, resource_type,
-    #                                attribute, value, module, snippet
+    #                                attribute, value, module, snippet, fact
     detail: str = ""
     documentation: str = ""        # markdown
     insert_text: str = ""          # plain text to insert (default: label)
@@ -71,6 +72,9 @@ _KEYWORD_SNIPPETS = {
 }
 _WORD = re.compile(r"[A-Za-z0-9_:]*\Z")
 _VAR = re.compile(r"\$(\{)?((?:::)?(?:[a-z0-9_]+::)*[a-z0-9_]*)\Z")
+# $facts['os']['fam| : the keys before the one being typed, its opening quote, what is typed
+_FACTS_KEY = re.compile(r"\$\{?(?:::)?facts((?:\[\s*(['\"])[\w.-]*\2\s*\])*)\[\s*(['\"]?)([\w.-]*)\Z")
+_KEY = re.compile(r"\[\s*['\"]([\w.-]*)['\"]\s*\]")
 _CLASS_DECL = re.compile(r"\b(?:include|contain|require)\s+(?:[\w:'\"]+\s*,\s*)*(['\"]?)((?:::)?[\w:]*)\Z")
 _CLASS_RESOURCE = re.compile(r"\bclass\s*\{\s*(['\"])((?:::)?[\w:]*)\Z")
 _METHOD = re.compile(r"[\w)\]}'\"]\s*\.\s*([a-z_]\w*)?\Z")
@@ -93,6 +97,9 @@ def complete(an: Analysis, offset: int) -> list:
         if cur.kind == K.HEREDOC_BODY or (cur.parent is not None and cur.parent.kind == K.HEREDOC_TEXT
                                            and cur.kind == K.STRING_TEXT):
             return []
+    m = _FACTS_KEY.search(before)
+    if m:
+        return _fact_keys(_KEY.findall(m.group(1)), m.group(3), m.group(4), offset)
     m = _VAR.search(before)
     if m and (cur is None or cur.kind not in (K.STRING,) or cur.end < offset):
         return _variables(an, offset, m.group(2), offset - len(m.group(2)))
@@ -257,6 +264,20 @@ def _variables(an: Analysis, offset: int, typed: str, edit_start: int) -> list:
             it.label = "::" + it.label
         for f in sorted(CORE_FACTS):
             out.append(CompletionItem("::" + f, "variable", "fact", edit_start=edit_start, sort_text="2" + f))
+    return out
+
+
+def _fact_keys(path: list, quote: str, typed: str, offset: int) -> list:
+    """The keys of ``$facts`` (or of the structured fact at ``path``) that Facter's schema
+    names, quoted when the quote is not typed yet."""
+    out = []
+    for f in facts.children(path):
+        if not f.name.startswith(typed):
+            continue
+        insert = f.name if quote else f"'{f.name}'"
+        detail = f"{'legacy ' if f.legacy else ''}fact: {f.type}"
+        out.append(CompletionItem(f.name, "fact", detail, f.description, insert, edit_start=offset - len(typed),
+                                  sort_text=("1" if f.legacy else "0") + f.name, filter_text=f.name))
     return out
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from ..check.analysis import NOT_CONST, Analysis
 from ..check.builtins import BUILTIN_VARIABLES, is_core_fact
+from ..knowledge import facts
 from ..knowledge.resource_types import metaparameters
 from ..syntax import ast as A
 from ..syntax import kinds as K
@@ -90,6 +91,10 @@ def hover(an: Analysis, offset: int, budget: PreviewBudget | None = None, values
         return _type_name(an, tok)
     if k == K.NAME:
         res = _name(an, tok, budget)
+        if res is not None:
+            return res
+    if k == K.STRING:
+        res = _fact_key(an, tok)
         if res is not None:
             return res
     if k in (K.STRING, K.DQ_OPEN, K.STRING_TEXT, K.DQ_CLOSE):
@@ -239,6 +244,57 @@ def _type_name(an: Analysis, tok: SyntaxToken) -> HoverResult | None:
     elif t.kind == "resource_type":
         md = f"**{tok.text}** — resource type\n\n" + md
     return HoverResult(md, tok.offset, tok.end)
+
+
+def _fact_key(an: Analysis, tok: SyntaxToken) -> HoverResult | None:
+    """A key of ``$facts['os']['family']`` (or ``$::facts``): the fact's type and description
+    from Facter's schema."""
+    lit = tok.parent
+    access = lit.parent if lit is not None and lit.kind == K.LITERAL else None
+    if access is None or access.kind != K.ACCESS_EXPR:
+        return None
+    path: list = []
+    node = access
+    while node is not None and node.kind == K.ACCESS_EXPR:
+        v = A.AccessExpr(node)
+        keys = v.keys()
+        if len(keys) != 1:
+            return None
+        key = an.const_value(keys[0])
+        if not isinstance(key, str):
+            return None
+        path.append(key)
+        t = v.target()
+        node = t.syntax if t is not None else None
+    if node is None or node.kind != K.VARIABLE_EXPR or node.trimmed_text().lstrip("$").lstrip(":") != "facts":
+        return None
+    path.reverse()
+    # the key hovered, and the keys before it
+    depth = next((i for i, n in enumerate(_access_chain(access)) if n is not None and n.offset == lit.offset), None)
+    if depth is None:
+        return None
+    path = path[:depth + 1]
+    f = facts.fact_at(path)
+    if f is None:
+        return None
+    shown = "$facts" + "".join(f"['{p}']" for p in path)
+    md = f"**{shown}** — {'legacy ' if f.legacy else ''}fact\n\nType: `{f.type}` (Facter)\n\n{f.description}"
+    if f.elements:
+        md += "\n\nKeys: " + ", ".join(f"`{e.name}`" for e in f.elements[:40])
+    return HoverResult(md, tok.offset, tok.end)
+
+
+def _access_chain(outer: SyntaxNode) -> list:
+    """The key literals of nested accesses ``$x[a][b]…`` from the innermost, up to ``outer``."""
+    chain = []
+    node = outer
+    while node is not None and node.kind == K.ACCESS_EXPR:
+        keys = A.AccessExpr(node).keys()
+        chain.append(keys[0].syntax if keys else None)
+        t = A.AccessExpr(node).target()
+        node = t.syntax if t is not None else None
+    chain.reverse()
+    return chain
 
 
 def _name(an: Analysis, tok: SyntaxToken, budget) -> HoverResult | None:

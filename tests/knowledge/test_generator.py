@@ -39,3 +39,14 @@ def test_function_declarations_are_generated() -> None:
     gen = _generator("functions")
     assert gen.DATA_FILE.read_text(encoding="utf-8") == gen.generate(), \
         "functions.json differs from the installed Puppet: run python3 tools/functions/generate.py"
+
+
+def test_fact_catalogue_is_generated() -> None:
+    """facts.json is what tools/facts/generate.py makes of the installed Facter's schema."""
+    import json
+    import shutil
+    gen = _generator("facts")
+    if not gen.DEFAULT_SCHEMA.exists() or shutil.which("ruby") is None or shutil.which("facter") is None:
+        pytest.skip(f"Facter's schema ({gen.DEFAULT_SCHEMA}) and ruby are needed: apt-get install facter")
+    assert json.loads(gen.OUT.read_text(encoding="utf-8")) == gen.generate(gen.DEFAULT_SCHEMA), \
+        "facts.json differs from the installed Facter's schema: run python3 tools/facts/generate.py"
