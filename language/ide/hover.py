@@ -251,10 +251,10 @@ def _fact_key(an: Analysis, tok: SyntaxToken) -> HoverResult | None:
     from Facter's schema."""
     lit = tok.parent
     access = lit.parent if lit is not None and lit.kind == K.LITERAL else None
-    if access is None or access.kind != K.ACCESS_EXPR:
+    if lit is None or access is None or access.kind != K.ACCESS_EXPR:
         return None
     path: list = []
-    node = access
+    node: SyntaxNode | None = access
     while node is not None and node.kind == K.ACCESS_EXPR:
         v = A.AccessExpr(node)
         keys = v.keys()
@@ -287,7 +287,7 @@ def _fact_key(an: Analysis, tok: SyntaxToken) -> HoverResult | None:
 def _access_chain(outer: SyntaxNode) -> list:
     """The key literals of nested accesses ``$x[a][b]…`` from the innermost, up to ``outer``."""
     chain = []
-    node = outer
+    node: SyntaxNode | None = outer
     while node is not None and node.kind == K.ACCESS_EXPR:
         keys = A.AccessExpr(node).keys()
         chain.append(keys[0].syntax if keys else None)

@@ -82,8 +82,12 @@ def fact_at(path: tuple[str, ...] | list[str]) -> Fact | None:
 def children(path: tuple[str, ...] | list[str]) -> tuple[Fact, ...]:
     """What ``$facts`` (empty path) or the structured fact at ``path`` holds, by name: the keys
     completion offers (placeholders left out: they are not names one can type as such)."""
-    facts = core_facts() if not path else (fact_at(path).elements if fact_at(path) is not None else ())
-    return tuple(f for f in facts if f.pattern is None)
+    if not path:
+        found: tuple[Fact, ...] = core_facts()
+    else:
+        at = fact_at(path)
+        found = at.elements if at is not None else ()
+    return tuple(f for f in found if f.pattern is None)
 
 
 @cache
