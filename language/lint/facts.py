@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 
 from .legacy_facts_data import LEGACY_FACT_PATTERNS, LEGACY_FACTS
+from . import fixes
 from .registry import check
 
 _LEGACY_PATTERN = re.compile("|".join(LEGACY_FACT_PATTERNS))
@@ -46,4 +47,7 @@ def top_scope_facts(ctx, i, tok) -> None:
     if not value.startswith("::") or _ALLOWED_TOP_SCOPE.match(value) or _QUALIFIED.match(value):
         return
     name, bracket, rest = value[2:].partition("[")
-    ctx.report(tok.offset, tok.end, name=value, replacement=f"$facts['{name}']" + bracket + rest)
+    replacement = f"$facts['{name}']" + bracket + rest
+    fix = fixes.top_scope_fact(tok, ctx.text[tok.offset:tok.end].replace(value, replacement[1:], 1)) \
+        if ctx.text.startswith("$", tok.offset) else None
+    ctx.report(tok.offset, tok.end, fix=fix, name=value, replacement=replacement)
