@@ -40,7 +40,8 @@ _VALUE_CLASSES = ("Literal", "QName", "DqString", "VariableExpr", "AccessExpr", 
 class FixResult:
     text: str                                             # the fixed text (the original if nothing was fixed)
     fixed: Counter = field(default_factory=Counter)       # check name -> fixes applied
-    rejected: list[Diagnostic] = field(default_factory=list)  # fixes that failed the proof (last round's positions)
+    rejected: list[Diagnostic] = field(default_factory=list)  # fixes that failed the proof (as found)
+    refused: set = field(default_factory=set)             # their (check, offset, end) in the final text
     rounds: int = 0
     reason: str = ""                                      # why nothing was tried (e.g. syntax errors)
 
@@ -61,25 +62,31 @@ def fixable_findings(result: ParseResult, path: str, enabled: frozenset[str]) ->
     return diags
 
 
-def _overlaps(a: tuple[int, int, str], b: tuple[int, int, str]) -> bool:
-    if a[0] == a[1] and b[0] == b[1]:
-        return a[0] == b[0]            # two insertions at one place: their order is unknown
-    return a[0] < b[1] and b[0] < a[1] or (a[0] == a[1] and b[0] < a[0] < b[1]) \
-        or (b[0] == b[1] and a[0] < b[0] < a[1])
+def _extent(d: Diagnostic) -> tuple[int, int]:
+    assert d.fix is not None
+    return min(e[0] for e in d.fix.edits), max(e[1] for e in d.fix.edits)
+
+
+def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    if a[0] == a[1] or b[0] == b[1]:
+        return a[0] <= b[1] and b[0] <= a[1]     # an insertion touching the other: order unknown
+    return a[0] < b[1] and b[0] < a[1]
 
 
 def select(diags: list[Diagnostic]) -> list[Diagnostic]:
-    """The fixes to apply together: in puppet-lint's order of checks, each unless one of its
-    edits overlaps an edit already chosen."""
+    """The fixes to apply together: in puppet-lint's order of checks, each unless the stretch of
+    text it edits (first edit to last) overlaps one already chosen; the others wait for the
+    next round, when they are found again on the new text."""
     chosen: list[Diagnostic] = []
-    taken: list[tuple[int, int, str]] = []
+    taken: list[tuple[int, int]] = []
     for d in sorted(diags, key=lambda d: (_RANK.get(d.code, len(_RANK)), d.offset)):
-        assert d.fix is not None
-        edits = d.fix.edits
-        if not edits or any(_overlaps(e, t) for e in edits for t in taken):
+        if d.fix is None or not d.fix.edits:
+            continue
+        ext = _extent(d)
+        if any(_overlaps(ext, t) for t in taken):
             continue
         chosen.append(d)
-        taken.extend(edits)
+        taken.append(ext)
     return chosen
 
 
@@ -193,6 +200,7 @@ def fix_text(text: str, path: str = "", enabled: frozenset[str] | None = None,
         text = new
         result = reparse(text)
     out.text = text
+    out.refused = refused
     return out
 
 
@@ -223,10 +231,8 @@ def _provable(result: ParseResult, text: str, chosen: list[Diagnostic], tasks: b
             todo += [group[:half], group[half:]]
     kept: list[Diagnostic] = []
     for group in passing:
+        # a group that passes alone but not with the others waits for the next round
         trial = kept + group
         if verify(result, edited(text, trial), trial, tasks):
             kept = trial
-        else:
-            for d in group:
-                refused.add((d.code, d.offset, d.end))
     return kept

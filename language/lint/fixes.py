@@ -97,7 +97,8 @@ def string_end(view: TokenView, i: int) -> int:
 
 def only_variable_string(ctx, pre: Tok, var: Tok, post: Tok) -> Fix:
     """'"${x}"' (or '"$x"') as the variable itself."""
-    edits = ((pre.offset, var.offset, "$" if var.type == "VARIABLE" else ""), (post.offset, post.end, ""))
+    dollar = "$" if var.type == "VARIABLE" and not ctx.text.startswith("$", var.offset) else ""
+    edits = ((pre.offset, var.offset, dollar), (post.offset, post.end, ""))
     return Fix(edits, (("value", pre.offset, post.end, apply(ctx.text, edits, pre.offset, post.end)),))
 
 
