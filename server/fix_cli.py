@@ -89,6 +89,8 @@ def run_fixes(paths, enabled: frozenset[str], *, write: bool, max_bytes: int = D
     fixed: Counter = Counter()
     for p in paths:
         ff = fix_file(str(p), enabled, max_bytes)
+        if ff.result is not None and ff.result.reason:
+            click.echo(f"puppet-ls check: not fixed, the file has {ff.result.reason}: {display_path(p)}", err=True)
         if not ff.changed:
             continue
         assert ff.result is not None and ff.original is not None

@@ -187,7 +187,11 @@ def unquoted_file_mode(ctx, node) -> None:
     """A file mode written as a bare number or word."""
     for value in _modes(ctx, node):
         if value.type in ("NAME", "NUMBER"):
-            ctx.report(value.offset, value.end, fix=fixes.quote(value), value=value.value)
+            # only a value that is the whole attribute value is quoted ('u+rw' is an expression)
+            i = ctx.view.index_at(value.offset)
+            n = ctx.view.next_code(i)
+            whole = n is None or ctx.view.toks[n].type in ("COMMA", "SEMIC", "RBRACE")
+            ctx.report(value.offset, value.end, fix=fixes.quote(value) if whole else None, value=value.value)
 
 
 @check("selector_inside_resource", nodes=(K.RESOURCE_BODY,))
