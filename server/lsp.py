@@ -817,11 +817,14 @@ def _code_actions(ls: PuppetServer, params: lsp.CodeActionParams, doc: Document)
     uri = params.text_document.uri
     actions: list = []
     if wanted(lsp.CodeActionKind.QuickFix):
-        actions += ide_actions.quick_fixes(doc.result, found, start, end, tasks=doc.tasks)
+        actions += ide_actions.quick_fixes(doc.result, found, start, end, tasks=doc.tasks,
+                                           cache=doc.cache.setdefault("code_action_proofs", {}))
     if wanted(ide_actions.FIX_ALL) and (only is not None or any(a.edits and a.diagnostic is not None
                                                                 and a.diagnostic.fix is not None for a in actions)):
         path = doc.path if uri.startswith("file:") else ""
-        every = ide_actions.fix_all(doc.result, path, default_enabled(), tasks=doc.tasks)
+        if "fix_all" not in doc.cache:
+            doc.cache["fix_all"] = ide_actions.fix_all(doc.result, path, default_enabled(), tasks=doc.tasks)
+        every = doc.cache["fix_all"]
         if every is not None:
             actions.append(every)
     out = []

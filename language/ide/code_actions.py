@@ -40,16 +40,21 @@ def _overlaps(d: Diagnostic, start: int, end: int) -> bool:
 
 
 def quick_fixes(result: ParseResult, diags: list[Diagnostic], start: int, end: int,
-                tasks: bool = False) -> list[Action]:
+                tasks: bool = False, cache: dict | None = None) -> list[Action]:
     """A fix for each fixable style finding of ``diags`` touching [start, end], and an
-    "ignore" action for each style finding there."""
+    "ignore" action for each style finding there.  ``cache`` (one per text) keeps the proofs:
+    editors ask again at every move of the cursor."""
+    cache = {} if cache is None else cache
     out: list[Action] = []
     view: TokenView | None = None
     seen: set[tuple[str, int]] = set()
     for d in diags:
         if d.code not in CHECKS or not _overlaps(d, start, end):
             continue
-        if d.fix is not None and fix_one(result, d, tasks) is not None:
+        key = ("fix", d.code, d.offset, d.end)
+        if d.fix is not None and key not in cache:
+            cache[key] = fix_one(result, d, tasks) is not None
+        if d.fix is not None and cache[key]:
             out.append(Action(f"Fix {d.code}: {d.message}", QUICKFIX,
                               tuple(Edit(*e) for e in d.fix.edits), d, preferred=True))
         if view is None:
@@ -58,7 +63,10 @@ def quick_fixes(result: ParseResult, diags: list[Diagnostic], start: int, end: i
         if (d.code, line) in seen:
             continue
         seen.add((d.code, line))
-        edit = ignore_edit(result, view, d.code, line, tasks)
+        key = ("ignore", d.code, line)
+        if key not in cache:
+            cache[key] = ignore_edit(result, view, d.code, line, tasks)
+        edit = cache[key]
         if edit is not None:
             out.append(Action(f"Ignore {d.code} on this line", QUICKFIX, (edit,), d))
     return out

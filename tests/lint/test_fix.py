@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from puppet_ls.language.ide.diagnostics import parse_for_path
-from puppet_ls.language.lint import CHECKS, lint
+from puppet_ls.language.lint import CHECKS, all_checks, lint
 from puppet_ls.language.lint.fix import fix_text
 from puppet_ls.language.syntax.lines import LineIndex
 from tests.corpus import puppet_lint_present
@@ -57,6 +57,21 @@ def render(path: Path) -> str:
 @pytest.mark.parametrize("path", CASES, ids=[p.name for p in CASES])
 def test_fix_fixture(path: Path) -> None:
     assert_expected(path.with_name(path.name + ".expect"), render(path))
+
+
+COMBINED = sorted((FIXTURES / "combined").glob("*.pp"))
+
+
+@pytest.mark.parametrize("path", COMBINED, ids=[p.name for p in COMBINED])
+def test_combined_fixture(path: Path) -> None:
+    """fixtures/lint/fix/combined/: several checks' fixes on the same text (every check on):
+    fixes whose edits touch wait for the next round, and the result is stable."""
+    text = read(path)
+    res = fix_text(text, "", all_checks())
+    assert fix_text(res.text, "", all_checks()).text == res.text
+    out = ["== fixed text", res.text.rstrip("\n"), f"== fixes ({res.rounds} rounds)"]
+    out += [f"{name} {n}" for name, n in sorted(res.fixed.items())]
+    assert_expected(path.with_name(path.name + ".expect"), "\n".join(out) + "\n")
 
 
 @pytest.mark.parametrize("path", CASES, ids=[p.name for p in CASES])
