@@ -51,10 +51,10 @@ def quick_fixes(result: ParseResult, diags: list[Diagnostic], start: int, end: i
     for d in diags:
         if d.code not in CHECKS or not _overlaps(d, start, end):
             continue
-        key = ("fix", d.code, d.offset, d.end)
-        if d.fix is not None and key not in cache:
-            cache[key] = fix_one(result, d, tasks) is not None
-        if d.fix is not None and cache[key]:
+        proof = ("fix", d.code, d.offset, d.end)
+        if d.fix is not None and proof not in cache:
+            cache[proof] = fix_one(result, d, tasks) is not None
+        if d.fix is not None and cache[proof]:
             out.append(Action(f"Fix {d.code}: {d.message}", QUICKFIX,
                               tuple(Edit(*e) for e in d.fix.edits), d, preferred=True))
         if view is None:
@@ -63,10 +63,10 @@ def quick_fixes(result: ParseResult, diags: list[Diagnostic], start: int, end: i
         if (d.code, line) in seen:
             continue
         seen.add((d.code, line))
-        key = ("ignore", d.code, line)
-        if key not in cache:
-            cache[key] = ignore_edit(result, view, d.code, line, tasks)
-        edit = cache[key]
+        place = ("ignore", d.code, line)
+        if place not in cache:
+            cache[place] = ignore_edit(result, view, d.code, line, tasks)
+        edit = cache[place]
         if edit is not None:
             out.append(Action(f"Ignore {d.code} on this line", QUICKFIX, (edit,), d))
     return out
