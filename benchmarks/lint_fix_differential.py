@@ -88,8 +88,9 @@ _MODE = re.compile(r"\A0?([0-7]{3})\Z")
 
 def normalise(data):
     """A dump with what the fixes change made equal: quotes and case of words and strings,
-    'modules/' in puppet:// URLs, 3-digit modes, "${x}" and $x, 'ensure => /path' and
-    'ensure => symlink, target => /path', and the order of a body's attributes."""
+    'modules/' in puppet:// URLs, 3-digit modes, "${x}" and $x, $::x and $facts['x'],
+    'ensure => /path' and 'ensure => symlink, target => /path', and the order of a body's
+    attributes."""
     if isinstance(data, str):
         s = data
         if len(s) >= 2 and s[0] == s[-1] == "'":
@@ -103,9 +104,11 @@ def normalise(data):
     items = [x for x in items if x is not None]
     if len(items) == 2 and items[0] == "cat" and isinstance(items[1], list) and items[1][:1] == ["str"]:
         return items[1][1]
+    if len(items) == 3 and items[:2] == ["slice", "$facts"] and isinstance(items[2], str):
+        return "$::" + items[2]      # top_scope_facts: $::x is $facts['x']
     ops = [x for x in items if isinstance(x, list) and len(x) == 3 and x[1] in ("=>", "+>")]
     if len(ops) > 1:
-        names = {x[0]: x for x in ops}
+        names = {x[0]: x for x in ops if isinstance(x[0], str)}
         if names.get("ensure", [None, None, None])[2] == "symlink" and "target" in names:
             ops.remove(names["target"])
             names["ensure"][2] = names["target"][2]

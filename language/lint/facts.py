@@ -48,6 +48,12 @@ def top_scope_facts(ctx, i, tok) -> None:
         return
     name, bracket, rest = value[2:].partition("[")
     replacement = f"$facts['{name}']" + bracket + rest
-    fix = fixes.top_scope_fact(tok, ctx.text[tok.offset:tok.end].replace(value, replacement[1:], 1)) \
-        if ctx.text.startswith("$", tok.offset) else None
+    if tok.type == "VARIABLE":
+        fix = fixes.top_scope_fact(ctx, tok, ctx.text[tok.offset:tok.end].replace(value, replacement[1:], 1))
+    elif "-" not in value:
+        # "$::x" in a string: braces, or the index would be text
+        braced = "${" + replacement[1:] + "}"
+        fix = fixes.replace(tok, braced, ("interpolation", tok.offset, tok.end, braced))
+    else:
+        fix = None
     ctx.report(tok.offset, tok.end, fix=fix, name=value, replacement=replacement)

@@ -121,6 +121,14 @@ def _overrides(expects: list[tuple], tasks: bool) -> dict:
                 return dumper.plain(node) if node is not None else ["unparsable"]
             for cls in _VALUE_CLASSES:
                 out[(cls, s, e)] = value
+        elif kind == "interpolation":
+            _, s, e, text = x
+            string = _first_statement(f'"{text}"', tasks)
+
+            def interpolated(dumper, _node, string=string):
+                data = dumper.plain(string) if string is not None else None
+                return data[1] if isinstance(data, list) and len(data) == 2 else ["unparsable"]
+            out[("Interpolation", s, e)] = interpolated
         elif kind == "ops":
             _, s, e, text = x
             res = _first_statement(f"x {{ t: {text} }}", tasks)

@@ -12,6 +12,7 @@ rest of the tree is untouched:
   alone means (a bare word quoted, a number made a string, ``"${x}"`` made ``$x``, …);
 * ``("ops", start, end, text)``: the attribute operation at [start, end) is now the
   operations written in ``text`` (attributes swapped, ``ensure => /path`` made a symlink);
+* ``("interpolation", start, end, text)``: the ``${…}`` at [start, end) now means ``text``;
 * ``("rename", cls, start, end, old, new)``: the class or defined type at [start, end) is
   renamed;
 * ``("blank", start, end)``: the text at [start, end) was never code (a ``//`` comment, which
@@ -234,12 +235,29 @@ def rename_definition(node, name: Tok) -> Fix:
     return replace(name, name.value.lower(), ("rename", cls, start, end, name.value, name.value.lower()))
 
 
-def top_scope_fact(tok: Tok, replacement: str) -> Fix | None:
-    """'$::name' as '$facts['name']' (outside strings: inside one the access would need braces
-    that puppet-lint 4 writes differently)."""
-    if not replacement.startswith("$"):
+def top_scope_fact(ctx, tok: Tok, replacement: str) -> Fix | None:
+    """'$::name' as '$facts['name']', and '"${::name}"' as '"${facts['name']}"'."""
+    text = ctx.text
+    if replacement.startswith("$"):
+        return replace(tok, replacement, ("value", tok.offset, tok.end, replacement))
+    if not text.startswith("${", tok.offset - 2):
         return None
-    return replace(tok, replacement, ("value", tok.offset, tok.end, replacement))
+    # the interpolation's '}' is where the string's next piece starts (or just before it)
+    toks = ctx.view.toks
+    j = ctx.view.index_at(tok.end)
+    while j < len(toks) and toks[j].type not in _PIECES:
+        j += 1
+    if j == len(toks):
+        return None
+    close = toks[j].offset if text.startswith("}", toks[j].offset) else toks[j].offset - 1
+    if not text.startswith("}", close) or close < tok.end:
+        return None
+    start, end = tok.offset - 2, close + 1
+    inner = replacement + text[tok.end:end - 1]
+    return replace(tok, replacement, ("interpolation", start, end, "${" + inner + "}"))
+
+
+_PIECES = frozenset({"DQMID", "DQPOST", "HEREDOC_MID", "HEREDOC_POST"})
 
 
 def apply(text: str, edits, start: int = 0, end: int | None = None) -> str:

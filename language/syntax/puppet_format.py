@@ -157,7 +157,7 @@ class _Dumper:
                 if p:
                     out.append(f"'{p}'")
             else:
-                out.append(self.d_Interpolation(p))
+                out.append(self.dump(p))
         return out
 
     def d_Interpolation(self, n):
@@ -176,7 +176,7 @@ class _Dumper:
                     if p:
                         text.append(f"'{p}'")
                 else:
-                    text.append(self.d_Interpolation(p))
+                    text.append(self.dump(p))
         return [f"@({n.syntax_name})", _INDENT, _BREAK, text, _DEDENT, _BREAK]
 
     def d_Array(self, n):
