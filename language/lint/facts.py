@@ -49,11 +49,10 @@ def top_scope_facts(ctx, i, tok) -> None:
     name, bracket, rest = value[2:].partition("[")
     replacement = f"$facts['{name}']" + bracket + rest
     if tok.type == "VARIABLE":
-        fix = fixes.top_scope_fact(ctx, tok, ctx.text[tok.offset:tok.end].replace(value, replacement[1:], 1))
+        fix = fixes.top_scope_fact(ctx, tok, name, ctx.text[tok.offset:tok.end].replace(value, replacement[1:], 1))
     elif "-" not in value:
         # "$::x" in a string: braces, or the index would be text
-        braced = "${" + replacement[1:] + "}"
-        fix = fixes.replace(tok, braced, ("interpolation", tok.offset, tok.end, braced))
+        fix = fixes.replace(tok, "${" + replacement[1:] + "}", ("fact", tok.offset, tok.end, name))
     else:
         fix = None
     ctx.report(tok.offset, tok.end, fix=fix, name=value, replacement=replacement)

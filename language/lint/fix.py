@@ -10,6 +10,7 @@ nothing changes, so fixing a fixed text changes nothing.
 """
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -32,8 +33,29 @@ FIX_ORDER = (
 )
 _RANK = {name: i for i, name in enumerate(FIX_ORDER)}
 MAX_ROUNDS = 8
-# AST classes a "value" expectation may name (an expression replaced by another).
-_VALUE_CLASSES = ("Literal", "QName", "DqString", "VariableExpr", "AccessExpr", "ReservedWord")
+# AST classes a "dump" expectation may name (a literal or bare word replaced by another).
+_VALUE_CLASSES = ("Literal", "QName", "DqString", "ReservedWord")
+_URL_HEAD = re.compile(r"(puppet://.*?/)")
+_MISMATCH = ["the fix does not do what it states"]
+
+
+def _unwrapped(dumper, node) -> object:
+    """A string that interpolates one expression and nothing else, as that expression."""
+    data = dumper.plain(node)
+    if isinstance(data, list) and len(data) == 2 and data[0] == "cat" and isinstance(data[1], list) \
+            and len(data[1]) == 2 and data[1][0] == "str":
+        return data[1][1]
+    return _MISMATCH
+
+
+def _with_modules(dumper, node) -> object:
+    """A string with 'modules/' after each 'puppet://<server>/' of its first text."""
+    data = dumper.plain(node)
+    if isinstance(data, str) and data.startswith("'"):
+        return _URL_HEAD.sub(r"\1modules/", data)
+    if isinstance(data, list) and len(data) > 1 and isinstance(data[1], str) and data[1].startswith("'"):
+        return [data[0], _URL_HEAD.sub(r"\1modules/", data[1]), *data[2:]]
+    return _MISMATCH
 
 
 @dataclass
@@ -113,22 +135,29 @@ def _overrides(expects: list[tuple], tasks: bool) -> dict:
     out: dict = {}
     for x in expects:
         kind = x[0]
-        if kind == "value":
-            _, s, e, text = x
-            node = _first_statement(text, tasks)
+        if kind == "dump":
+            _, s, e, data = x
 
-            def value(dumper, _node, node=node):
-                return dumper.plain(node) if node is not None else ["unparsable"]
+            def given(dumper, _node, data=data):
+                return data
             for cls in _VALUE_CLASSES:
-                out[(cls, s, e)] = value
-        elif kind == "interpolation":
-            _, s, e, text = x
-            string = _first_statement(f'"{text}"', tasks)
+                out[(cls, s, e)] = given
+        elif kind == "unwrap":
+            out[("DqString", x[1], x[2])] = _unwrapped
+        elif kind == "url":
+            for cls in ("Literal", "DqString"):
+                out[(cls, x[1], x[2])] = _with_modules
+        elif kind == "fact":
+            _, s, e, name = x
+            fact = ["slice", "$facts", f"'{name}'"]
 
-            def interpolated(dumper, _node, string=string):
-                data = dumper.plain(string) if string is not None else None
-                return data[1] if isinstance(data, list) and len(data) == 2 else ["unparsable"]
-            out[("Interpolation", s, e)] = interpolated
+            def as_fact(dumper, node, fact=fact, name=name):
+                if isinstance(node, A.VariableExpr):
+                    return fact
+                data = dumper.plain(node)     # an interpolation of the variable alone
+                return ["str", fact] if data == ["str", f"$::{name}"] else data
+            out[("VariableExpr", s, e)] = as_fact
+            out[("Interpolation", s, e)] = as_fact
         elif kind == "ops":
             _, s, e, text = x
             res = _first_statement(f"x {{ t: {text} }}", tasks)

@@ -4,15 +4,22 @@ Each builder writes what puppet-lint's ``--fix`` writes for its check (its behav
 its sources and re-derived here over our token view), except where puppet-lint's rewrite would
 change what the code means or break it: there the meaning-keeping edit is made instead (the
 differences are listed in benchmarks/README.md, "lint fix differential").  Every fix also says
-what it means to change in the tree (``expect``), so that ``fix.verify`` can prove that the
-rest of the tree is untouched:
+what it means to change in the tree (``expect``), stated from the original alone (never from
+the edited text, which is what is being proven), so that ``fix.verify`` can prove that the
+fixed text means exactly that:
 
 * nothing: a change of layout or spelling only (whitespace, comment style, quote style);
-* ``("value", start, end, text)``: the expression at [start, end) now means what ``text``
-  alone means (a bare word quoted, a number made a string, ``"${x}"`` made ``$x``, …);
+* ``("dump", start, end, data)``: the expression at [start, end) now dumps as ``data`` (a
+  bare word or a number made the string ``'…'``, a quoted boolean made ``true``);
+* ``("unwrap", start, end)``: the string at [start, end) is now the one expression it
+  interpolates (``"${x}"`` made ``$x``);
+* ``("url", start, end)``: the string at [start, end) now has ``modules/`` after each
+  ``puppet://<server>/`` of its first piece;
+* ``("fact", start, end, name)``: the variable ``$::name`` at [start, end) is now
+  ``$facts['name']`` (its interpolation too, when it is one);
 * ``("ops", start, end, text)``: the attribute operation at [start, end) is now the
-  operations written in ``text`` (attributes swapped, ``ensure => /path`` made a symlink);
-* ``("interpolation", start, end, text)``: the ``${…}`` at [start, end) now means ``text``;
+  operations written in ``text`` (attributes swapped, ``ensure => /path`` made a symlink;
+  ``text`` is made of the original's own source);
 * ``("rename", cls, start, end, old, new)``: the class or defined type at [start, end) is
   renamed;
 * ``("blank", start, end)``: the text at [start, end) was never code (a ``//`` comment, which
@@ -47,8 +54,7 @@ def delete(tok: Tok) -> Fix:
 
 def quote(tok: Tok) -> Fix:
     """A bare word or number written as a single-quoted string."""
-    text = f"'{tok.value}'"
-    return replace(tok, text, ("value", tok.offset, tok.end, text))
+    return replace(tok, f"'{tok.value}'", ("dump", tok.offset, tok.end, f"'{tok.value}'"))
 
 
 def hard_tabs(tok: Tok) -> Fix:
@@ -100,7 +106,7 @@ def only_variable_string(ctx, pre: Tok, var: Tok, post: Tok) -> Fix:
     """'"${x}"' (or '"$x"') as the variable itself."""
     dollar = "$" if var.type == "VARIABLE" and not ctx.text.startswith("$", var.offset) else ""
     edits = ((pre.offset, var.offset, dollar), (post.offset, post.end, ""))
-    return Fix(edits, (("value", pre.offset, post.end, apply(ctx.text, edits, pre.offset, post.end)),))
+    return Fix(edits, (("unwrap", pre.offset, post.end),))
 
 
 _PUPPET_URL_HEAD = re.compile(r"puppet://.*?/")
@@ -110,8 +116,7 @@ def puppet_url(ctx, i: int, tok: Tok) -> Fix:
     """'modules/' inserted after each 'puppet://<server>/' of the string's first piece."""
     inner_end = tok.end if tok.type == "DQPRE" else tok.end - 1
     edits = tuple((m.end(), m.end(), "modules/") for m in _PUPPET_URL_HEAD.finditer(ctx.text, tok.offset + 1, inner_end))
-    end = string_end(ctx.view, i)
-    return Fix(edits, (("value", tok.offset, end, apply(ctx.text, edits, tok.offset, end)),))
+    return Fix(edits, (("url", tok.offset, string_end(ctx.view, i)),))
 
 
 def enclose_variable(tok: Tok) -> Fix:
@@ -131,8 +136,7 @@ def file_mode(tok: Tok) -> Fix | None:
     digits = tok.value
     if not re.fullmatch(r"[0-7]{3}", digits):
         return None
-    text = f"'0{digits}'"
-    return replace(tok, text, ("value", tok.offset, tok.end, text))
+    return replace(tok, f"'0{digits}'", ("dump", tok.offset, tok.end, f"'0{digits}'"))
 
 
 def ensure_first(ctx, span: tuple[int, int], params: list[int], ensure: int) -> Fix | None:
@@ -235,11 +239,12 @@ def rename_definition(node, name: Tok) -> Fix:
     return replace(name, name.value.lower(), ("rename", cls, start, end, name.value, name.value.lower()))
 
 
-def top_scope_fact(ctx, tok: Tok, replacement: str) -> Fix | None:
+def top_scope_fact(ctx, tok: Tok, name: str, replacement: str) -> Fix | None:
     """'$::name' as '$facts['name']', and '"${::name}"' as '"${facts['name']}"'."""
     text = ctx.text
+    var_end = tok.offset + len(name) + 2 + (1 if text.startswith("$", tok.offset) else 0)
     if replacement.startswith("$"):
-        return replace(tok, replacement, ("value", tok.offset, tok.end, replacement))
+        return replace(tok, replacement, ("fact", tok.offset, var_end, name))
     if not text.startswith("${", tok.offset - 2):
         return None
     # the interpolation's '}' is where the string's next piece starts (or just before it)
@@ -252,9 +257,7 @@ def top_scope_fact(ctx, tok: Tok, replacement: str) -> Fix | None:
     close = toks[j].offset if text.startswith("}", toks[j].offset) else toks[j].offset - 1
     if not text.startswith("}", close) or close < tok.end:
         return None
-    start, end = tok.offset - 2, close + 1
-    inner = replacement + text[tok.end:end - 1]
-    return replace(tok, replacement, ("interpolation", start, end, "${" + inner + "}"))
+    return replace(tok, replacement, ("fact", tok.offset, var_end, name), ("fact", tok.offset - 2, close + 1, name))
 
 
 _PIECES = frozenset({"DQMID", "DQPOST", "HEREDOC_MID", "HEREDOC_POST"})

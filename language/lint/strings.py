@@ -60,7 +60,7 @@ def puppet_url_without_modules(ctx, i, tok) -> None:
 def quoted_booleans(ctx, i, tok) -> None:
     """'true' or 'false' in quotes (off by default: often meant as strings)."""
     if tok.value in ("true", "false"):
-        fix = fixes.replace(tok, tok.value, ("value", tok.offset, tok.end, tok.value))
+        fix = fixes.replace(tok, tok.value, ("dump", tok.offset, tok.end, tok.value))
         ctx.report(tok.offset, tok.end, fix=fix, value=tok.value)
 
 
