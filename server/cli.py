@@ -246,8 +246,8 @@ def _echo_diagnostic(report: FileReport, d: Diagnostic, index: LineIndex | None,
                    "'ensure' first, file modes, ...), writing the files in place, then report what remains.  "
                    "A fix is made only when the code still means the same.")
 @click.option("--diff", "diff", is_flag=True,
-              help="Print the fixes --fix would make as a unified diff and write nothing; exit status "
-                   "1 when something would change, 0 otherwise.")
+              help="Print the fixes --fix would make as a unified diff and write nothing (also with "
+                   "--fix); exit status 1 when something would change, 0 otherwise.")
 @_file_options
 def check(paths: tuple[str, ...], fmt: str, quiet: bool, show_ignored: bool, modulepath: tuple[str, ...],
           max_bytes: int, file_timeout: float, fix: bool = False, diff: bool = False) -> None:
@@ -297,7 +297,7 @@ def check(paths: tuple[str, ...], fmt: str, quiet: bool, show_ignored: bool, mod
     lint = default_enabled()
     if fix or diff:
         from .fix_cli import run_fixes
-        changed = run_fixes(files, lint, write=fix, max_bytes=max_bytes)
+        changed = run_fixes(files, lint, write=not diff, max_bytes=max_bytes)
         if diff:
             sys.exit(1 if changed else 0)
 

@@ -64,6 +64,8 @@ def test_diff_shows_and_writes_nothing(tmp_path: Path) -> None:
     assert out.startswith(f"--- {f}\n+++ {f}\n@@ ")
     assert "-  file { \"/a\":\n+  file { '/a':\n" in out
     assert "would fix 4 problems in 1 file" in err
+    assert run("check", "--fix", "--diff", str(f))[:2] == (code, out)      # --diff wins: nothing written
+    assert f.read_text(encoding="utf-8") == UNFIXED
     write(f, FIXED)
     assert run("check", "--diff", str(f)) == (0, "", "")
 
