@@ -7,6 +7,15 @@ from .messages import issue
 
 
 @dataclass(frozen=True, slots=True)
+class Fix:
+    """How to correct a finding: text edits (offset, end, replacement) on the text it was found
+    in, and what they mean to change in the tree (``expect``, read by ``lint.fix.verify``:
+    nothing for a change of layout or spelling)."""
+    edits: tuple[tuple[int, int, str], ...]
+    expect: tuple = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Diagnostic:
     offset: int
     end: int
@@ -14,6 +23,7 @@ class Diagnostic:
     code: str
     message: str
     related: tuple = field(default=())   # ((offset, end, message), …) for related locations
+    fix: Fix | None = None               # the correction of a fixable style finding
 
     @staticmethod
     def of(code: str, offset: int, end: int, related: tuple = (), **args) -> Diagnostic:

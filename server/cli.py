@@ -276,9 +276,17 @@ def write_report(fmt: str, reports: list[FileReport], output_file: str | None = 
               help="Directories of modules the code may use (':'-separated, repeatable).  Their "
                    "classes, defined types, functions and types are known, and names found "
                    "nowhere are reported as unknown.")
+@click.option("--fix", "fix", is_flag=True,
+              help="First fix what puppet-lint's --fix fixes (arrow alignment, quoting, whitespace, "
+                   "'ensure' first, file modes, ...), writing the files in place, then report what remains.  "
+                   "A fix is made only when the code still means the same.")
+@click.option("--diff", "diff", is_flag=True,
+              help="Print the fixes --fix would make as a unified diff and write nothing (also with "
+                   "--fix); exit status 1 when something would change, 0 otherwise.")
 @_file_options
 def check(paths: tuple[str, ...], fmt: str, output_file: str | None, show_source: bool, quiet: bool,
-          show_ignored: bool, modulepath: tuple[str, ...], max_bytes: int, file_timeout: float) -> None:
+          show_ignored: bool, modulepath: tuple[str, ...], max_bytes: int, file_timeout: float,
+          fix: bool = False, diff: bool = False) -> None:
     """Check Puppet manifests and EPP templates: syntax, validation, static checks and
     puppet-lint's style checks (those it runs by default, under its names).
 
@@ -330,6 +338,11 @@ def check(paths: tuple[str, ...], fmt: str, output_file: str | None, show_source
 
     from puppet_ls.language.lint import default_enabled
     lint = default_enabled()
+    if fix or diff:
+        from .fix_cli import run_fixes
+        changed = run_fixes(files, lint, write=not diff, max_bytes=max_bytes)
+        if diff:
+            sys.exit(1 if changed else 0)
 
     def check_one(path: Path) -> FileReport:
         return check_file(path, env, max_bytes, file_timeout, lint)

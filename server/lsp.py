@@ -35,6 +35,7 @@ from urllib.parse import unquote, urlparse
 from lsprotocol import types as lsp
 from puppet_ls.language import formatter
 from puppet_ls.language.diagnostics import Diagnostic
+from puppet_ls.language.ide import code_actions as ide_actions
 from puppet_ls.language.ide import completion as ide_completion
 from puppet_ls.language.ide import folding as ide_folding
 from puppet_ls.language.ide import hover as ide_hover
@@ -601,6 +602,13 @@ def build_server() -> PuppetServer:
         offset = codec.offset(params.position.line, params.position.character)
         return convert.text_edits(codec, formatter.on_type_edits(doc.text, offset, doc.is_epp, tasks=doc.tasks))
 
+    # ---- code actions on style findings (language/ide/code_actions) ----------------------------
+    @server.feature(lsp.TEXT_DOCUMENT_CODE_ACTION,
+                    lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix, ide_actions.FIX_ALL]))
+    @_isolated(list, heavy=True)
+    def code_action(ls: PuppetServer, params: lsp.CodeActionParams, doc: Document):
+        return _code_actions(ls, params, doc)
+
     @server.feature(lsp.TEXT_DOCUMENT_INLAY_HINT)
     @_isolated(list, evaluates=True)
     def inlay_hints(ls: PuppetServer, params: lsp.InlayHintParams, doc: Document, make_budget):
@@ -818,6 +826,40 @@ def _send_diagnostics(ls: PuppetServer, uri: str, doc: Document, compute_only: b
     if compute_only:
         return
     ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, version=doc.version, diagnostics=diags))
+
+
+def _code_actions(ls: PuppetServer, params: lsp.CodeActionParams, doc: Document) -> list:
+    """Quick fixes and "ignore" actions for the style findings in the range; "fix all" when
+    the client asks for source actions, or beside quick fixes."""
+    if doc.is_epp or doc.result.errors or ls.cap("text_document.code_action.code_action_literal_support", None) is None:
+        return []     # (a client without literal support takes commands only: none are offered)
+    preferred = bool(ls.cap("text_document.code_action.is_preferred_support", False))
+    only = params.context.only
+    wanted = (lambda kind: only is None or any(kind == k or kind.startswith(k + ".") for k in only))
+    _send_diagnostics(ls, params.text_document.uri, doc, compute_only=True)
+    found = doc.cache.get(("diagnostics", ls.index_key)) or []
+    codec = doc.codec
+    start = codec.offset(params.range.start.line, params.range.start.character)
+    end = codec.offset(params.range.end.line, params.range.end.character)
+    uri = params.text_document.uri
+    actions: list = []
+    if wanted(lsp.CodeActionKind.QuickFix):
+        actions += ide_actions.quick_fixes(doc.result, found, start, end, tasks=doc.tasks,
+                                           cache=doc.cache.setdefault("code_action_proofs", {}))
+    if wanted(ide_actions.FIX_ALL) and (only is not None or any(a.edits and a.diagnostic is not None
+                                                                and a.diagnostic.fix is not None for a in actions)):
+        path = doc.path if uri.startswith("file:") else ""
+        if "fix_all" not in doc.cache:
+            doc.cache["fix_all"] = ide_actions.fix_all(doc.result, path, default_enabled(), tasks=doc.tasks)
+        every = doc.cache["fix_all"]
+        if every is not None:
+            actions.append(every)
+    out = []
+    for a in actions:
+        diags = convert.diagnostics(codec, uri, [a.diagnostic], False) if a.diagnostic is not None else None
+        out.append(lsp.CodeAction(title=a.title, kind=a.kind, diagnostics=diags, is_preferred=(a.preferred and preferred) or None,
+                                  edit=lsp.WorkspaceEdit(changes={uri: convert.text_edits(codec, list(a.edits))})))
+    return out
 
 
 # ---- indexing -------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ import re
 from ..knowledge.resource_types import metaparameters
 from ..syntax import kinds as K
 from ..syntax.tree import SyntaxNode
+from . import fixes
 from .registry import check
 from .tokens import COMMENTS
 
@@ -99,7 +100,8 @@ def names_containing_uppercase(ctx, node) -> None:
     """A class or defined type name with upper-case letters."""
     name = _name_token(ctx, node)
     if name is not None and _text(ctx, name) != _text(ctx, name).lower():
-        ctx.report(name.offset, name.end, kind=_kind(node), name=_text(ctx, name))
+        ctx.report(name.offset, name.end, fix=fixes.rename_definition(node, name), kind=_kind(node),
+                   name=_text(ctx, name))
 
 
 @check("documentation", nodes=(K.CLASS_DEF, K.DEFINE_DEF))
@@ -371,4 +373,4 @@ def unquoted_node_name(ctx, i, tok) -> None:
         if t.type == "LBRACE":
             return
         if t.type == "NAME" and t.value != "default":
-            ctx.report(t.offset, t.end, name=t.value)
+            ctx.report(t.offset, t.end, fix=fixes.quote(t), name=t.value)

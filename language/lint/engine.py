@@ -2,9 +2,10 @@
 and the per-file checks, each only for the enabled checks."""
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import lru_cache
 
-from ..diagnostics import Diagnostic
+from ..diagnostics import Diagnostic, Fix
 from ..syntax import kinds as K
 from ..syntax.parser import ParseResult, gc_paused
 from ..syntax.tree import SyntaxNode
@@ -32,9 +33,11 @@ class LintContext:
         self.cache: dict = {}
         self.nodes: list[SyntaxNode] = self.view.nodes   # the nodes checks need, in source order
 
-    def report(self, offset: int, end: int | None = None, check: str | None = None, **args) -> None:
+    def report(self, offset: int, end: int | None = None, check: str | None = None,
+               fix: Fix | None = None, **args) -> None:
         code = check or self.current
-        self.findings.append(Diagnostic.of(code, offset, offset if end is None else end, **args))
+        d = Diagnostic.of(code, offset, offset if end is None else end, **args)
+        self.findings.append(d if fix is None else replace(d, fix=fix))
 
 
 def _handlers(table: dict, enabled: frozenset) -> dict:

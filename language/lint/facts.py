@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 
 from .legacy_facts_data import LEGACY_FACT_PATTERNS, LEGACY_FACTS
+from . import fixes
 from .registry import check
 
 _LEGACY_PATTERN = re.compile("|".join(LEGACY_FACT_PATTERNS))
@@ -46,4 +47,12 @@ def top_scope_facts(ctx, i, tok) -> None:
     if not value.startswith("::") or _ALLOWED_TOP_SCOPE.match(value) or _QUALIFIED.match(value):
         return
     name, bracket, rest = value[2:].partition("[")
-    ctx.report(tok.offset, tok.end, name=value, replacement=f"$facts['{name}']" + bracket + rest)
+    replacement = f"$facts['{name}']" + bracket + rest
+    if tok.type == "VARIABLE":
+        fix = fixes.top_scope_fact(ctx, tok, name, ctx.text[tok.offset:tok.end].replace(value, replacement[1:], 1))
+    elif "-" not in value:
+        # "$::x" in a string: braces, or the index would be text
+        fix = fixes.replace(tok, "${" + replacement[1:] + "}", ("fact", tok.offset, tok.end, name))
+    else:
+        fix = None
+    ctx.report(tok.offset, tok.end, fix=fix, name=value, replacement=replacement)

@@ -1,6 +1,7 @@
 """Relationship arrows: direction and placement."""
 from __future__ import annotations
 
+from . import fixes
 from .registry import check
 
 
@@ -10,7 +11,7 @@ def arrow_on_right_operand_line(ctx, i, tok) -> None:
     view = ctx.view
     n = view.next_code(i)
     if n is not None and view.line(view.toks[n].offset) != view.line(tok.offset):
-        ctx.report(tok.offset, tok.end, arrow=tok.value)
+        ctx.report(tok.offset, tok.end, fix=fixes.arrow_on_right_operand(ctx, i, tok), arrow=tok.value)
 
 
 @check("right_to_left_relationship", tokens=("OUT_EDGE",))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from ..syntax import kinds as K
+from . import fixes
 from .registry import check
 
 _OPENERS = {"LBRACE": "RBRACE", "LBRACK": "RBRACK", "LPAREN": "RPAREN"}
@@ -120,7 +121,7 @@ def ensure_first_param(ctx, node) -> None:
     for n, i in enumerate(params):
         if toks[i].value == "ensure":
             if n:
-                ctx.report(toks[i].offset, toks[i].end)
+                ctx.report(toks[i].offset, toks[i].end, fix=fixes.ensure_first(ctx, span, params, i))
             return
 
 
@@ -136,7 +137,8 @@ def ensure_not_symlink_target(ctx, node) -> None:
             continue
         value = _value_token(ctx, i)
         if value is not None and value.value.startswith("/"):
-            ctx.report(value.offset, value.end, target=ctx.text[value.offset:value.end])
+            fix = fixes.symlink_target(ctx, i, ctx.view.index_at(value.offset))
+            ctx.report(value.offset, value.end, fix=fix, target=ctx.text[value.offset:value.end])
 
 
 _SYMBOLIC = "[ugoa]*[-=+][-=+rstwxXugo]*"
@@ -176,7 +178,7 @@ def file_mode(ctx, node) -> None:
     for value in _modes(ctx, node):
         if value.type in _NOT_A_MODE_VALUE or _MODE.match(value.value):
             return
-        ctx.report(value.offset, value.end, value=_shown(ctx, value))
+        ctx.report(value.offset, value.end, fix=fixes.file_mode(value), value=_shown(ctx, value))
         return
 
 
@@ -185,7 +187,11 @@ def unquoted_file_mode(ctx, node) -> None:
     """A file mode written as a bare number or word."""
     for value in _modes(ctx, node):
         if value.type in ("NAME", "NUMBER"):
-            ctx.report(value.offset, value.end, value=value.value)
+            # only a value that is the whole attribute value is quoted ('u+rw' is an expression)
+            i = ctx.view.index_at(value.offset)
+            n = ctx.view.next_code(i)
+            whole = n is None or ctx.view.toks[n].type in ("COMMA", "SEMIC", "RBRACE")
+            ctx.report(value.offset, value.end, fix=fixes.quote(value) if whole else None, value=value.value)
 
 
 @check("selector_inside_resource", nodes=(K.RESOURCE_BODY,))
@@ -228,4 +234,4 @@ def unquoted_resource_title(ctx, i, tok) -> None:
         candidates = range(i - 1, i)
     for j in candidates:
         if toks[j].type == "NAME":
-            ctx.report(toks[j].offset, toks[j].end, title=toks[j].value)
+            ctx.report(toks[j].offset, toks[j].end, fix=fixes.quote(toks[j]), title=toks[j].value)

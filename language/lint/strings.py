@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 
+from . import fixes
 from .registry import check
 
 # What justifies double quotes besides interpolation: an escape sequence, a quote, a literal
@@ -19,7 +20,7 @@ def double_quoted_strings(ctx, i, tok) -> None:
     # (the indentation of a continued string), which then count as needing double quotes.
     value = tok.value.replace(" " * ctx.view.column(tok.offset), "\n")
     if _NEEDS_DOUBLE.search(value) is None:
-        ctx.report(tok.offset, tok.end)
+        ctx.report(tok.offset, tok.end, fix=fixes.replace(tok, "'" + ctx.text[tok.offset + 1:tok.end - 1] + "'"))
 
 
 @check("only_variable_string", fixable=True, tokens=("DQPRE",))
@@ -41,7 +42,7 @@ def only_variable_string(ctx, i, tok) -> None:
             n = ctx.view.next_code(j)
             if n is not None and toks[n].type == "FARROW":
                 return
-            ctx.report(var.offset, var.end, name=var.value)
+            ctx.report(var.offset, var.end, fix=fixes.only_variable_string(ctx, tok, var, t), name=var.value)
         return
 
 
@@ -52,14 +53,15 @@ def puppet_url_without_modules(ctx, i, tok) -> None:
         return
     m = _PUPPET_URL.search(tok.value)
     if m is None or not m.group(1).startswith("modules/"):
-        ctx.report(tok.offset, tok.end)
+        ctx.report(tok.offset, tok.end, fix=fixes.puppet_url(ctx, i, tok))
 
 
 @check("quoted_booleans", enabled=False, fixable=True, tokens=("SSTRING", "STRING"))
 def quoted_booleans(ctx, i, tok) -> None:
     """'true' or 'false' in quotes (off by default: often meant as strings)."""
     if tok.value in ("true", "false"):
-        ctx.report(tok.offset, tok.end, value=tok.value)
+        fix = fixes.replace(tok, tok.value, ("dump", tok.offset, tok.end, tok.value))
+        ctx.report(tok.offset, tok.end, fix=fix, value=tok.value)
 
 
 @check("single_quote_string_with_variables", tokens=("SSTRING",))
@@ -77,4 +79,4 @@ def single_quote_string_with_variables(ctx, i, tok) -> None:
 @check("variables_not_enclosed", fixable=True, tokens=("UNENC_VARIABLE",))
 def variables_not_enclosed(ctx, i, tok) -> None:
     """'$x' interpolated in a string without braces."""
-    ctx.report(tok.offset, tok.end, name=tok.value)
+    ctx.report(tok.offset, tok.end, fix=fixes.enclose_variable(tok), name=tok.value)

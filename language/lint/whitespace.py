@@ -1,6 +1,7 @@
 """Layout checks: line length, indentation, tabs, trailing whitespace, arrow alignment."""
 from __future__ import annotations
 
+from . import fixes
 from .registry import check
 from .resources import resource_span
 
@@ -44,7 +45,7 @@ def soft_tabs(ctx, i, tok) -> None:
 def hard_tabs(ctx, i, tok) -> None:
     """Tab characters in whitespace between tokens."""
     if "\t" in tok.value:
-        ctx.report(tok.offset, tok.end)
+        ctx.report(tok.offset, tok.end, fix=fixes.hard_tabs(tok))
 
 
 @check("trailing_whitespace", fixable=True, tokens=("INDENT", "WHITESPACE"))
@@ -52,7 +53,7 @@ def trailing_whitespace(ctx, i, tok) -> None:
     """Whitespace at the end of a line (or of the file)."""
     toks = ctx.view.toks
     if i + 1 == len(toks) or toks[i + 1].type == "NEWLINE":
-        ctx.report(tok.offset, tok.end)
+        ctx.report(tok.offset, tok.end, fix=fixes.delete(tok))
 
 
 @check("arrow_alignment", fixable=True, nodes=("RESOURCE_BODY",))
@@ -110,7 +111,10 @@ def arrow_alignment(ctx, node) -> None:
                 for a in group:
                     found = col(toks[a].offset)
                     if found != expected:
-                        ctx.report(toks[a].offset, toks[a].end, found=found, expected=expected)
+                        here = line(toks[a].offset)
+                        new_line = next(b for b in group if line(toks[b].offset) == here) != a
+                        fix = fixes.arrow_alignment(ctx, a, expected, new_line, (param_column[level] or 1) - 1)
+                        ctx.report(toks[a].offset, toks[a].end, fix=fix, found=found, expected=expected)
             arrow_column[level] = 0
             group.clear()
             param_column[level] = None

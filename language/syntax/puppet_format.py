@@ -43,13 +43,26 @@ def _fmt_float(x: float) -> str:
     return s
 
 
+class Ops(list):
+    """Several attribute operations dumped in place of one (an override's result)."""
+
+
 class _Dumper:
-    def __init__(self, complete: bool = False):
+    def __init__(self, complete: bool = False, overrides: dict | None = None):
         self.complete = complete
+        self.overrides = overrides
 
     def dump(self, node) -> object:
         if node is None:
             return "()"
+        if self.overrides:
+            override = self.overrides.get((type(node).__name__, *node.syntax.range))
+            if override is not None:
+                return override(self, node)
+        return self.plain(node)
+
+    def plain(self, node) -> object:
+        """The node's dump, without looking at the overrides for the node itself."""
         fn = getattr(self, "d_" + type(node).__name__, None)
         if fn is None:
             return ["error", node.syntax.text.strip()]
@@ -144,7 +157,7 @@ class _Dumper:
                 if p:
                     out.append(f"'{p}'")
             else:
-                out.append(self.d_Interpolation(p))
+                out.append(self.dump(p))
         return out
 
     def d_Interpolation(self, n):
@@ -163,7 +176,7 @@ class _Dumper:
                     if p:
                         text.append(f"'{p}'")
                 else:
-                    text.append(self.d_Interpolation(p))
+                    text.append(self.dump(p))
         return [f"@({n.syntax_name})", _INDENT, _BREAK, text, _DEDENT, _BREAK]
 
     def d_Array(self, n):
@@ -291,7 +304,9 @@ class _Dumper:
     def _ops(self, ops) -> list:
         out: list = []
         for op in ops:
-            out += [_BREAK, self.dump(op)]
+            d = self.dump(op)
+            for one in d if isinstance(d, Ops) else (d,):
+                out += [_BREAK, one]
         return out
 
     def d_AttributeOp(self, n):
@@ -434,13 +449,15 @@ def puppet_dump(node, complete: bool = False) -> str:
     return format_dump(puppet_dump_data(node, complete))
 
 
-def puppet_dump_data(node, complete: bool = False) -> object:
+def puppet_dump_data(node, complete: bool = False, overrides: dict | None = None) -> object:
     """The dump before it is printed: nested lists of strings (and layout markers), for tools
     that compare dumps modulo a normalisation (the formatter's safety check, which wants it
-    ``complete``)."""
+    ``complete``).  ``overrides`` maps (AST class name, start, end) of a node to a function
+    (dumper, node) -> its dump instead (how a rewrite states what it means to change: the lint
+    fixes); an attribute operation's override may return several as ``Ops``."""
     if not isinstance(node, A.AstNode):
         node = A.view(node)
-    return _Dumper(complete).dump(node)
+    return _Dumper(complete, overrides).dump(node)
 
 
 def format_dump(data) -> str:

@@ -1,0 +1,48 @@
+"""End-to-end code actions through each recorded editor: the quick fix of a style finding, the
+"ignore on this line" control comment, and "fix all" as a source action."""
+from __future__ import annotations
+
+import pytest
+from lsprotocol import types
+
+from .conftest import new_uri, open_doc, wait_for_diagnostics
+from .test_formatting import apply
+
+pytestmark = [pytest.mark.asyncio(loop_scope="module"),
+              pytest.mark.filterwarnings("error::pytest_lsp.LspSpecificationWarning")]
+
+TEXT = "# demo\nclass demo {\n  file { '/a':\n    ensure => file,\n    mode => \"0644\",\n  }\n}\n"
+
+
+async def _actions(client, only=None, line=4):
+    uri = new_uri("actions.pp")
+    open_doc(client, uri, TEXT)
+    diags = await wait_for_diagnostics(client, uri)
+    rng = types.Range(types.Position(line, 0), types.Position(line, 20))
+    return uri, await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), range=rng,
+        context=types.CodeActionContext(diagnostics=[d for d in diags if d.range.start.line == line], only=only)))
+
+
+def _edited(uri, action) -> str:
+    return apply(TEXT, action.edit.changes[uri])
+
+
+async def test_quick_fixes_and_ignore(client):
+    # every recorded client takes code action literals
+    assert client.init_result.capabilities.code_action_provider
+    uri, actions = await _actions(client)
+    by_title = {a.title.split(":")[0]: a for a in actions}
+    assert set(by_title) == {"Fix double_quoted_strings", "Ignore double_quoted_strings on this line",
+                             "Fix arrow_alignment", "Ignore arrow_alignment on this line",
+                             "Fix all puppet-lint issues"}
+    assert _edited(uri, by_title["Fix double_quoted_strings"]) == TEXT.replace('"0644"', "'0644'")
+    assert _edited(uri, by_title["Fix arrow_alignment"]) == TEXT.replace("mode =>", "mode   =>")
+    assert _edited(uri, by_title["Ignore arrow_alignment on this line"]) == \
+        TEXT.replace('"0644",', '"0644", # lint:ignore:arrow_alignment')
+
+
+async def test_fix_all_source_action(client):
+    uri, actions = await _actions(client, only=[types.CodeActionKind.Source])
+    assert [a.title for a in actions] == ["Fix all puppet-lint issues"]
+    assert _edited(uri, actions[0]) == TEXT.replace('mode => "0644"', "mode   => '0644'")
