@@ -30,6 +30,9 @@ apart ("slow wall").  The cases run in a child process watched by this one: a re
 killed and recorded, and the run goes on; the child dumps its stack (faulthandler) for any
 operation still running after 2 s, so every hang comes with where it was.
 
+With ``PUPPET_LS_FUZZ_CORES=1`` in the environment a crashing worker leaves a core file in
+``--out`` (``gdb python3 core``: the C stack of a crash that left no Python stack).
+
 Every finding is written to ``--out`` as a reproducer file (shrunk line by line while the
 same finding persists, when it is an exception or a hang) plus one JSON line in
 ``findings.jsonl`` (stage, kind, seed, case, operation, traceback or stack).  Replay one with
@@ -508,6 +511,11 @@ def _worker_main(conn, state, dump_path: str) -> None:
     except (ValueError, OSError):
         pass
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 1000))
+    if os.environ.get("PUPPET_LS_FUZZ_CORES"):
+        # a crash leaves a core file in --out (for gdb: its C stack), where faulthandler cannot
+        # help (a thread without an alternate signal stack overflowing its C stack)
+        resource.setrlimit(resource.RLIMIT_CORE, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+        os.chdir(os.path.dirname(os.path.abspath(dump_path)))
     # A crash in C code (SIGSEGV, SIGABRT) writes every thread's Python stack to a file the
     # watcher reads when the worker dies: the finding then says where.
     crash = open(dump_path + ".crash", "w", encoding="utf-8")   # noqa: SIM115 - open for the process's life
