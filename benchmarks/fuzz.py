@@ -27,8 +27,9 @@ seconds of CPU, or ten times that in wall time, is killed and the worker restart
 (incremental != full, or a tree that does not give back its text).  CPU time is the measure
 because the machine may be shared; operations over 2 s of *wall* time are counted and shown
 apart ("slow wall").  The cases run in a child process watched by this one: a real hang is
-killed and recorded, and the run goes on; the child dumps its stack (faulthandler) for any
-operation still running after 2 s, so every hang comes with where it was.
+killed and recorded, and the run goes on; the child writes its main thread's stack (a SIGALRM
+handler) for any operation still running after 2 s, so a hang in Python code comes with where it
+was (one stuck in C code shows it when it returns, or not at all when it is killed).
 
 With ``PUPPET_LS_FUZZ_CORES=1`` in the environment a crashing worker leaves a core file in
 ``--out`` (``gdb python3 core``: the C stack of a crash that left no Python stack).
@@ -45,6 +46,7 @@ from __future__ import annotations
 
 import argparse
 import faulthandler
+import signal
 import json
 import multiprocessing as mp
 import os
@@ -439,7 +441,7 @@ class Runner:
             self.state["start"].value = time.monotonic()
             self.state["cpu0"].value = time.process_time()
         if self.dump is not None:
-            faulthandler.dump_traceback_later(HANG_S, file=self.dump)
+            self._arm_watchdog()
         t0, c0 = time.perf_counter(), time.process_time()
         out = None
         error = None
@@ -450,7 +452,7 @@ class Runner:
         finally:
             wall, cpu = time.perf_counter() - t0, time.process_time() - c0
             if self.dump is not None:
-                faulthandler.cancel_dump_traceback_later()
+                signal.setitimer(signal.ITIMER_REAL, 0)
             if self.state is not None:
                 self.state["start"].value = 0.0
         res.wall[stage] = max(res.wall.get(stage, 0.0), wall)
@@ -468,6 +470,21 @@ class Runner:
             res.findings.append(Finding(stage, "hang", f"{cpu:.2f} s CPU ({wall:.2f} s wall)", stack, arg,
                                         wall, cpu))
         return out
+
+    def _arm_watchdog(self) -> None:
+        """After HANG_S of wall time, write where the operation is to the dump file.  A SIGALRM
+        handler, run by the main thread itself: faulthandler's watchdog thread reads the other
+        threads' frames while they run (the evaluation worker's client threads), which is not
+        safe, and the fuzz worker died of SIGSEGV twice in 30 minutes, each time after a slow
+        operation, without a trace."""
+        dump = self.dump
+        assert dump is not None
+
+        def on_alarm(signum, frame) -> None:
+            where = "".join(traceback.format_stack(frame))
+            os.write(dump.fileno(), f"still running after {HANG_S:g} s:\n{where}".encode("utf-8", "replace"))
+        signal.signal(signal.SIGALRM, on_alarm)
+        signal.setitimer(signal.ITIMER_REAL, HANG_S)
 
     def _take_dump(self) -> str:
         if self.dump is None:
