@@ -344,7 +344,7 @@ def check(ctx: click.Context, paths: tuple[str, ...], fmt: str, quiet: bool, sho
     cli_dirs = tuple(d for entry in modulepath for d in entry.split(os.pathsep) if d)
     cli = lintconfig.Layer(
         source="command line", base=os.getcwd(),
-        select=select or None, extend_select=extend_select, ignore=ignore, exclude=_split(exclude) or None, extend_exclude=_split(extend_exclude),
+        select=select or None, extend_select=extend_select, ignore=ignore, exclude=_split(exclude) if exclude else None, extend_exclude=_split(extend_exclude),
         fail_on=fail_on, show_ignored=True if show_ignored else None,
         modulepath=tuple(os.path.abspath(d) for d in cli_dirs) or None)
     if "-" in paths and stdin_filename is None and len(paths) > 1:
@@ -429,16 +429,18 @@ def check(ctx: click.Context, paths: tuple[str, ...], fmt: str, quiet: bool, sho
     for report in reports:
         index = LineIndex(report.text) if report.text is not None else None
         for d in report.diagnostics:
+            if d.severity == "error":
+                errors += 1
+            elif d.severity == "warning":
+                warnings += 1
+            if not cfg.visible(d):
+                continue
             if fmt == "text" and not statistics:
                 rec = _echo_diagnostic(report, d, index, color=use_color)
             else:
                 rec = diagnostic_record(report, d, index)
             records.append(rec)
             per_code.setdefault(d.code, [0, d.severity])[0] += 1
-            if d.severity == "error":
-                errors += 1
-            elif d.severity == "warning":
-                warnings += 1
         for d, reason in report.ignored if show_ignored else ():
             rec = diagnostic_record(report, d, index) | {"severity": "ignored", "reason": reason}
             if fmt == "text" and not statistics:

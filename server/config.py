@@ -41,6 +41,7 @@ DEFAULT_EXCLUDES = (".git/", "vendor/", "pkg/", "**/spec/fixtures/")
 TOML_NAMES = ("puppet-ls.toml", ".puppet-ls.toml", "pyproject.toml")
 FAIL_ON = ("error", "warning", "never")
 MAX_CONFIG_BYTES = 1 << 20
+SYSTEM_RC = "/etc/puppet-lint.rc"       # puppet-lint's system-wide file (tests point it elsewhere)
 
 
 @dataclass(frozen=True)
@@ -203,37 +204,42 @@ class Config:
         return frozenset(out)
 
     def lint_for(self, path: str) -> frozenset:
-        """The style checks to run on ``path``."""
-        return self.lint - self.file_ignores(path) if self.per_file_ignores else self.lint
+        """The style checks to run on ``path`` (and the lint options that are on)."""
+        checks = self.lint - self.file_ignores(path) if self.per_file_ignores else self.lint
+        return checks | {"relative"} if self.relative else checks
 
     def keep(self, path: str) -> Callable[[Diagnostic], bool]:
         """Whether a diagnostic of ``path`` is reported."""
         silenced = self.file_ignores(path) if self.per_file_ignores else frozenset()
         checks = CHECKS
-        selected, named, level = self.selected, self.named_ignores, self.error_level
+        selected, named = self.selected, self.named_ignores
 
         def keep(d: Diagnostic) -> bool:
             code = d.code
             if code in silenced:
                 return False
             if code in checks:
-                if code not in self.lint:
-                    return False
-                if level == "error" and d.severity != "error":
-                    return False
-                return not (level == "warning" and d.severity == "error")
+                return code in self.lint
             if code in named:
                 return False
-            if d.severity == "error":
-                return True      # what Puppet rejects is reported unless ignored by name
-            if level == "error":
-                return False
-            return code in selected
+            # what Puppet rejects is reported unless ignored by name
+            return d.severity == "error" or code in selected
         return keep
 
+    def visible(self, d: Diagnostic) -> bool:
+        """Is a kept diagnostic printed at puppet-lint's --error-level?  (Like puppet-lint,
+        the ones it hides still count for the exit status.)"""
+        level = self.error_level
+        if level == "all":
+            return True
+        if level == "error":
+            return d.severity == "error"
+        return d.severity != "error" or d.code not in CHECKS
+
     def filter(self, path: str, diags: list) -> list:
+        """What is shown of a file's diagnostics (the server's view)."""
         keep = self.keep(path)
-        return [d for d in diags if keep(d)]
+        return [d for d in diags if keep(d) and self.visible(d)]
 
     def fails(self, errors: int, warnings: int) -> bool:
         if self.fail_on == "never":
@@ -311,7 +317,7 @@ _ERROR_LEVELS = ("all", "warning", "error")
 def puppet_lint_rc_paths(cwd: str, home: str | None) -> list[str]:
     """Where puppet-lint 3.0.1 looks, in its order: /etc/puppet-lint.rc, ~/.puppet-lint.rc
     (when $HOME is readable), .puppet-lint.rc in the current directory."""
-    paths = ["/etc/puppet-lint.rc"]
+    paths = [SYSTEM_RC]
     if home and os.access(home, os.R_OK):
         paths.append(os.path.join(home, ".puppet-lint.rc"))
     paths.append(os.path.join(cwd, ".puppet-lint.rc"))
