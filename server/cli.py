@@ -360,6 +360,11 @@ def check(ctx: click.Context, paths: tuple[str, ...], fmt: str, quiet: bool, sho
         choices = next((getattr(p.type, "choices", ()) for p in ctx.command.params if p.name == "fmt"), ())
         if cfg.output_format in choices:
             fmt = cfg.output_format
+        elif cfg.output_format_at.rsplit(":", 1)[0].endswith(".toml"):
+            # (a .puppet-lint.rc's --json/--sarif is only followed where puppet-ls has the format)
+            click.echo(f"puppet-ls check: {cfg.output_format_at}: error: format: "
+                       f"{cfg.output_format!r} is not an output format ({', '.join(choices)})", err=True)
+            sys.exit(2)
     show_ignored = cfg.show_ignored
 
     def excluded(path: str, is_dir: bool, root: str) -> bool:

@@ -71,6 +71,7 @@ class Layer:
     modulepath: tuple | None = None
     fail_on: str | None = None
     output_format: str | None = None
+    output_format_at: str = ""            # where it was said (file:line), for messages
     show_ignored: bool | None = None
     error_level: str | None = None        # puppet-lint's --error-level: all, warning, error
     ignore_paths: tuple = ()              # puppet-lint's --ignore-paths (fnmatch patterns)
@@ -166,6 +167,7 @@ class Config:
     modulepath: tuple = ()
     fail_on: str = "error"
     output_format: str | None = None
+    output_format_at: str = ""
     show_ignored: bool = False
     error_level: str = "all"
     relative: bool = False
@@ -283,6 +285,8 @@ def resolve(layers: Iterable[Layer], problems: list | None = None) -> Config:
             value = getattr(layer, name)
             if value is not None:
                 setattr(cfg, name, value)
+        if layer.output_format is not None:
+            cfg.output_format_at = layer.output_format_at or layer.source
     cfg.lint = frozenset(selected & lint_names)
     cfg.selected = frozenset(selected)
     cfg.named_ignores = frozenset(named - lint_names)
@@ -436,10 +440,9 @@ def read_puppet_lint_rc(path: str, cwd: str, _depth: int = 0) -> tuple[list[Laye
             values["extend_select"], values["ignore"] = [], []
         elif option == "ignore-paths" and value is not None:
             values["ignore_paths"] = [p for p in value.split(",") if p]
-        elif option == "json":
-            values["output_format"] = "json"
-        elif option == "sarif":
-            values["output_format"] = "sarif"
+        elif option in ("json", "sarif"):
+            values["output_format"] = option
+            values["output_format_at"] = f"{shown}:{lineno}"
         # --with-filename, --with-context, --log-format, --version, --list-checks, --help,
         # --no-config: about how puppet-lint prints or what it does instead of checking.
     layers.append(_rc_layer(shown, values, cwd))
@@ -454,6 +457,7 @@ def _rc_layer(source: str, values: dict, cwd: str) -> Layer:
                  ignore=tuple(values["ignore"]), fail_on=values.get("fail_on"),
                  error_level=values.get("error_level"), show_ignored=values.get("show_ignored"),
                  relative=values.get("relative"), output_format=values.get("output_format"),
+                 output_format_at=values.get("output_format_at", ""),
                  ignore_paths=tuple(values["ignore_paths"]), base=cwd)
 
 
@@ -602,6 +606,7 @@ def read_toml(path: str, cwd: str | None = None) -> tuple[list[Layer], list[Conf
                 error(key, f"must be a string, not {value!r}")
                 continue
             values[attr] = value
+            values["output_format_at"] = f"{shown}:{_key_line(text, key, table_name)}"
     return [Layer(source=shown, base=os.path.dirname(os.path.abspath(path)), **values)], problems
 
 
