@@ -112,7 +112,8 @@ def resolve_codes(names: Iterable[str]) -> tuple[set[str], list[str]]:
 class Excluder:
     """gitignore-style exclusion: each pattern list is read relative to its base directory
     (the config file's, or the current directory for the command line); a path outside that
-    base is matched relative to the directory being walked."""
+    base, and every path for the default patterns, is matched relative to the directory being
+    walked (so that `check vendor/x` still checks what it is pointed at)."""
 
     def __init__(self, groups: Iterable[tuple[str, tuple]]):
         self.groups = [(base, pathspec.GitIgnoreSpec.from_lines(list(patterns)))
@@ -125,8 +126,9 @@ class Excluder:
         absolute = os.path.abspath(path)
         for base, spec in self.groups:
             rel = _relative(absolute, base) if base else None
-            if rel is None and walk_root:
-                rel = _relative(absolute, os.path.abspath(walk_root))
+            if rel is None:
+                # a file named on the command line (no walk) is seen from the current directory
+                rel = _relative(absolute, os.path.abspath(walk_root or os.getcwd()))
             if rel is None:
                 rel = os.path.basename(absolute)
             if rel in ("", "."):
