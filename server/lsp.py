@@ -198,6 +198,13 @@ class PuppetServer(LanguageServer):
             return False
         for problem in cfg.problems:
             log.warning("configuration: %s", problem)
+        if cfg.problems and [str(p) for p in cfg.problems] != [str(p) for p in self.lint_config.problems]:
+            # what `check` stops on (exit 2) is left out here, and the editor says so once
+            msg = "puppet-ls configuration (left out): " + "; ".join(str(p) for p in cfg.problems[:5])
+            try:
+                self.window_show_message(lsp.ShowMessageParams(type=lsp.MessageType.Warning, message=msg))
+            except Exception:
+                log.exception("could not show the configuration message")
         old = self.lint_config
         same = (old.lint, old.selected, old.named_ignores, old.modulepath, old.sources, old.error_level,
                 [(b, tuple(p.patterns), c) for b, p, c in old.per_file_ignores]) == \

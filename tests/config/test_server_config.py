@@ -62,3 +62,28 @@ async def test_editor_and_check_report_the_same(client: LanguageClient, monkeypa
         diags = await published(client, uri)
         got = sorted((d.range.start.line + 1, d.range.start.character + 1, d.code) for d in diags)
         assert got == sorted(expected[name]), name
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "puppet_ls.server.cli", "--stdio"]))
+async def bare_client(lsp_client: LanguageClient):
+    yield
+
+
+async def test_a_mistake_in_the_configuration_is_shown(bare_client: LanguageClient, tmp_path) -> None:
+    """What makes `check` stop (exit 2) is left out by the server, and the editor says so."""
+    (tmp_path / "puppet-ls.toml").write_text('extend_select = ["arrow_alignment"]\nignore = ["documentation"]\n')
+    (tmp_path / "init.pp").write_text("class foo {\n}\n")
+    await bare_client.initialize_session(types.InitializeParams(
+        capabilities=client_capabilities("visual-studio-code"), root_uri=tmp_path.as_uri(),
+        workspace_folders=[types.WorkspaceFolder(uri=tmp_path.as_uri(), name="t")],
+        initialization_options={"diagnostics": {"debounceMs": 0}}))
+    uri = (tmp_path / "init.pp").as_uri()
+    bare_client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
+        uri=uri, language_id="puppet", version=1, text="class foo {\n}\n")))
+    diags = await published(bare_client, uri)
+    assert [m.message for m in bare_client.messages] == [
+        "puppet-ls configuration (left out): puppet-ls.toml:1: error: unknown key 'extend_select' "
+        "(did you mean 'extend-select'?)"]
+    # the rest of the file applies: documentation is ignored, autoloader_layout is not
+    assert sorted(d.code for d in diags) == ["autoloader_layout"]
+    await bare_client.shutdown_session()
