@@ -67,10 +67,13 @@ async def test_editor_and_check_report_the_same(client: LanguageClient, monkeypa
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "puppet_ls.server.cli", "--stdio"]))
 async def bare_client(lsp_client: LanguageClient):
     yield
+    if lsp_client.protocol.writer is not None and not getattr(lsp_client, "_stopped", False):
+        await lsp_client.shutdown_session()
 
 
 async def test_a_mistake_in_the_configuration_is_shown(bare_client: LanguageClient, tmp_path) -> None:
-    """What makes `check` stop (exit 2) is left out by the server, and the editor says so."""
+    """What makes `check` stop (exit 2) is left out by the server, and the editor says so;
+    once the file is corrected (the client reports the change), the server reads it again."""
     (tmp_path / "puppet-ls.toml").write_text('extend_select = ["arrow_alignment"]\nignore = ["documentation"]\n')
     (tmp_path / "init.pp").write_text("class foo {\n}\n")
     await bare_client.initialize_session(types.InitializeParams(
@@ -82,8 +85,13 @@ async def test_a_mistake_in_the_configuration_is_shown(bare_client: LanguageClie
         uri=uri, language_id="puppet", version=1, text="class foo {\n}\n")))
     diags = await published(bare_client, uri)
     assert [m.message for m in bare_client.messages] == [
-        "puppet-ls configuration (left out): puppet-ls.toml:1: error: unknown key 'extend_select' "
-        "(did you mean 'extend-select'?)"]
+        ("puppet-ls configuration (left out): puppet-ls.toml:1: error: unknown key 'extend_select' "
+         "(did you mean 'extend-select'?)")]
     # the rest of the file applies: documentation is ignored, autoloader_layout is not
     assert sorted(d.code for d in diags) == ["autoloader_layout"]
-    await bare_client.shutdown_session()
+    # corrected: the client reports the change of the watched file and the server reads it again
+    (tmp_path / "puppet-ls.toml").write_text('ignore = ["documentation", "autoloader_layout"]\n')
+    del bare_client.diagnostics[uri]
+    bare_client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(changes=[types.FileEvent(
+        uri=(tmp_path / "puppet-ls.toml").as_uri(), type=types.FileChangeType.Changed)]))
+    assert list(await published(bare_client, uri)) == []
