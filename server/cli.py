@@ -21,9 +21,9 @@ import re
 import signal
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import NoReturn
 
@@ -36,7 +36,8 @@ from puppet_ls.language.syntax.lexer import detect_bom
 from puppet_ls.language.syntax.lines import LineIndex
 
 from . import __version__
-from .files import DEFAULT_MAX_FILE_BYTES, ReadProblem, display_path, parse_size, read_bounded, walk_sources
+from .files import (DEFAULT_MAX_FILE_BYTES, ReadProblem, display_path, format_size, parse_size, read_bounded,
+                    walk_sources)
 from .format_cli import make_format_command
 from .report_formats import FORMAT_HELP, FORMATS, IGNORED, CheckOutput, render, text_line, tool_info
 
@@ -59,6 +60,11 @@ def read_source(path: str | os.PathLike, limit: int = DEFAULT_MAX_FILE_BYTES
     data = read_bounded(path, limit)
     if isinstance(data, ReadProblem):
         return None, [Diagnostic.of(data.code, 0, 0, **data.args)], None
+    return decode_source(data)
+
+
+def decode_source(data: bytes) -> tuple[str | None, list[Diagnostic], str | None]:
+    """``read_source`` for bytes already read (standard input)."""
     bom = detect_bom(data)
     if bom is not None:
         name, mark = bom
@@ -79,10 +85,12 @@ def read_source(path: str | os.PathLike, limit: int = DEFAULT_MAX_FILE_BYTES
     return text, prefix_diags, text
 
 
-def collect_files(paths: tuple[str, ...]) -> tuple[list[Path], list[str], list[FileReport]]:
+def collect_files(paths: tuple[str, ...], exclude: Callable[[str, bool, str], bool] | None = None,
+                  force_exclude: bool = False) -> tuple[list[Path], list[str], list[FileReport]]:
     """Files to check (directories are searched for .pp/.epp files, following symbolic links
-    to directories once per real directory), paths that do not exist, and reports for
-    directories met on the way that could not be listed."""
+    to directories once per real directory, leaving out what ``exclude(path, is_dir, root)``
+    names; files named on the command line are left out only with ``force_exclude``), paths
+    that do not exist, and reports for directories met on the way that could not be listed."""
     files: list[Path] = []
     missing: list[str] = []
     unlisted: list[FileReport] = []
@@ -107,13 +115,14 @@ def collect_files(paths: tuple[str, ...]) -> tuple[list[Path], list[str], list[F
         except OSError:
             pass     # e.g. a parent we may not search: reading it reports why
         if os.path.isdir(p):
-            for found in walk_sources(p, SOURCE_SUFFIXES, visited=walked):
+            skip = None if exclude is None else (lambda path, is_dir, root=p: exclude(path, is_dir, root))
+            for found in walk_sources(p, SOURCE_SUFFIXES, visited=walked, exclude=skip):
                 if found.problem is not None:
                     unlisted.append(FileReport(display_path(found.path), None,
                                                [Diagnostic.of(found.problem.code, 0, 0, **found.problem.args)]))
                 else:
                     add(found.path)
-        else:
+        elif not (force_exclude and exclude is not None and exclude(p, False, "")):
             add(p)
     return files, missing, unlisted
 
@@ -145,20 +154,24 @@ def time_limit(seconds: float | None) -> Iterator[None]:
 
 
 def check_file(path: str | os.PathLike, env=None, max_bytes: int = DEFAULT_MAX_FILE_BYTES,
-               timeout: float | None = DEFAULT_FILE_TIMEOUT, lint: frozenset | None = None) -> FileReport:
-    """Every diagnostic of one file (with the style checks named in ``lint``).  Never raises
-    for anything the file holds: reading problems, a failure of puppet-ls and running out of
-    time all become diagnostics."""
+               timeout: float | None = DEFAULT_FILE_TIMEOUT, lint: frozenset | None = None,
+               data: bytes | None = None) -> FileReport:
+    """Every diagnostic of one file (with the style checks named in ``lint``); ``data``: its
+    bytes when they were read already (standard input).  Never raises for anything the file
+    holds: reading problems, a failure of puppet-ls and running out of time all become
+    diagnostics."""
     shown = display_path(path)
     try:
-        text, diags, located = read_source(path, max_bytes)
+        text, diags, located = read_source(path, max_bytes) if data is None else decode_source(data)
         if text is None:
             return FileReport(shown, located, diags)
         ignored: list = []
         try:
             with time_limit(timeout):
                 # the absolute path (links not resolved, as puppet-lint does) for the layout check
-                _, found = source_diagnostics(text, os.path.abspath(path), env, lint=lint, ignored=ignored)
+                # (standard input without --stdin-filename has no path: no layout check)
+                where = os.path.abspath(path) if os.fspath(path) != "-" else ""
+                _, found = source_diagnostics(text, where, env, lint=lint, ignored=ignored)
         except FileTimeout:
             found = [Diagnostic.of("CHECK_TIMEOUT", 0, 0, seconds=f"{timeout:g}")]
         return FileReport(shown, text, diags + found, ignored)
@@ -225,14 +238,28 @@ def _file_options(f):
 main.add_command(make_format_command(_file_options))
 
 
-def _echo_diagnostic(report: FileReport, d: Diagnostic, index: LineIndex | None, err: bool = False) -> dict:
+_SEVERITY_COLOURS = {"error": "red", "warning": "yellow"}
+
+
+def _echo_diagnostic(report: FileReport, d: Diagnostic, index: LineIndex | None, err: bool = False,
+                     color: bool = False) -> dict:
     rec = diagnostic_record(report, d, index)
-    click.echo(text_line(rec), err=err)
+    line = text_line(rec)
+    click.echo(_colour_text(line) if color else line, err=err, color=color or None)
     return rec
 
 
+_TEXT_LINE = re.compile(r"^(.*?:\d+:\d+: )(error|warning|info|hint|ignored) (\S+)", re.MULTILINE)
+
+
+def _colour_text(text: str) -> str:
+    """The text format with each finding's severity and code coloured (for a terminal)."""
+    return _TEXT_LINE.sub(lambda m: m.group(1) + click.style(m.group(2), fg=_SEVERITY_COLOURS.get(m.group(2), "cyan"),
+                                                             bold=True) + " " + click.style(m.group(3), bold=True), text)
+
+
 def write_report(fmt: str, reports: list[FileReport], output_file: str | None = None, *,
-                 show_ignored: bool = False, show_source: bool = False) -> None:
+                 show_ignored: bool = False, show_source: bool = False, color: bool = False) -> None:
     """Print the findings of ``reports`` in the output format ``fmt`` (one of
     ``report_formats.FORMATS``), to ``output_file`` when one is given.  A file that cannot be
     written ends the command with exit status 2."""
@@ -248,8 +275,10 @@ def write_report(fmt: str, reports: list[FileReport], output_file: str | None = 
     out = CheckOutput(records, [r.path for r in reports], sources, os.getcwd(), show_ignored, show_source,
                       tool_info())
     text = render(fmt, out)
+    if color and fmt == "text" and not show_source:
+        text = _colour_text(text)
     if output_file in (None, "-"):
-        click.echo(text, nl=False)
+        click.echo(text, nl=False, color=color or None)
         return
     try:
         with open(output_file, "w", encoding="utf-8", newline="\n") as f:
@@ -260,8 +289,24 @@ def write_report(fmt: str, reports: list[FileReport], output_file: str | None = 
         sys.exit(2)
 
 
+def _codes_option(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> tuple[str, ...]:
+    """Codes given to --select/--ignore/--extend-select (comma-separated, repeatable), as
+    registered; an unknown one is a usage error."""
+    from .config import resolve_codes
+    names = [n for entry in value for n in entry.split(",") if n.strip()]
+    found, unknown = resolve_codes(names)
+    if unknown:
+        raise click.BadParameter(f"unknown code{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))} "
+                                 "(a puppet-lint check name, a puppet-ls code, or ALL)")
+    return tuple(sorted(found))
+
+
+def _split(value: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(p for entry in value for p in entry.split(",") if p)
+
+
 @main.command()
-@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@click.argument("paths", nargs=-1, required=True, type=click.Path(allow_dash=True))
 @click.option("--format", "fmt", type=click.Choice(FORMATS, case_sensitive=False), default="text",
               show_default=True, help=FORMAT_HELP)
 @click.option("--output-file", "-o", "output_file", type=click.Path(dir_okay=False, allow_dash=True),
@@ -275,7 +320,36 @@ def write_report(fmt: str, reports: list[FileReport], output_file: str | None = 
 @click.option("--modulepath", "modulepath", multiple=True, metavar="DIRS",
               help="Directories of modules the code may use (':'-separated, repeatable).  Their "
                    "classes, defined types, functions and types are known, and names found "
-                   "nowhere are reported as unknown.")
+                   "nowhere are reported as unknown.  Added to what an environment.conf above the "
+                   "checked paths names; replaces the configuration's modulepath.")
+@click.option("--config", "config_file", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Read this puppet-ls TOML file instead of the nearest puppet-ls.toml, "
+                   ".puppet-ls.toml or pyproject.toml [tool.puppet-ls] above the first path.")
+@click.option("--isolated", is_flag=True,
+              help="Read no configuration file (neither .puppet-lint.rc nor puppet-ls's TOML).")
+@click.option("--select", "select", multiple=True, metavar="CODES", callback=_codes_option,
+              help="Report only these codes: puppet-lint check names and puppet-ls codes, any case, "
+                   "comma-separated, ALL for every one (errors Puppet itself would reject are always reported "
+                   "unless named in --ignore).")
+@click.option("--extend-select", "extend_select", multiple=True, metavar="CODES", callback=_codes_option,
+              help="Report these codes too (e.g. checks that are off by default).")
+@click.option("--ignore", "ignore", multiple=True, metavar="CODES", callback=_codes_option, help="Do not report these codes.")
+@click.option("--exclude", "exclude", multiple=True, metavar="PATTERNS",
+              help="gitignore-style patterns of files and directories to skip, replacing the defaults "
+                   "(.git/, vendor/, pkg/, spec/fixtures/) and the configuration's (comma-separated, repeatable).")
+@click.option("--extend-exclude", "extend_exclude", multiple=True, metavar="PATTERNS",
+              help="Patterns to skip besides the default and configured ones.")
+@click.option("--force-exclude", is_flag=True,
+              help="Apply the exclude patterns to files named on the command line too (for pre-commit).")
+@click.option("--stdin-filename", metavar="PATH",
+              help="With the path '-': the code on standard input is checked as if it were this file "
+                   "(its module, layout check, configuration and per-file ignores).")
+@click.option("--fail-on", "fail_on", type=click.Choice(["error", "warning", "never"]), default=None,
+              help="Exit with status 1 when there is an error (the default), an error or a warning, or never.")
+@click.option("--statistics", is_flag=True,
+              help="Print how many findings each code has (most first) instead of the findings.")
+@click.option("--color", "color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
+              help="Colour the text output: auto colours only when writing to a terminal.")
 @click.option("--fix", "fix", is_flag=True,
               help="First fix what puppet-lint's --fix fixes (arrow alignment, quoting, whitespace, "
                    "'ensure' first, file modes, ...), writing the files in place, then report what remains.  "
@@ -284,8 +358,13 @@ def write_report(fmt: str, reports: list[FileReport], output_file: str | None = 
               help="Print the fixes --fix would make as a unified diff and write nothing (also with "
                    "--fix); exit status 1 when something would change, 0 otherwise.")
 @_file_options
-def check(paths: tuple[str, ...], fmt: str, output_file: str | None, show_source: bool, quiet: bool,
-          show_ignored: bool, modulepath: tuple[str, ...], max_bytes: int, file_timeout: float,
+@click.pass_context
+def check(ctx: click.Context, paths: tuple[str, ...], fmt: str, output_file: str | None, show_source: bool,
+          quiet: bool, show_ignored: bool,
+          modulepath: tuple[str, ...], config_file: str | None, isolated: bool, select: tuple[str, ...],
+          extend_select: tuple[str, ...], ignore: tuple[str, ...], exclude: tuple[str, ...],
+          extend_exclude: tuple[str, ...], force_exclude: bool, stdin_filename: str | None,
+          fail_on: str | None, statistics: bool, color: str, max_bytes: int, file_timeout: float,
           fix: bool = False, diff: bool = False) -> None:
     """Check Puppet manifests and EPP templates: syntax, validation, static checks and
     puppet-lint's style checks (those it runs by default, under its names).
@@ -294,33 +373,76 @@ def check(paths: tuple[str, ...], fmt: str, output_file: str | None, show_source
     e.g. lint:ignore:undefined_variable) on the line; on a line of its own it opens a block
     closed by '# lint:endignore'.
 
-    PATHS are files or directories; directories are searched for *.pp and *.epp files
-    (symbolic links to directories are followed, each real directory once; hidden
-    directories are skipped).  Anything that is not a regular file (FIFO, device, socket),
-    a dangling or looping link, an unreadable or too large file, and a failure of puppet-ls
-    itself on one file are reported as an error diagnostic on that path; the other files are
-    still checked.  Lines and columns are 1-based; columns count characters.  Exit status is
-    0 when no errors were found (warnings allowed), 1 when there were errors, 2 on bad usage
-    (e.g. a path that does not exist).
+    PATHS are files or directories ('-' is standard input); directories are searched for
+    *.pp and *.epp files (symbolic links to directories are followed, each real directory
+    once; hidden directories and the exclude patterns are skipped).  Anything that is not a
+    regular file (FIFO, device, socket), a dangling or looping link, an unreadable or too large
+    file, and a failure of puppet-ls itself on one file are reported as an error diagnostic on
+    that path; the other files are still checked.  Lines and columns are 1-based; columns count
+    characters.
 
+    Configuration (docs/configuration.md), lowest precedence first: .puppet-lint.rc
+    (/etc/puppet-lint.rc, ~/.puppet-lint.rc, ./.puppet-lint.rc, as puppet-lint reads them),
+    the nearest puppet-ls.toml, .puppet-ls.toml or pyproject.toml [tool.puppet-ls] above the
+    first path (or --config FILE), then these options.
+
+    Exit status: 0 when nothing reached the --fail-on level (by default: no errors), 1 when
+    something did, 2 on bad usage (e.g. a path that does not exist, a mistake in a
+    configuration file).
     For CI, --format github annotates a pull request, sarif feeds code scanning, gitlab is a
     Code Quality report, and junit and checkstyle suit other dashboards; --output-file writes
     the report to a file (docs/ci.md has GitHub Actions and GitLab CI set-ups).
     """
-    from .workspace import build_index, module_roots_of
+    from . import config as lintconfig
+    from .workspace import build_index, environment_root_of, modulepath_from_environment, module_roots_of
+    cli_dirs = tuple(d for entry in modulepath for d in entry.split(os.pathsep) if d)
+    cli = lintconfig.Layer(
+        source="command line", base=os.getcwd(),
+        select=select or None, extend_select=extend_select, ignore=ignore, exclude=_split(exclude) if exclude else None, extend_exclude=_split(extend_exclude),
+        fail_on=fail_on, show_ignored=True if show_ignored else None,
+        modulepath=tuple(os.path.abspath(d) for d in cli_dirs) or None)
+    if "-" in paths and stdin_filename is None and len(paths) > 1:
+        raise click.UsageError("'-' (standard input) cannot be mixed with other paths")
+    starts = [stdin_filename if p == "-" and stdin_filename else p for p in paths]
+    cfg = lintconfig.load(starts, config_file=config_file, isolated=isolated, cli=cli)
+    for problem in cfg.problems:
+        click.echo(f"puppet-ls check: {problem}", err=True)
+    if cfg.errors:
+        sys.exit(2)
+    if cfg.output_format is not None and ctx.get_parameter_source("fmt") in (
+            click.core.ParameterSource.DEFAULT, None):
+        choices = next((getattr(p.type, "choices", ()) for p in ctx.command.params if p.name == "fmt"), ())
+        if cfg.output_format in choices:
+            fmt = cfg.output_format
+        elif cfg.output_format_at.rsplit(":", 1)[0].endswith(".toml"):
+            # (a .puppet-lint.rc's --json/--sarif is only followed where puppet-ls has the format)
+            click.echo(f"puppet-ls check: {cfg.output_format_at}: error: format: "
+                       f"{cfg.output_format!r} is not an output format ({', '.join(choices)})", err=True)
+            sys.exit(2)
+    show_ignored = cfg.show_ignored
     fmt = fmt.lower()
     if show_source and fmt != "text":
         raise click.UsageError("--show-source applies to --format text only")
-    files, missing, unlisted = collect_files(paths)
+
+    def excluded(path: str, is_dir: bool, root: str) -> bool:
+        return cfg.excluded(path, is_dir, root)
+
+    files, missing, unlisted = collect_files(tuple(p for p in paths if p != "-"), excluded, force_exclude)
+    files = [f for f in files if not cfg.ignored_path(str(f))]
     for m in missing:
         click.echo(f"puppet-ls check: no such file or directory: {display_path(m)}", err=True)
     if missing:
         sys.exit(2)
-    dirs = [d for entry in modulepath for d in entry.split(os.pathsep) if d]
+    dirs = list(cfg.modulepath)
     for d in dirs:
         if not os.path.isdir(d):
-            click.echo(f"puppet-ls check: --modulepath: not a directory: {display_path(d)}", err=True)
+            where = "--modulepath" if cli.modulepath else f"modulepath of {', '.join(cfg.sources) or 'the configuration'}"
+            click.echo(f"puppet-ls check: {where}: not a directory: {display_path(d)}", err=True)
             sys.exit(2)
+    stdin_data: bytes | None = None
+    stdin_path = stdin_filename or "-"
+    if "-" in paths:
+        stdin_data = sys.stdin.buffer.read(max_bytes + 1)
 
     @contextmanager
     def index_guard(path: str) -> Iterator[None]:
@@ -333,34 +455,67 @@ def check(paths: tuple[str, ...], fmt: str, output_file: str | None, show_source
                        f"{file_timeout:g} s; what it defines is unknown", err=True)
 
     # The modules being checked and the modulepath are indexed so that what they define is
-    # known; the same engine (file_diagnostics with this environment) serves the server.
-    env = build_index(module_roots_of(str(f) for f in files), dirs, guard=index_guard, max_file_bytes=max_bytes)
+    # known; the same engine (file_diagnostics with this environment) serves the server.  The
+    # environment (control repository) above a checked path is indexed with the modulepath its
+    # environment.conf names, whether a file of it or its folder was given, as the editor does.
+    checked = [str(f) for f in files] + ([stdin_path] if stdin_data is not None and stdin_filename else [])
+    roots = module_roots_of(checked)
+    for env_root in dict.fromkeys(r for r in map(environment_root_of, checked) if r is not None):
+        if env_root not in roots:
+            roots.append(env_root)
+        dirs += [d for d in modulepath_from_environment(env_root, []) if d not in dirs]
+    env = build_index(roots, dirs, guard=index_guard, max_file_bytes=max_bytes,
+                      exclude=cfg.excluder)
 
-    from puppet_ls.language.lint import default_enabled
-    lint = default_enabled()
     if fix or diff:
         from .fix_cli import run_fixes
-        changed = run_fixes(files, lint, write=not diff, max_bytes=max_bytes)
+        changed = run_fixes(files, cfg.lint_for(""), write=not diff, max_bytes=max_bytes)
         if diff:
             sys.exit(1 if changed else 0)
 
-    def check_one(path: Path) -> FileReport:
-        return check_file(path, env, max_bytes, file_timeout, lint)
+    def check_one(path: Path | str, data: bytes | None = None) -> FileReport:
+        report = check_file(path, env, max_bytes, file_timeout, cfg.lint_for(str(path)), data)
+        return lintconfig.apply(cfg, str(path), report)
 
     show_progress = sys.stderr.isatty() and len(files) > 50 and (fmt == "text" or output_file not in (None, "-"))
+    use_color = color == "always" or (color == "auto" and sys.stdout.isatty() and "NO_COLOR" not in os.environ
+                                      and output_file in (None, "-"))
     reports = list(unlisted)
+    if stdin_data is not None:
+        if len(stdin_data) > max_bytes:
+            reports.append(FileReport(display_path(stdin_path), None, [Diagnostic.of(
+                "FILE_TOO_LARGE", 0, 0, path=display_path(stdin_path), size="more", limit=format_size(max_bytes))]))
+        else:
+            reports.append(check_one(stdin_path, stdin_data))
     if show_progress:
         with click.progressbar(files, label="Checking", file=sys.stderr) as bar:
             reports += [check_one(f) for f in bar]
     else:
         reports += [check_one(f) for f in files]
+    # Every finding counts for the exit status; the configuration decides which are shown
+    # (puppet-lint's --error-level hides findings that still fail the run).
     errors = sum(1 for r in reports for d in r.diagnostics if d.severity == "error")
     warnings = sum(1 for r in reports for d in r.diagnostics if d.severity == "warning")
-    write_report(fmt, reports, output_file, show_ignored=show_ignored, show_source=show_source)
+    shown = [replace(r, diagnostics=[d for d in r.diagnostics if cfg.visible(d)]) for r in reports]
+    if statistics:
+        per_code: dict[str, list] = {}
+        for r in shown:
+            for d in r.diagnostics:
+                per_code.setdefault(d.code, [0, d.severity])[0] += 1
+        rows = sorted(per_code.items(), key=lambda kv: (-kv[1][0], kv[0]))
+        if fmt == "json":
+            click.echo(json.dumps([{"code": c, "severity": sev, "count": n} for c, (n, sev) in rows], indent=1))
+        else:
+            width = max((len(c) for c in per_code), default=0)
+            for c, (n, sev) in rows:
+                click.echo(f"{n:>6}  {c:<{width}}  {sev}")
+    else:
+        write_report(fmt, shown, output_file, show_ignored=show_ignored, show_source=show_source, color=use_color)
     if not quiet and fmt == "text":
-        click.echo(f"{len(files)} file{'s' if len(files) != 1 else ''} checked: "
+        count = len(files) + (stdin_data is not None)
+        click.echo(f"{count} file{'s' if count != 1 else ''} checked: "
                    f"{errors} error{'s' if errors != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''}", err=True)
-    sys.exit(1 if errors else 0)
+    sys.exit(1 if cfg.fails(errors, warnings) else 0)
 
 
 def _read_single(file: str, max_bytes: int) -> tuple[str, str]:

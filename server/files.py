@@ -18,7 +18,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024
@@ -138,13 +138,15 @@ class Found:
 
 
 def walk_sources(root: str, suffixes: tuple, skip_dir=lambda name: name.startswith("."),
-                 visited: set | None = None) -> Iterator[Found]:
+                 visited: set | None = None,
+                 exclude: Callable[[str, bool], bool] | None = None) -> Iterator[Found]:
     """Every file under ``root`` whose name ends with one of ``suffixes``, in sorted order,
     following symbolic links to directories once per real directory (``visited`` holds the
     real paths already walked; share it between roots to walk each directory once in all).
     Entries of any kind with a matching name are yielded (a FIFO named ``x.pp`` is then
     reported by ``read_bounded`` rather than skipped without a word); directories that cannot
-    be listed are yielded with their problem."""
+    be listed are yielded with their problem.  ``exclude(path, is_dir)`` says which files and
+    directories to leave out (the configured exclude patterns, server/config.py)."""
     seen = visited if visited is not None else set()
     stack = [root]
     while stack:
@@ -170,9 +172,9 @@ def walk_sources(root: str, suffixes: tuple, skip_dir=lambda name: name.startswi
             except OSError:
                 is_dir = False
             if is_dir:
-                if not skip_dir(e.name):
+                if not skip_dir(e.name) and (exclude is None or not exclude(e.path, True)):
                     subdirs.append(e.path)
-            elif e.name.endswith(suffixes):
+            elif e.name.endswith(suffixes) and (exclude is None or not exclude(e.path, False)):
                 yield Found(e.path)
         # Depth first in sorted order: push in reverse so the first name is walked first.
         stack.extend(reversed(subdirs))

@@ -44,7 +44,6 @@ from puppet_ls.language.ide import preview as ide_preview
 from puppet_ls.language.ide import semantic_tokens as ide_tokens
 from puppet_ls.language.ide import signature as ide_signature
 from puppet_ls.language.ide.diagnostics import file_diagnostics
-from puppet_ls.language.lint import default_enabled
 from puppet_ls.language.ide.index import WorkspaceIndex
 from puppet_ls.language.ide.symbols import document_symbols, workspace_symbols
 from puppet_ls.language.syntax.lines import LineIndex
@@ -54,6 +53,7 @@ from pygls.protocol.language_server import lsp_method
 from pygls.uris import from_fs_path, to_fs_path
 
 from . import __version__, convert, framing
+from . import config as lintconfig
 from .documents import Document, SemanticTokensCache, apply_changes, is_puppet_document, open_document
 from .evalworker import EvalWorker
 from .index_cache import IndexCache, default_folder
@@ -183,6 +183,41 @@ class PuppetServer(LanguageServer):
         self.previews_skipped = False          # the worker was not ready: ask for a refresh later
         self.semantic_tokens_cache = SemanticTokensCache()
 
+        # The lint configuration of the workspace, read as `puppet-ls check` reads it from the
+        # workspace folder (server/config.py), so that the editor and CI report the same.
+        self.lint_config = lintconfig.resolve([])
+        self.config_key = 0                    # bumps whenever lint_config changes
+
+    def load_lint_config(self) -> bool:
+        """Read the workspace's lint configuration again; True when it changed."""
+        roots = self.roots()
+        if not roots:
+            return False
+        root = roots[0]
+        try:
+            cfg = lintconfig.load([root], cwd=root)
+        except Exception:
+            log.exception("reading the configuration of %s failed", root)
+            return False
+        for problem in cfg.problems:
+            log.warning("configuration: %s", problem)
+        if cfg.problems and [str(p) for p in cfg.problems] != [str(p) for p in self.lint_config.problems]:
+            # what `check` stops on (exit 2) is left out here, and the editor says so once
+            msg = "puppet-ls configuration (left out): " + "; ".join(str(p) for p in cfg.problems[:5])
+            try:
+                self.window_show_message(lsp.ShowMessageParams(type=lsp.MessageType.Warning, message=msg))
+            except Exception:
+                log.exception("could not show the configuration message")
+        old = self.lint_config
+        same = (old.lint, old.selected, old.named_ignores, old.modulepath, old.sources, old.error_level,
+                [(b, tuple(p.patterns), c) for b, p, c in old.per_file_ignores]) == \
+            (cfg.lint, cfg.selected, cfg.named_ignores, cfg.modulepath, cfg.sources, cfg.error_level,
+             [(b, tuple(p.patterns), c) for b, p, c in cfg.per_file_ignores])
+        self.lint_config = cfg
+        if not same:
+            self.config_key += 1
+        return not same
+
     def start_worker(self) -> None:
         self.worker = EvalWorker(memory_mb=self.settings.previews_memory_mb)
         self.worker.on_ready = self._worker_ready
@@ -258,6 +293,7 @@ class PuppetServer(LanguageServer):
             if not os.path.isabs(p) and roots:
                 p = os.path.join(roots[0], p)
             out.append(p)
+        out += [p for p in self.lint_config.modulepath if p not in out]
         for r in roots:
             out += modulepath_from_environment(r, [])
         return out
@@ -349,6 +385,7 @@ def build_server() -> PuppetServer:
         ls.loop = asyncio.get_running_loop()
         if ls.cap("workspace.configuration", False):
             await _pull_configuration(ls)
+        ls.load_lint_config()
         _start_indexing(ls)
 
     @server.feature(lsp.SHUTDOWN)
@@ -367,7 +404,8 @@ def build_server() -> PuppetServer:
             _apply_settings(ls, settings)       # pushed settings (the section, or an object holding it)
         elif ls.cap("workspace.configuration", False):
             await _pull_configuration(ls)       # "something changed": ask for our section
-        if (ls.settings.modulepath, ls.settings.index_enable) != before:
+        config_changed = ls.load_lint_config()
+        if (ls.settings.modulepath, ls.settings.index_enable) != before or config_changed:
             _start_indexing(ls)
         _apply_size_limit(ls)
         for uri in list(ls.docs):
@@ -375,7 +413,18 @@ def build_server() -> PuppetServer:
 
     @server.feature(lsp.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
     def did_change_folders(ls: PuppetServer, params) -> None:
+        ls.load_lint_config()
         _start_indexing(ls)
+
+    @server.feature(lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    def did_change_watched_files(ls: PuppetServer, params: lsp.DidChangeWatchedFilesParams) -> None:
+        # A client that watches the configuration files (puppet-ls.toml, .puppet-ls.toml,
+        # pyproject.toml, .puppet-lint.rc) tells us when one changes: read them again.
+        names = (*lintconfig.TOML_NAMES, ".puppet-lint.rc")
+        if any(uri_to_path(c.uri).endswith(names) for c in params.changes) and ls.load_lint_config():
+            _start_indexing(ls)
+            for uri in list(ls.docs):
+                _schedule_diagnostics(ls, uri, 0)
 
     # ---- documents -------------------------------------------------------------------------------
     @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
@@ -779,7 +828,7 @@ def _publish(ls: PuppetServer, uri: str) -> None:
     doc = ls.docs.get(uri)
     if doc is None:
         return
-    if doc.too_large or not ls.settings.diagnostics_enable or ("diagnostics", ls.index_key) in doc.cache:
+    if doc.too_large or not ls.settings.diagnostics_enable or ("diagnostics", ls.index_key, ls.config_key) in doc.cache:
         _send_diagnostics(ls, uri, doc)
         return
     loop = ls.loop or asyncio.get_event_loop()
@@ -810,11 +859,10 @@ def _send_diagnostics(ls: PuppetServer, uri: str, doc: Document, compute_only: b
         diags = convert.diagnostics(doc.codec, uri, [big], False)
     elif ls.settings.diagnostics_enable:
         try:
-            key = ("diagnostics", ls.index_key)
+            key = ("diagnostics", ls.index_key, ls.config_key)
             found = doc.cache.get(key)
             if found is None:
-                found = file_diagnostics(doc.result, ls.index, ls.analysis(doc), lint=default_enabled(),
-                                         path=doc.path if uri.startswith("file:") else "")
+                found = _lint_diagnostics(ls, doc, uri)
                 doc.cache[key] = found
             if compute_only:
                 return
@@ -822,7 +870,7 @@ def _send_diagnostics(ls: PuppetServer, uri: str, doc: Document, compute_only: b
             diags = convert.diagnostics(doc.codec, uri, found, related)
         except Exception:
             log.exception("diagnostics failed for %s", uri)
-            doc.cache.setdefault(("diagnostics", ls.index_key), [])    # not again, on the event loop
+            doc.cache.setdefault(("diagnostics", ls.index_key, ls.config_key), [])    # not again, on the event loop
     if compute_only:
         return
     ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, version=doc.version, diagnostics=diags))
@@ -837,7 +885,7 @@ def _code_actions(ls: PuppetServer, params: lsp.CodeActionParams, doc: Document)
     only = params.context.only
     wanted = (lambda kind: only is None or any(kind == k or kind.startswith(k + ".") for k in only))
     _send_diagnostics(ls, params.text_document.uri, doc, compute_only=True)
-    found = doc.cache.get(("diagnostics", ls.index_key)) or []
+    found = doc.cache.get(("diagnostics", ls.index_key, ls.config_key)) or []
     codec = doc.codec
     start = codec.offset(params.range.start.line, params.range.start.character)
     end = codec.offset(params.range.end.line, params.range.end.character)
@@ -849,9 +897,10 @@ def _code_actions(ls: PuppetServer, params: lsp.CodeActionParams, doc: Document)
     if wanted(ide_actions.FIX_ALL) and (only is not None or any(a.edits and a.diagnostic is not None
                                                                 and a.diagnostic.fix is not None for a in actions)):
         path = doc.path if uri.startswith("file:") else ""
-        if "fix_all" not in doc.cache:
-            doc.cache["fix_all"] = ide_actions.fix_all(doc.result, path, default_enabled(), tasks=doc.tasks)
-        every = doc.cache["fix_all"]
+        key = ("fix_all", ls.config_key)      # the checks the workspace's configuration selects
+        if key not in doc.cache:
+            doc.cache[key] = ide_actions.fix_all(doc.result, path, ls.lint_config.lint_for(path), tasks=doc.tasks)
+        every = doc.cache[key]
         if every is not None:
             actions.append(every)
     out = []
@@ -860,6 +909,19 @@ def _code_actions(ls: PuppetServer, params: lsp.CodeActionParams, doc: Document)
         out.append(lsp.CodeAction(title=a.title, kind=a.kind, diagnostics=diags, is_preferred=(a.preferred and preferred) or None,
                                   edit=lsp.WorkspaceEdit(changes={uri: convert.text_edits(codec, list(a.edits))})))
     return out
+
+def _lint_diagnostics(ls: PuppetServer, doc: Document, uri: str) -> list:
+    """A document's diagnostics as `puppet-ls check` reports them under the workspace's
+    configuration: its selection, ignores and per-file ignores; none for an excluded file."""
+    cfg = ls.lint_config
+    path = doc.path if uri.startswith("file:") else ""
+    if path:
+        # (a pattern naming a folder matches every file in it)
+        root = next((r for r in ls.roots() if lintconfig.relative_to(path, r) is not None), "")
+        if cfg.excluded(path, False, root):
+            return []
+    found = file_diagnostics(doc.result, ls.index, ls.analysis(doc), lint=cfg.lint_for(path), path=path)
+    return cfg.filter(path, found)
 
 
 # ---- indexing -------------------------------------------------------------------------------------
@@ -992,9 +1054,9 @@ def _start_indexing(ls: PuppetServer) -> None:
 
         cache = _index_cache(ls)
         try:
-            index = build_index(roots, modulepath, complete=bool(modulepath), progress=progress,
+            index = build_index(roots, modulepath, progress=progress,
                                 cancelled=cancel.is_set, max_files=ls.settings.index_max_files, cache=cache,
-                                jobs=min(4, os.cpu_count() or 1))
+                                jobs=min(4, os.cpu_count() or 1), exclude=ls.lint_config.excluder)
         except Exception:
             log.exception("indexing failed")
             index = WorkspaceIndex()

@@ -3,8 +3,10 @@ IO half of ``puppet_ls.language.ide.index`` (which only ever sees texts).
 
 Used by the language server (in a background thread) and by ``puppet-ls check --modulepath``.
 Directories are walked following symbolic links (Debian installs modules as links) with loop
-protection; hidden directories, ``spec``, ``vendor``, ``pkg`` and ``node_modules`` are skipped
-because they hold fixtures and copies of other modules, not the code being edited.
+protection; hidden directories, the exclude patterns of ``server/config.py`` (its defaults
+``vendor/``, ``pkg/``, ``spec/fixtures/``, the same as ``puppet-ls check`` skips, and the
+workspace configuration's), and ``spec``, ``node_modules`` and ``fixtures`` are skipped because
+they hold tests and copies of other modules, not the code being edited.
 
 Files are read through ``server/files.py`` (only regular files, at most ``MAX_FILE_BYTES``: a
 FIFO or device among module files never blocks indexing), and each file is indexed in isolation
@@ -28,12 +30,15 @@ from collections.abc import Callable, Iterable
 from puppet_ls.language.ide.index import (FileEntry, WorkspaceIndex, environment_modulepath,
                                           file_role, index_source, module_name, parse_metadata)
 
+from .config import DEFAULT_EXCLUDER, Excluder
 from .files import ReadProblem, read_bounded
 from .index_cache import IndexCache, dumps, loads
 
 log = logging.getLogger("puppet-ls")
 
-_SKIP_DIRS = frozenset({"spec", "vendor", "pkg", "node_modules", "fixtures", "__pycache__"})
+# Besides the exclude patterns shared with `check` (config.DEFAULT_EXCLUDES): folders that
+# never hold a module's code, so the index does not read them even when `check` may.
+_SKIP_DIRS = frozenset({"spec", "node_modules", "fixtures", "__pycache__"})
 _ROLE_SEGMENTS = ("manifests", "functions", "types", "plans", "lib")
 MAX_FILES = 50_000
 MAX_FILE_BYTES = 4 * 1024 * 1024
@@ -61,7 +66,7 @@ def decode(data: bytes) -> str:
     return data.decode("utf-8", errors="replace")
 
 
-def _walk(root: str, limit: int, seen_dirs: set | None = None) -> Iterable[tuple]:
+def _walk(root: str, limit: int, seen_dirs: set | None = None, exclude: Excluder = DEFAULT_EXCLUDER) -> Iterable[tuple]:
     """(path, identity, path parts relative to ``root``) of the files the index reads, a
     directory's files before its sub-directories, names sorted.  ``identity`` is the file's
     (device, inode): directories are told apart the same way, so a link loop ends and a folder
@@ -69,6 +74,8 @@ def _walk(root: str, limit: int, seen_dirs: set | None = None) -> Iterable[tuple
     ``os.scandir`` gives the inode of a file that is not a link without a system call, which
     matters on a workspace of thousands of files (``realpath`` per file cost 0.8 s of 1.5 s)."""
     seen = set() if seen_dirs is None else seen_dirs
+    # the default patterns name directories only: files are matched when there are others
+    check_files = exclude is not DEFAULT_EXCLUDER
     count = 0
     stack: list = [(root, ())]
     while stack:
@@ -91,10 +98,12 @@ def _walk(root: str, limit: int, seen_dirs: set | None = None) -> Iterable[tuple
             name = e.name
             try:
                 if e.is_dir():
-                    if not name.startswith(".") and name not in _SKIP_DIRS:
+                    if not name.startswith(".") and name not in _SKIP_DIRS and not exclude.excluded(e.path, True, root):
                         subdirs.append(e)
                     continue
                 if not (name.endswith((".pp", ".rb")) or name in ("metadata.json", "environment.conf")):
+                    continue
+                if check_files and exclude.excluded(e.path, False, root):
                     continue
                 if e.is_symlink():
                     fst = os.stat(e.path)
@@ -168,24 +177,32 @@ def build_index(roots: list, modulepath: list, complete: bool | None = None,
                 max_files: int = MAX_FILES,
                 guard: Callable[[str], AbstractContextManager] | None = None,
                 max_file_bytes: int = MAX_FILE_BYTES,
-                cache: IndexCache | None = None, jobs: int = 1) -> WorkspaceIndex:
+                cache: IndexCache | None = None, jobs: int = 1,
+                exclude: Excluder = DEFAULT_EXCLUDER) -> WorkspaceIndex:
     """Index every module file under the workspace ``roots`` and the ``modulepath``
     directories.  ``progress(done, total, path)`` is called now and then; ``cancelled()`` stops
     the work early (the partial index is returned).  ``complete`` says whether the result
-    covers every module the code may use (by default: when a modulepath was given).
+    covers every module the code may use (by default: when a modulepath was given and all its
+    directories exist).
     ``guard(path)`` is a context manager entered around the indexing of each file (the
     command line puts a time limit there; it may swallow what it raises to skip the file).
     With a ``cache``, a file whose entry is cached is not parsed, and new entries are stored.
     With ``jobs`` > 1 (and no guard), the files to parse are parsed in that many processes when
-    there are at least ``PARALLEL_MIN`` of them."""
-    index = WorkspaceIndex(complete=bool(modulepath) if complete is None else complete)
+    there are at least ``PARALLEL_MIN`` of them.  ``exclude``: the files and folders not to
+    read (server/config.py; by default its default patterns)."""
+    if complete is None:
+        # Names found nowhere are unknown only when every module the code may use is there: a
+        # control repository whose Puppetfile modules are not installed (modules/ missing)
+        # would otherwise have every stdlib type reported.
+        complete = bool(modulepath) and all(os.path.isdir(d) for d in modulepath)
+    index = WorkspaceIndex(complete=complete)
     files: list = []
     module_names: dict = {}
     walk_roots = [r for r in roots if os.path.isdir(r)] + [d for d in modulepath if os.path.isdir(d)]
     seen_files: set = set()
     seen_dirs: set = set()
     for root in walk_roots:
-        for path, ident, parts in _walk(root, max_files, seen_dirs):
+        for path, ident, parts in _walk(root, max_files, seen_dirs, exclude):
             if ident in seen_files:
                 continue
             seen_files.add(ident)
@@ -414,3 +431,18 @@ def module_roots_of(paths: Iterable[str]) -> list:
                     out.append(c)
                 break
     return [str(x) for x in out]
+
+
+def environment_root_of(path: str) -> str | None:
+    """The environment (control repository) folder at or above ``path``: the nearest one
+    holding an environment.conf; None when there is none."""
+    d = os.path.abspath(path)
+    if not os.path.isdir(d):
+        d = os.path.dirname(d)
+    while True:
+        if os.path.isfile(os.path.join(d, "environment.conf")):
+            return d
+        parent = os.path.dirname(d)
+        if parent == d:
+            return None
+        d = parent

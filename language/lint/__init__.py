@@ -2,7 +2,8 @@
 ``top_scope_facts`` from puppet-lint 4), under puppet-lint's names, with its control comments.
 
 ``lint(result, path, enabled)`` runs the enabled checks on a parsed manifest;
-``CHECKS`` declares them (default state, fixability); ``control_comments``/``apply`` read
+``CHECKS`` declares them (default state, fixability), ``OPTIONS`` the options that may be
+named with them (puppet-lint's ``--relative``); ``control_comments``/``apply`` read
 ``# lint:ignore`` comments and silence what they name, for every code.
 """
 from __future__ import annotations
@@ -23,9 +24,9 @@ from . import (  # noqa: F401 - importing a family module declares its checks
 )
 from .control import Suppressions, apply, control_comments
 from .engine import run_checks
-from .registry import CHECKS, Check, default_enabled
+from .registry import CHECKS, OPTIONS, Check, default_enabled
 
-__all__ = ["CHECKS", "Check", "Suppressions", "all_checks", "apply", "control_comments",
+__all__ = ["CHECKS", "OPTIONS", "Check", "Suppressions", "all_checks", "apply", "control_comments",
            "default_enabled", "lint"]
 
 

@@ -81,7 +81,9 @@ def autoloader_layout(ctx, node) -> None:
         expected = f"/{parts[0]}/manifests/{'/'.join(parts[1:])}.pp"
     else:
         expected = f"/{_text(ctx, name)}/manifests/init.pp"
-    if ctx.path.replace("\\", "/").endswith(expected):
+    # --relative: the module's folder may have any name (a checkout called puppet-ntp)
+    ending = expected.split("/", 2)[2] if "relative" in ctx.options else expected
+    if ctx.path.replace("\\", "/").endswith(ending):
         return
     ctx.report(name.offset, name.end, kind=_kind(node).capitalize(), name=_text(ctx, name),
                expected=expected.lstrip("/"))

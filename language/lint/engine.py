@@ -9,7 +9,7 @@ from ..diagnostics import Diagnostic, Fix
 from ..syntax import kinds as K
 from ..syntax.parser import ParseResult, gc_paused
 from ..syntax.tree import SyntaxNode
-from .registry import FILE_HANDLERS, NODE_HANDLERS, TOKEN_HANDLERS
+from .registry import FILE_HANDLERS, NODE_HANDLERS, OPTIONS, TOKEN_HANDLERS
 from .tokens import TokenView
 
 # Nodes every run collects (in its one walk of the tree) for the checks that look at
@@ -20,9 +20,10 @@ STRUCTURE = frozenset({K.CLASS_DEF, K.DEFINE_DEF})
 class LintContext:
     """What a check sees: the text, its path (for the autoloader layout), the tree, the
     token view; ``report`` records a finding of the check being run."""
-    __slots__ = ("text", "path", "result", "root", "view", "findings", "current", "cache", "nodes")
+    __slots__ = ("text", "path", "result", "root", "view", "findings", "current", "cache", "nodes", "options")
 
-    def __init__(self, result: ParseResult, path: str, node_kinds: frozenset = frozenset()):
+    def __init__(self, result: ParseResult, path: str, node_kinds: frozenset = frozenset(),
+                 options: frozenset = frozenset()):
         self.text = result.text
         self.path = path
         self.result = result
@@ -32,6 +33,7 @@ class LintContext:
         self.current = ""
         self.cache: dict = {}
         self.nodes: list[SyntaxNode] = self.view.nodes   # the nodes checks need, in source order
+        self.options = options                          # registry.OPTIONS that are on
 
     def report(self, offset: int, end: int | None = None, check: str | None = None,
                fix: Fix | None = None, **args) -> None:
@@ -65,7 +67,7 @@ def run_checks(result: ParseResult, path: str, enabled: frozenset) -> list[Diagn
 
 def _run(result: ParseResult, path: str, enabled: frozenset) -> list[Diagnostic]:
     token_handlers, node_handlers, file_handlers = _plan(enabled)
-    ctx = LintContext(result, path, frozenset(node_handlers))
+    ctx = LintContext(result, path, frozenset(node_handlers), enabled & OPTIONS)
     if token_handlers:
         get = token_handlers.get
         for i, tok in enumerate(ctx.view.toks):

@@ -29,6 +29,11 @@ class Check:
 
 
 CHECKS: dict[str, Check] = {}
+# puppet-lint's options that change what a check reports, named (with the checks) in the set
+# given to ``lint``: the set of what is enabled is the whole configuration of a run.
+#   relative: autoloader_layout compares the path below the module's folder only, whatever
+#             the folder is called (puppet-lint's --relative).
+OPTIONS = frozenset({"relative"})
 TOKEN_HANDLERS: dict[str, list[tuple[str, Callable]]] = {}
 NODE_HANDLERS: dict[str, list[tuple[str, Callable]]] = {}
 FILE_HANDLERS: list[tuple[str, Callable]] = []
