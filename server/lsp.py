@@ -383,9 +383,12 @@ def build_server() -> PuppetServer:
     @server.feature(lsp.INITIALIZED)
     async def initialized(ls: PuppetServer, params) -> None:
         ls.loop = asyncio.get_running_loop()
+        # before awaiting the client's settings: a document opened meanwhile is checked under
+        # the workspace's configuration, not the defaults
+        ls.load_lint_config()
         if ls.cap("workspace.configuration", False):
             await _pull_configuration(ls)
-        ls.load_lint_config()
+            ls.load_lint_config()
         _start_indexing(ls)
 
     @server.feature(lsp.SHUTDOWN)
