@@ -93,6 +93,8 @@ class Evaluator:
         self.catalog = ctx.catalog
         self._lit_cache: dict = {}
         self._shapes: dict = {}
+        # set while a type alias body is evaluated (see Catalog.define_aliases)
+        self.unresolved_as_reference = False
 
     # ---- tree shape cache ------------------------------------------------------------------
     def shape(self, node: SyntaxNode) -> tuple:
@@ -249,7 +251,7 @@ class Evaluator:
         t = node.first_token()
         name = t.text if t else ""
         ty = self.resolve_type_name(name, node)
-        if isinstance(ty, m.TypeReferenceType):
+        if isinstance(ty, m.TypeReferenceType) and not self.unresolved_as_reference:
             raise self.fail("UNKNOWN_RESOURCE_TYPE", render("UNKNOWN_RESOURCE_TYPE",
                                                             type_name=ty.text), node)
         if isinstance(ty, m.TypeAliasType) and ty.scope is self.ctx.aliases:
@@ -267,6 +269,9 @@ class Evaluator:
             raise self.fail("ILLEGAL_TYPE_ALIAS", render("ILLEGAL_TYPE_ALIAS", name=name), node,
                             render("ERROR_WHILE_EVALUATING", expression="a Type-Name"))
         problems = self.__dict__.setdefault("_object_problems", {})
+        if name in self.catalog.alias_problems:
+            raise self.fail("RUNTIME_ERROR", self.catalog.alias_problems[name], node,
+                            render("ERROR_WHILE_EVALUATING", expression="a Type-Name"))
         if name not in problems:
             try:
                 target = resolve_alias(ty)

@@ -211,6 +211,8 @@ class Parser:
         tok = self.toks[j]
         if j == self.last_error_at and tok[0] != K.EOF:
             return   # one error per token is enough
+        if code == "SYNTAX_ERROR" and tok[0] == K.ERROR_TOKEN:
+            return   # the lexer has said what is wrong with this text (Puppet stops there too)
         self.last_error_at = j
         self.errors.append(SyntaxError_(tok[2], tok[2] + len(tok[1]), code, issue(code).format(**args), hint))
 
@@ -1377,7 +1379,12 @@ class Parser:
             # The right-hand side is a type (possibly parameterized) or, for an Object type,
             # a hash; anything else is a syntax error in Puppet.
             if kinds[self.i] == K.CLASSREF:
-                node.append(self.postfix_access_only(self.primary()))
+                target = self.postfix_access_only(self.primary())
+                node.append(target)
+                if kinds[self.i] == K.LBRACE and target.kind != K.ACCESS_EXPR:
+                    # `type A = Parent { attributes => ... }` (even with the hash on the next
+                    # line) is Puppet's short form of an Object type with that parent.
+                    node.append(self.hash_literal())
             elif kinds[self.i] == K.LBRACE:
                 node.append(self.hash_literal())
             else:
