@@ -20,7 +20,7 @@ from ..types.build import BUILTIN_RESOURCE_TYPES, define_alias, normalize_resour
 from ..types.errors import TypeSystemError
 from .aliases import prune_variant_cycles
 from .errors import EvalError, NextSignal, ReturnSignal
-from .runtime import generalized_type_name, truthy, DefaultValue, DefaultValue as _D, label
+from .runtime import a_an, generalized_type_name, truthy, DefaultValue, DefaultValue as _D, label
 from .scope import MISSING, Scope
 from ..messages import render
 from .closures import params_of, PuppetFunction
@@ -777,10 +777,11 @@ class Catalog:
         for x, n in ((lrefs, es[0]), (rrefs, es[1])):
             for r in x:
                 if not isinstance(r, (m.ResourceType, m.ClassType, str, Collector)):
-                    raise ev.fail("NOT_CATALOG_TYPE",
-                                  render("NOT_CATALOG_TYPE", type=generalized_type_name(r)), n)
+                    raise ev.fail("ILLEGAL_RELATIONSHIP_OPERAND_TYPE",
+                                  render("ILLEGAL_RELATIONSHIP_OPERAND_TYPE", a_label=a_an(label(r))),
+                                  n)
         self.relationships.append((lrefs, op, rrefs, node))
-        return right
+        return _flatten([right])  # Puppet's value of a relationship: the right side, as a list
 
     # ---- parameter access -------------------------------------------------------------------------------
     def resource_parameter_access(self, node, t: m.ResourceType, keys: list, scope) -> Any:

@@ -381,7 +381,7 @@ class Evaluator:
         if syntax:
             msg = check_heredoc(syntax, text)
             if msg:
-                raise self.fail("ILLEGAL_HEREDOC_SYNTAX", msg, _heredoc_text_start(node))
+                raise self.fail(_heredoc_syntax_code(syntax), msg, _heredoc_text_start(node))
         return text
 
     # ---- collections ------------------------------------------------------------------------------
@@ -926,8 +926,13 @@ def static_heredoc_errors(root: SyntaxNode):
         msg = check_heredoc(syntax, "".join(parts))
         if msg:
             start, end = _heredoc_text_start(n)
-            return EvalError(msg, "ILLEGAL_HEREDOC_SYNTAX", start, end, phase="parse")
+            return EvalError(msg, _heredoc_syntax_code(syntax), start, end, phase="parse")
     return None
+
+
+def _heredoc_syntax_code(syntax: str) -> str:
+    """Puppet's JSON checker reports its own issue code; other checkers the general one."""
+    return "ILLEGAL_JSON" if syntax.rsplit("+", 1)[-1] == "json" else "ILLEGAL_HEREDOC_SYNTAX"
 
 
 def repr_expr(op: str) -> str:

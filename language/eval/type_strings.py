@@ -80,7 +80,7 @@ def type_value_string(t: m.PType) -> str:
             return object_definition_text(target)
         return alias_expanded(t)
     if isinstance(t, m.ObjectType) and t.type_name is not None and \
-            m.SIMPLE_TYPES.get(t.type_name) is not t:
+            (m.SIMPLE_TYPES.get(t.type_name) is not t or t.type_name == "Deferred"):
         # a declared Object type (e.g. the type of an Object value) writes out its definition
         return object_definition_text(t)
     return type_to_string(t)

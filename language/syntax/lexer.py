@@ -239,7 +239,10 @@ class _Lexer:
                             kind = keywords.get(word, K.NAME)
                         else:
                             kind = K.WORD
-                        if text.startswith("::", end):
+                        if text.startswith("::", end) and not (
+                                end + 2 < n and "A" <= text[end + 2] <= "Z"):
+                            # ('mymod::Sub' is the name 'mymod' and the reference '::Sub'
+                            # to Puppet, as here)
                             pos = self.bad_qualified_name(pos, end)
                             continue
                         if stop_at_brace and self.first_in_interpolation():
@@ -280,7 +283,7 @@ class _Lexer:
             if c == "$":
                 m = _VARIABLE_RE.match(text, pos, n)
                 if m is None:
-                    self.error(pos, pos + 1, "ILLEGAL_VARIABLE")
+                    self.error(pos, pos + 1, "ILLEGAL_VAR_NAME", name="")
                     self.emit(K.ERROR_TOKEN, "$", pos)
                     pos += 1
                     continue
@@ -772,7 +775,7 @@ class _Lexer:
 # comment, a heredoc problem) may have swallowed text beyond a lexed range.
 LOCAL_LEX_ERRORS = frozenset({"ILLEGAL_CHARACTER", "ILLEGAL_NUMBER", "INVALID_HEX_NUMBER",
                               "INVALID_DECIMAL_NUMBER", "ILLEGAL_CLASS_REFERENCE",
-                              "INVALID_OCTAL_NUMBER", "ILLEGAL_FULLY_QUALIFIED_NAME", "ILLEGAL_VARIABLE"})
+                              "INVALID_OCTAL_NUMBER", "ILLEGAL_FULLY_QUALIFIED_NAME", "ILLEGAL_VAR_NAME"})
 
 
 def same_extent(text: str, kind: str, offset: int, end: int) -> bool:

@@ -581,7 +581,13 @@ class Parser:
             self.bump_as(node, K.CLASS)
             type_node = GreenNode(K.QNAME, [node.pop()])
             node.append(type_node)
-            self.resource_block(node, titled=True)
+            opened = False
+            if kinds[self.i + 1] == K.RBRACE:
+                # `class { }`: Puppet's grammar wants at least one titled body here
+                self.bump(node)
+                self.syntax_error("a resource title")
+                opened = True
+            self.resource_block(node, titled=True, opened=opened)
             return GreenNode(K.RESOURCE_EXPR, node)
         expr = self.expression(0)
         if kinds[self.i] == K.LBRACE:
@@ -609,10 +615,11 @@ class Parser:
                 return GreenNode(K.RESOURCE_EXPR, node)
         return expr
 
-    def resource_block(self, node: list, titled: bool) -> None:
+    def resource_block(self, node: list, titled: bool, opened: bool = False) -> None:
         """'{' (title ':' attribute-ops (';' title ':' attribute-ops)*)? '}' or, untitled,
-        '{' attribute-ops '}'."""
-        self.bump(node)   # '{'
+        '{' attribute-ops '}' (``opened``: the '{' is already in ``node``)."""
+        if not opened:
+            self.bump(node)   # '{'
         kinds = self.kinds
         if not titled:
             self.attribute_ops(node)
