@@ -351,6 +351,7 @@ _text("INVALID_ARGUMENT_TYPE_DEFINED", "RUNTIME_ERROR", "Invalid argument of typ
 _text("GIVEN_RESOURCE_TYPE_REFERENCE_ALL", "RUNTIME_ERROR", "The given resource type is a reference to all kind of types")
 _text("GIVEN_CLASS_TYPE_REFERENCE_ALL", "RUNTIME_ERROR", "The given class type is a reference to all classes")
 _text("INVALID_EPP", "RUNTIME_ERROR", "{func}(): Invalid EPP: {message}")
+_text("DEFAULT_READS_LATER_PARAMETER", "RUNTIME_ERROR", "{subject}: default expression for ${name} tries to illegally access not yet evaluated ${other}")
 # language/eval/functions/collections.py
 _text("SYNTAX_ERROR_IN_DOTTED_NAVIGATION", "RUNTIME_ERROR", "Syntax error in dotted-navigation string")
 _text("COMPARISON_WITH_FAILED", "RUNTIME_ERROR", "comparison of {ruby_class} with {cmperr_operand} failed")

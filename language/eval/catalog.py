@@ -546,10 +546,24 @@ class Catalog:
         metas = metaparameters()
         extra = [k for k in given if k not in names and k not in metas]
         values = {}
+        pending = {p.name for p in d.params if p.name not in given}
+        for p in d.params:
+            if p.name in given:
+                # given values are bound first: a default may read them (Puppet does)
+                scope.table.symbols[p.name] = given[p.name]
         for p, t in zip(d.params, types):
+            pending.discard(p.name)
             if p.name in given:
                 values[p.name] = given[p.name]
             elif p.default_node is not None:
+                early = _reads_any(p.default_node, pending)
+                if early is not None:
+                    msg = render("DEFAULT_READS_LATER_PARAMETER", subject=subject, name=p.name,
+                                 other=early)
+                    if declared_at is not None:
+                        raise ev.fail("RUNTIME_ERROR", msg, declared_at, render(
+                            "ERROR_WHILE_EVALUATING", expression="a Resource Statement"))
+                    raise EvalError(msg, "RUNTIME_ERROR")
                 level = scope.level
                 try:
                     v = ev.eval(p.default_node, scope)
@@ -993,6 +1007,23 @@ def _access_base(n: SyntaxNode) -> SyntaxNode:
         n = kids[0]
         depth += 1
     return n
+
+
+def _reads_any(node: SyntaxNode, names: set) -> str | None:
+    """The first of ``names`` that an expression reads as a plain variable, or None."""
+    if not names:
+        return None
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.kind == K.LAMBDA:
+            continue  # its own parameters shadow the names
+        for c in n.children_with_tokens():
+            if isinstance(c, SyntaxNode):
+                stack.append(c)
+            elif c.kind in (K.VARIABLE, K.STRING_VAR) and c.text.lstrip("$") in names:
+                return c.text.lstrip("$")
+    return None
 
 
 def _flatten(xs: list) -> list:

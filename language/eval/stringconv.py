@@ -91,7 +91,7 @@ def _init_hash_items(v: ObjectValue) -> list:
     t = getattr(v, "object_type", None)
     if not isinstance(t, m.ObjectType):
         return list(v.attributes)
-    from .objecttypes import all_attributes  # the function library imports this module
+    from .objecttypes import all_attributes  # lazy: objecttypes imports the registry, which imports this module
     declared = {a.name: a for a in all_attributes(t)}
     out = []
     for k, x in v.attributes:

@@ -424,6 +424,7 @@ class Parser:
                 after_semicolon = True
                 continue
             after_semicolon = False
+            follows_statement = after_statement
             after_statement = True
             if k not in EXPR_START:
                 self.syntax_error()
@@ -436,10 +437,39 @@ class Parser:
                 continue
             before = self.i
             self.statement(ch)
+            if k == K.LBRACE and follows_statement:
+                self.brace_after_statement(before)
             if self.i == before:
                 err = []
                 self.skip_group(err)
                 ch.append(GreenNode(K.ERROR, err))
+
+    def brace_after_statement(self, lbrace: int) -> None:
+        """A '{' right after a statement (no ';' between) continues that statement in Puppet's
+        grammar, as the body of a resource: `$x = 1 {'a' => 1}`, even across lines.  A hash
+        there is a syntax error at its first '=>' (where Puppet wants the ':' of a title)."""
+        toks = self.toks
+        depth = 0
+        j = lbrace + 1
+        first = None
+        while j < len(toks):
+            kind = toks[j][0]   # (trivia hang on the tokens: every one here is significant)
+            if first is None:
+                first = kind
+            if kind in (K.LBRACE, K.LBRACK, K.LPAREN, K.SELBRACE, K.WSLPAREN, K.LISTSTART):
+                depth += 1
+            elif kind in (K.RBRACE, K.RBRACK, K.RPAREN):
+                if depth == 0:
+                    return
+                depth -= 1
+            elif depth == 0 and kind in (K.FARROW, K.PARROW, K.COMMA):
+                if first not in (K.NAME, K.FARROW, K.PARROW):
+                    # (a bare word key makes it an attribute list: another error in Puppet)
+                    self.error("SYNTAX_ERROR", j, at=_describe(toks[j]))
+                return
+            elif kind == K.EOF:
+                return
+            j += 1
 
     def statement(self, ch: list) -> None:
         kinds = self.kinds

@@ -187,8 +187,29 @@ mymod::config_file {{ {title}:
 """
 
 
+def _expr_classes(r: random.Random) -> str:
+    order = _pick(r, ["$port = 8080, $url = \"http://${host}:${port}\"",
+                      "$url = \"http://${host}:${port}\", $port = 8080",
+                      "$port = 8080, $url = [80].map |$port| { \"${host}:${port}\" }"])
+    decl = _pick(r, ["include app", "class { 'app': }", "class { 'app': port => 9090 }",
+                     "class { 'app': host => 'h' }", "include app\ninclude app",
+                     "include app\nclass { 'app': }", "class { 'app': nope => 1 }"])
+    return f"""class app::params {{
+  $host = 'localhost'
+}}
+class app (
+  String $host = $app::params::host,
+  {order},
+) inherits app::params {{
+  $summary = "${{host}} ${{port}}"
+}}
+{decl}
+{_pick(r, ['$app::url', '$app::summary', '[$app::host, $app::port]', "defined(Class['app'])"])}
+"""
+
+
 _EXPRESSIONS = [_expr_vhost, _expr_users, _expr_case, _expr_access, _expr_lambda, _expr_alias,
-                _expr_define]
+                _expr_define, _expr_classes]
 
 
 # ---- values, types and variables (spec 001) -------------------------------------------------
