@@ -558,12 +558,12 @@ class Catalog:
             elif p.default_node is not None:
                 early = _reads_any(p.default_node, pending)
                 if early is not None:
-                    msg = render("DEFAULT_READS_LATER_PARAMETER", subject=subject, name=p.name,
-                                 other=early)
+                    too_early = render("DEFAULT_READS_LATER_PARAMETER", subject=subject,
+                                       name=p.name, other=early)
                     if declared_at is not None:
-                        raise ev.fail("RUNTIME_ERROR", msg, declared_at, render(
+                        raise ev.fail("RUNTIME_ERROR", too_early, declared_at, render(
                             "ERROR_WHILE_EVALUATING", expression="a Resource Statement"))
-                    raise EvalError(msg, "RUNTIME_ERROR")
+                    raise EvalError(too_early, "RUNTIME_ERROR")
                 level = scope.level
                 try:
                     v = ev.eval(p.default_node, scope)
