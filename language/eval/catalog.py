@@ -23,7 +23,7 @@ from .errors import EvalError, NextSignal, ReturnSignal
 from .runtime import a_an, generalized_type_name, truthy, DefaultValue, DefaultValue as _D, label
 from .scope import MISSING, Scope
 from ..messages import render
-from .closures import params_of, PuppetFunction
+from .closures import params_of, PuppetFunction, reads_any as _reads_any
 import dataclasses
 from .mismatch import validate_parameters
 from .operators import equals
@@ -1007,23 +1007,6 @@ def _access_base(n: SyntaxNode) -> SyntaxNode:
         n = kids[0]
         depth += 1
     return n
-
-
-def _reads_any(node: SyntaxNode, names: set) -> str | None:
-    """The first of ``names`` that an expression reads as a plain variable, or None."""
-    if not names:
-        return None
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if n.kind == K.LAMBDA:
-            continue  # its own parameters shadow the names
-        for c in n.children_with_tokens():
-            if isinstance(c, SyntaxNode):
-                stack.append(c)
-            elif c.kind in (K.VARIABLE, K.STRING_VAR) and c.text.lstrip("$") in names:
-                return c.text.lstrip("$")
-    return None
 
 
 def _flatten(xs: list) -> list:

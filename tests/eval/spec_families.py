@@ -584,6 +584,11 @@ REGRESSIONS = [
     "$x = Foo::bar", "/* abc", "'abc", "\"abc", "$x = @(END\nabc\nEND", "$x = @()\nabc\n|-\n",
     "$x = $", "$x = 1; $x = 2 }", "unless true { } elsif false { }", "$x = 1 -> 2",
     "case 1 { }", "{1 => 'a', 1.0 => 'b'}", "{true => 'a', 1 => 'b'}",
+    # found by the families themselves
+    "class a($y = $x, $x = 1) { }\ninclude a\n$a::y", "class a($y = $x, $x = 1) { }\nclass { 'a': x => 2 }\n$a::y",
+    "function f($y = $x, $x = 1) { $y }\nf()", "$x = 1\n{'a' => 1} =~ Hash", "$x = 1;\n{'a' => 1} =~ Hash",
+    "type([1, 'a', undef], 'generalized')", "notify { 'a': } -> notify { 'b': }", "Deferred",
+    "inline_epp('a <%- \"trim\" -%> b')", "class ::mymod { }", "class { }", "class mymod::Sub { }",
 ]
 
 
