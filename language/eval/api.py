@@ -34,6 +34,8 @@ from .runtime import Regexp
 from ..types.format import type_to_string
 from .stringconv import StringFormatError, string_convert
 from .typecheck import infer_set_of
+from .type_strings import type_value_string
+from ..types import model as m
 from ..types.errors import TypeSystemError
 
 _MIN_RECURSION = 12000
@@ -517,7 +519,10 @@ def _render(value: Any) -> dict:
     except (StringFormatError, RecursionError) as exc:
         out["repr"] = f"<error: {exc}>"
     try:
-        out["type"] = type_to_string(infer_set_of(value))
+        inferred = infer_set_of(value)
+        # Puppet's to_s writes a declared Object type out in full at the top level only
+        out["type"] = type_value_string(inferred) if isinstance(inferred, m.ObjectType) \
+            else type_to_string(inferred)
     except (TypeSystemError, RecursionError) as exc:  # inference is total; a last line of defence
         out["type"] = f"<error: {exc}>"
     return out

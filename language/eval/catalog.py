@@ -16,13 +16,14 @@ from ..knowledge.resource_types import has_attribute, metaparameters, resource_t
 from ..syntax import ast, kinds as K
 from ..syntax.tree import SyntaxNode
 from ..types import model as m
-from ..types.build import BUILTIN_RESOURCE_TYPES, define_alias, normalize_resource_name
+from ..types.build import BUILTIN_RESOURCE_TYPES, define_alias, normalize_resource_name, object_from_hash
+from ..types.errors import TypeSystemError
 from .aliases import prune_variant_cycles
 from .errors import EvalError, NextSignal, ReturnSignal
-from .runtime import generalized_type_name, truthy, DefaultValue, DefaultValue as _D, label
+from .runtime import a_an, generalized_type_name, truthy, DefaultValue, DefaultValue as _D, label
 from .scope import MISSING, Scope
 from ..messages import render
-from .closures import params_of, PuppetFunction
+from .closures import params_of, PuppetFunction, reads_any as _reads_any
 import dataclasses
 from .mismatch import validate_parameters
 from .operators import equals
@@ -99,6 +100,7 @@ class Catalog:
         self.top: Scope | None = None
         self._defined_names: frozenset | None = None
         self.pending_aliases: list = []
+        self.alias_problems: dict = {}   # alias name -> why its Object short form is invalid
 
     # ---- definitions --------------------------------------------------------------------------
     def register_definitions(self, root: SyntaxNode, top: Scope) -> None:
@@ -231,7 +233,16 @@ class Catalog:
                 raise ev.fail("RESERVED_TYPE_NAME",
                               render("ATTEMPT_REDEFINE_ENTITY_HTTP_PUPPET", lower=name.lower()),
                               node)
-            v = ev.eval(value, top)
+            # Puppet's type parser keeps a name it cannot resolve as a TypeReference inside an
+            # alias body (`type Foo = NoSuchType`: nothing is an instance of it).
+            ev.unresolved_as_reference = True
+            try:
+                v = ev.eval(value, top)
+                body = ast.TypeAlias(node).object_body()
+                if body is not None:
+                    v = self._object_short_form(name, v, ev.eval(body.syntax, top), node)
+            finally:
+                ev.unresolved_as_reference = False
             if not isinstance(v, m.PType):
                 raise ev.fail("ILLEGAL_TYPE_ALIAS",
                               render("TYPE_ALIAS_MUST_TYPE_GOT", name=name,
@@ -248,6 +259,20 @@ class Catalog:
         # Alias checks made while bodies were evaluated saw placeholders: forget them.
         ev.__dict__.pop("_checked_aliases", None)
         ev.__dict__.pop("_object_problems", None)
+
+    def _object_short_form(self, name: str, parent: Any, body: Any, node) -> Any:
+        """`type A = Parent { ... }`: an Object type with that parent (`Object { ... }`: no
+        parent), built from the hash as `Object[...]` would be."""
+        h = dict(body) if isinstance(body, dict) else {}
+        if parent is not m.SIMPLE_TYPES.get("Object"):
+            h["parent"] = parent
+        try:
+            return object_from_hash(h, lambda msg: TypeSystemError(msg))
+        except TypeSystemError as exc:
+            # Puppet only resolves the alias, and so fails, where it is used
+            self.alias_problems[name] = str(exc)
+            return object_from_hash({"parent": parent} if "parent" in h else {},
+                                    lambda msg: TypeSystemError(msg))
 
     def defined_type_names(self) -> frozenset:
         if self._defined_names is None:
@@ -418,7 +443,12 @@ class Catalog:
                               render("DUPLICATE_DECLARATION_CLASS_ALREADY_DECLARED",
                                      cap=_cap(d.name)), where,
                               render("ERROR_WHILE_EVALUATING", expression="a Resource Statement"))
-            self.evaluate_class(d, params, scope, where)
+            stmt = where
+            if isinstance(where, SyntaxNode) and where.kind == K.RESOURCE_BODY and \
+                    getattr(where, "parent", None) is not None:
+                stmt = where.parent
+            # Parameters that do not fit are the resource statement's error, as in Puppet.
+            self.evaluate_class(d, params, scope, where, declared_at=stmt)
             return m.ClassType(d.name)
         lname = type_name.lower()
         dfn = self.defines.get(lname)
@@ -463,7 +493,8 @@ class Catalog:
         raise EvalError(render("CANNOT_USE_AS_CLASS_NAME",
                                generalized_type_name=generalized_type_name(n)))
 
-    def evaluate_class(self, d: Definition, params: dict, from_scope: Scope, where) -> Scope:
+    def evaluate_class(self, d: Definition, params: dict, from_scope: Scope, where,
+                       declared_at=None) -> Scope:
         ev = self.ev
         parent_scope = None
         if d.parent:
@@ -486,12 +517,12 @@ class Catalog:
         # Puppet binds $module_name in every class scope: the module the class was loaded
         # from, so always empty here (everything comes from the one manifest).
         scope.table.symbols["module_name"] = ""
-        self._bind_params(d, params, scope, f"Class[{_cap(d.name)}]", res)
+        self._bind_params(d, params, scope, f"Class[{_cap(d.name)}]", res, declared_at)
         self._run_body(d, scope)
         return scope
 
     def _bind_params(self, d: Definition, given: dict, scope: Scope, subject: str,
-                     res: Resource) -> None:
+                     res: Resource, declared_at=None) -> None:
         ev = self.ev
         types = []
         for p in d.params:
@@ -513,10 +544,24 @@ class Catalog:
         metas = metaparameters()
         extra = [k for k in given if k not in names and k not in metas]
         values = {}
+        pending = {p.name for p in d.params if p.name not in given}
+        for p in d.params:
+            if p.name in given:
+                # given values are bound first: a default may read them (Puppet does)
+                scope.table.symbols[p.name] = given[p.name]
         for p, t in zip(d.params, types):
+            pending.discard(p.name)
             if p.name in given:
                 values[p.name] = given[p.name]
             elif p.default_node is not None:
+                early = _reads_any(p.default_node, pending)
+                if early is not None:
+                    too_early = render("DEFAULT_READS_LATER_PARAMETER", subject=subject,
+                                       name=p.name, other=early)
+                    if declared_at is not None:
+                        raise ev.fail("RUNTIME_ERROR", too_early, declared_at, render(
+                            "ERROR_WHILE_EVALUATING", expression="a Resource Statement"))
+                    raise EvalError(too_early, "RUNTIME_ERROR")
                 level = scope.level
                 try:
                     v = ev.eval(p.default_node, scope)
@@ -530,6 +575,9 @@ class Catalog:
             given_check[k] = given[k]
         msg = validate_parameters(subject, specs, given_check)
         if msg:
+            if declared_at is not None:
+                raise ev.fail("RUNTIME_ERROR", msg, declared_at,
+                              render("ERROR_WHILE_EVALUATING", expression="a Resource Statement"))
             raise EvalError(msg, "RUNTIME_ERROR")
         for k, v in values.items():
             scope.table.symbols[k] = v
@@ -741,10 +789,11 @@ class Catalog:
         for x, n in ((lrefs, es[0]), (rrefs, es[1])):
             for r in x:
                 if not isinstance(r, (m.ResourceType, m.ClassType, str, Collector)):
-                    raise ev.fail("NOT_CATALOG_TYPE",
-                                  render("NOT_CATALOG_TYPE", type=generalized_type_name(r)), n)
+                    raise ev.fail("ILLEGAL_RELATIONSHIP_OPERAND_TYPE",
+                                  render("ILLEGAL_RELATIONSHIP_OPERAND_TYPE", a_label=a_an(label(r))),
+                                  n)
         self.relationships.append((lrefs, op, rrefs, node))
-        return right
+        return _flatten([right])  # Puppet's value of a relationship: the right side, as a list
 
     # ---- parameter access -------------------------------------------------------------------------------
     def resource_parameter_access(self, node, t: m.ResourceType, keys: list, scope) -> Any:

@@ -50,6 +50,8 @@ class Closure:
     """A lambda bound to the scope it was written in."""
 
     name = "lambda"
+    # Puppet refuses a function parameter's default that reads a later parameter (not a lambda's)
+    checks_default_order = False
 
     def __init__(self, ev, node: SyntaxNode, scope):
         self.ev = ev
@@ -188,6 +190,11 @@ class Closure:
                 elif i < len(args):
                     value = args[i]
                 elif p.default_node is not None:
+                    early = reads_any(p.default_node, {q.name for q in self.params[i + 1:]}) \
+                        if self.checks_default_order else None
+                    if early is not None:
+                        raise EvalError(render("DEFAULT_READS_LATER_PARAMETER", subject=self.name,
+                                               name=p.name, other=early))
                     value = self.ev.eval(p.default_node, scope)
                 else:
                     raise self.ev.fail("MISSING_REQUIRED_PARAMETER",
@@ -262,6 +269,7 @@ class PuppetFunction:
         self.top = top_scope
         self.closure = Closure(ev, node, top_scope)
         self.closure.name = name
+        self.closure.checks_default_order = True
 
     def call(self, ev, args: list, block, scope, call_node) -> Any:
         cl = self.closure
@@ -293,3 +301,22 @@ __all__ = ["Closure", "PuppetFunction", "Param", "params_of", "is_closure", "Eva
 def reserved_name_message(name: str) -> str:
     """Puppet's Scope#setvar refusal (the name without ``$``)."""
     return render("RESERVED_VARIABLE_NAME", name=name)
+
+
+def reads_any(node: SyntaxNode, names: set) -> str | None:
+    """The first of ``names`` that an expression reads as a plain variable, or None (a default
+    value that reads a parameter not bound yet)."""
+    if not names:
+        return None
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.kind == K.LAMBDA:
+            continue  # its own parameters shadow the names
+        for c in n.children_with_tokens():
+            if isinstance(c, SyntaxNode):
+                stack.append(c)
+            elif c.kind in (K.VARIABLE, K.STRING_VAR) and c.text.lstrip("$") in names:
+                return c.text.lstrip("$")
+    return None
+

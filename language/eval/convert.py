@@ -15,7 +15,7 @@ from typing import Any
 from ..types import model as m
 from ..types.build import resolve_alias
 from ..types.guard import check_integer_digits
-from ..types.values import (URI, Binary, Deferred, DefaultValue, Regexp, SemVer,
+from ..types.values import (URI, Binary, Deferred, DefaultValue, Regexp, SemVer, SemVerLeadingZero,
                             SemVerRange, Sensitive, Timespan, Timestamp)
 from .errors import ArgumentsError, EvalError
 from .registry import Function
@@ -451,6 +451,8 @@ def _semver_str(c, s):
 def _parse_semver(s):
     try:
         return SemVer.parse(s)
+    except SemVerLeadingZero as exc:
+        raise EvalError(str(exc)) from None
     except ValueError:
         raise ConversionError(render("STRING_CANNOT_CONVERTED_SEMVER", s=s)) from None
 
@@ -486,6 +488,8 @@ new_semver_range = Function("new_VersionRange")
 def _range_str(c, s):
     try:
         return SemVerRange.parse(s)
+    except SemVerLeadingZero as exc:
+        raise EvalError(str(exc)) from None
     except ValueError:
         raise ConversionError(render("NEW_SEMVER_RANGE_UNPARSABLE", s=s)) from None
 

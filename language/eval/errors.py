@@ -14,6 +14,11 @@ from __future__ import annotations
 from typing import Any
 
 
+# Syntax errors puppet-ls names more finely for the editor that Puppet's parser reports as
+# plain SYNTAX_ERROR.
+_PUPPET_SYNTAX_ERRORS = frozenset({"UNMATCHED_BRACE", "UNLESS_ELSIF", "ILLEGAL_CHARACTER"})
+
+
 class EvalError(Exception):
     """A Puppet evaluation error with an issue code and (once known) a source range.
 
@@ -67,6 +72,8 @@ class EvalError(Exception):
         the finer cause for diagnostics); break/next/return misuse has no issue code."""
         if self.code == "CONTROL_FLOW":
             return None
+        if self.phase == "parse" and self.code in _PUPPET_SYNTAX_ERRORS:
+            return "SYNTAX_ERROR"
         if self.prefix:  # always messages' ERROR_WHILE_EVALUATING
             return "RUNTIME_ERROR"
         return self.code

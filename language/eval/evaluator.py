@@ -93,6 +93,8 @@ class Evaluator:
         self.catalog = ctx.catalog
         self._lit_cache: dict = {}
         self._shapes: dict = {}
+        # set while a type alias body is evaluated (see Catalog.define_aliases)
+        self.unresolved_as_reference = False
 
     # ---- tree shape cache ------------------------------------------------------------------
     def shape(self, node: SyntaxNode) -> tuple:
@@ -249,7 +251,7 @@ class Evaluator:
         t = node.first_token()
         name = t.text if t else ""
         ty = self.resolve_type_name(name, node)
-        if isinstance(ty, m.TypeReferenceType):
+        if isinstance(ty, m.TypeReferenceType) and not self.unresolved_as_reference:
             raise self.fail("UNKNOWN_RESOURCE_TYPE", render("UNKNOWN_RESOURCE_TYPE",
                                                             type_name=ty.text), node)
         if isinstance(ty, m.TypeAliasType) and ty.scope is self.ctx.aliases:
@@ -267,6 +269,9 @@ class Evaluator:
             raise self.fail("ILLEGAL_TYPE_ALIAS", render("ILLEGAL_TYPE_ALIAS", name=name), node,
                             render("ERROR_WHILE_EVALUATING", expression="a Type-Name"))
         problems = self.__dict__.setdefault("_object_problems", {})
+        if name in self.catalog.alias_problems:
+            raise self.fail("RUNTIME_ERROR", self.catalog.alias_problems[name], node,
+                            render("ERROR_WHILE_EVALUATING", expression="a Type-Name"))
         if name not in problems:
             try:
                 target = resolve_alias(ty)
@@ -376,7 +381,7 @@ class Evaluator:
         if syntax:
             msg = check_heredoc(syntax, text)
             if msg:
-                raise self.fail("ILLEGAL_HEREDOC_SYNTAX", msg, _heredoc_text_start(node))
+                raise self.fail(_heredoc_syntax_code(syntax), msg, _heredoc_text_start(node))
         return text
 
     # ---- collections ------------------------------------------------------------------------------
@@ -921,8 +926,13 @@ def static_heredoc_errors(root: SyntaxNode):
         msg = check_heredoc(syntax, "".join(parts))
         if msg:
             start, end = _heredoc_text_start(n)
-            return EvalError(msg, "ILLEGAL_HEREDOC_SYNTAX", start, end, phase="parse")
+            return EvalError(msg, _heredoc_syntax_code(syntax), start, end, phase="parse")
     return None
+
+
+def _heredoc_syntax_code(syntax: str) -> str:
+    """Puppet's JSON checker reports its own issue code; other checkers the general one."""
+    return "ILLEGAL_JSON" if syntax.rsplit("+", 1)[-1] == "json" else "ILLEGAL_HEREDOC_SYNTAX"
 
 
 def repr_expr(op: str) -> str:

@@ -401,6 +401,11 @@ def _find_unresolved(t, depth=0):
         return None
     if isinstance(t, m.TypeReferenceType):
         return t.text
+    if isinstance(t, m.TypeAliasType):
+        try:
+            return _find_unresolved(resolve_alias(t), depth + 10)
+        except (TypeSystemError, RecursionError):
+            return None
     for attr in ("type", "element", "key", "value"):
         x = getattr(t, attr, None)
         if isinstance(x, m.PType):

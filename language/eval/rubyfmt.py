@@ -11,7 +11,6 @@ from __future__ import annotations
 import math
 import re
 from typing import Any
-from collections.abc import Callable
 
 from ..types.format import ruby_float
 from ..types.guard import check_size
@@ -20,11 +19,6 @@ from .type_strings import type_value_string
 from ..types.values import Regexp
 from .runtime import to_number
 from ..messages import render
-
-_SPEC = re.compile(
-    r"%(?P<flags>[-+ 0#]*)(?:<(?P<name>\w+)>|\{(?P<tname>\w+)\})?(?P<flags2>[-+ 0#]*)"
-    r"(?P<width>\*|\d+)?(?:\.(?P<prec>\*|\d+))?(?P<conv>[a-zA-Z%])?")
-
 
 class FormatError(ValueError):
     """A malformed format or an argument that does not fit it (Ruby's ArgumentError)."""
@@ -176,6 +170,57 @@ def _twos(n: int, base: int) -> str:
 MAX_WIDTH = 1_000_000
 
 
+def _format_based(n: int, conv: str, flags: str, width: int | None, prec: int | None) -> str:
+    """``%x %X %o %b %B`` the way Ruby lays them out: a negative number without a sign flag is
+    shown in two's complement (``..f01``), and the ``..`` counts towards width and precision
+    while the padding repeats the sign digit (``%08o`` of -8 is ``..777770``)."""
+    left = "-" in flags
+    base = 16 if conv in "xX" else (8 if conv == "o" else 2)
+    dots = n < 0 and "+" not in flags and " " not in flags
+    if dots:
+        digits = _twos(n, base)[2:]
+        sign = ""
+    else:
+        digits = {16: format(abs(n), "x"), 8: format(abs(n), "o"), 2: format(abs(n), "b")}[base]
+        sign = "-" if n < 0 else ("+" if "+" in flags else (" " if " " in flags else ""))
+    if conv == "X":
+        digits = digits.upper()
+    w = (width or 0) - len(sign)
+    p = prec if prec is not None else -1
+    if dots:
+        p -= 2
+        w -= 2
+    prefix = {"o": "0", "x": "0x", "X": "0X", "b": "0b", "B": "0B"}[conv] if "#" in flags else ""
+    if conv == "o" and prefix:
+        if dots:
+            prefix = ""
+        elif digits == "0":
+            digits = ""
+            if prec is not None:
+                p -= 1
+        elif prec is not None and p > len(digits):
+            prefix = ""
+    elif digits == "0":
+        prefix = ""
+    w -= len(prefix)
+    if "0" in flags and not left and prec is None:
+        p, w = w, 0
+    else:
+        if p < len(digits):
+            if not prefix and p == 0 and digits == "0":
+                digits = ""
+            p = len(digits)
+        w -= p
+    fill = digits[0] if dots and digits else "0"
+    if dots:
+        fill = {16: "f", 8: "7", 2: "1"}[base]
+        if conv == "X":
+            fill = "F"
+    body = sign + prefix + (".." if dots else "") + fill * max(p - len(digits), 0) + digits
+    pad = " " * max(w, 0)
+    return body + pad if left else pad + body
+
+
 def _check_width(width: int | None, prec: int | None) -> None:
     if (width is not None and width > MAX_WIDTH) or (prec is not None and prec > MAX_WIDTH):
         # A sandbox must not build gigabyte strings on request.
@@ -199,28 +244,7 @@ def format_one(flags: str, width: int | None, prec: int | None, conv: str, v: An
         sign = "-" if n < 0 else ("+" if plus else (" " if space else ""))
         return _pad(body, sign, width, left, zero)
     if conv in "xXobB":
-        n = _to_int(v)
-        base = 16 if conv in "xX" else (8 if conv == "o" else 2)
-        if n < 0 and not (plus or space):
-            body = _twos(n, base)
-            if conv == "X":
-                body = body.upper()
-            sign = ""
-        else:
-            body = {16: format(abs(n), "x"), 8: format(abs(n), "o"), 2: format(abs(n), "b")}[base]
-            if conv == "X":
-                body = body.upper()
-            sign = "-" if n < 0 else ("+" if plus else (" " if space else ""))
-        if prec is not None:
-            body = body.rjust(prec, "0")
-            zero = False
-        prefix = ""
-        if alt:
-            if conv == "o":
-                prefix = "" if body.startswith("0") else "0"
-            elif n != 0:
-                prefix = {"x": "0x", "X": "0X", "b": "0b", "B": "0B"}[conv]
-        return _pad(body, sign, width, left, zero, prefix)
+        return _format_based(_to_int(v), conv, flags, width, prec)
     if conv in "eEfgGaA":
         f = _to_float(v)
         if math.isinf(f) or math.isnan(f):
@@ -253,7 +277,7 @@ def format_one(flags: str, width: int | None, prec: int | None, conv: str, v: An
         return _pad(s, "", width, left, False)
     if conv == "c":
         if type(v) is str:
-            if not v:
+            if len(v) != 1:
                 raise FormatError(render("C_REQUIRES_CHARACTER"))
             s = v[0]
         else:
@@ -282,11 +306,63 @@ def _hex_float(f: float, prec: int | None) -> str:
     return f"0x{m.group(1)}{'.' + frac if frac else ''}p{m.group(3)}"
 
 
-def ruby_format(fmt: str, args: list, on_value: Callable[[str, Any], Any] | None = None) -> str:
-    """Ruby ``format(fmt, *args)``; ``%<name>s`` takes values from a hash given as only arg."""
-    out = []
+class _Args:
+    """Ruby's argument bookkeeping in ``format``: unnumbered (``%s``), numbered (``%1$s``) and
+    named (``%<a>s``, ``%{a}``) references cannot be mixed, and each misuse has its own error."""
+
+    def __init__(self, args: list):
+        self.args = args
+        self.next = 0
+        self.posarg = 0   # > 0: unnumbered used; -1: numbered used; -2: named used
+
+    def _nth(self, i: int) -> Any:
+        if i >= len(self.args):
+            raise FormatError(render("TOO_FEW_ARGUMENTS"))
+        return self.args[i]
+
+    def unnumbered(self) -> Any:
+        if self.posarg == -1:
+            raise FormatError(render("FORMAT_UNNUMBERED_MIXED", n=self.next + 1, other="numbered"))
+        if self.posarg == -2:
+            raise FormatError(render("FORMAT_UNNUMBERED_MIXED", n=self.next + 1, other="named"))
+        self.next += 1
+        self.posarg = self.next
+        return self._nth(self.next - 1)
+
+    def numbered(self, n: int) -> Any:
+        if self.posarg > 0:
+            raise FormatError(render("FORMAT_NUMBERED_AFTER", n=n, other=f"unnumbered({self.posarg})"))
+        if self.posarg == -2:
+            raise FormatError(render("FORMAT_NUMBERED_AFTER", n=n, other="named"))
+        if n < 1:
+            raise FormatError(render("FORMAT_INVALID_INDEX", n=n))
+        self.posarg = -1
+        return self._nth(n - 1)
+
+    def named(self, ref: str) -> Any:
+        if self.posarg > 0:
+            raise FormatError(render("FORMAT_NAMED_AFTER", name=ref, other=f"unnumbered({self.posarg})"))
+        if self.posarg == -1:
+            raise FormatError(render("FORMAT_NAMED_AFTER", name=ref, other="numbered"))
+        self.posarg = -2
+        if len(self.args) != 1 or not isinstance(self.args[0], dict):
+            raise FormatError(render("ONE_HASH_REQUIRED"))
+        h = self.args[0]
+        if ref[1:-1] not in h:
+            raise FormatError(render("KEY_NOT_FOUND", name=ref))
+        return h[ref[1:-1]]
+
+
+_UNSET = object()
+
+
+def ruby_format(fmt: str, args: list) -> str:
+    """Ruby ``format(fmt, *args)``, directive by directive the way Ruby's sprintf reads them:
+    flags, width, ``.precision``, ``n$`` argument numbers, ``*`` widths and ``<name>``/``{name}``
+    references in any order, each with Ruby's own error when misplaced."""
+    out: list[str] = []
+    argv = _Args(args)
     pos = 0
-    argi = 0
     built = 0
     n = len(fmt)
     while pos < n:
@@ -295,55 +371,125 @@ def ruby_format(fmt: str, args: list, on_value: Callable[[str, Any], Any] | None
             out.append(fmt[pos:])
             break
         out.append(fmt[pos:i])
-        mt = _SPEC.match(fmt, i)
-        if mt is None or mt.group("conv") is None:
-            raise FormatError(render("MALFORMED_FORMAT_STRING_AT", value=fmt[i:i + 2]))
-        conv = mt.group("conv")
-        pos = mt.end()
-        if conv == "%" and not mt.group("flags") and mt.group("width") is None:
-            out.append("%")
-            continue
-        flags = (mt.group("flags") or "") + (mt.group("flags2") or "")
-        name = mt.group("name") or mt.group("tname")
-
-        def next_arg():
-            nonlocal argi
-            if argi >= len(args):
-                raise FormatError(render("TOO_FEW_ARGUMENTS"))
-            a = args[argi]
-            argi += 1
-            return a
-
-        width = mt.group("width")
-        if width == "*":
-            w = _to_int(next_arg())
-            if w < 0:
-                flags += "-"
-                w = -w
-            width_v: int | None = w
-        else:
-            width_v = int(width) if width else None
-        prec = mt.group("prec")
-        if prec == "*":
-            prec_v: int | None = _to_int(next_arg())
-        else:
-            prec_v = int(prec) if prec is not None else None
-        if name is not None:
-            if len(args) != 1 or not isinstance(args[0], dict):
-                raise FormatError(render("ONE_HASH_REQUIRED"))
-            h = args[0]
-            if name not in h:
-                raise FormatError(render("KEY_NOT_FOUND", name=name))
-            value = h[name]
-            if mt.group("tname"):
-                _check_width(width_v, None)
-                out.append(_pad(ruby_to_s(value), "", width_v, "-" in flags, False))
-                built += len(out[-1])
+        p = i + 1
+        flags = ""
+        width: int | None = None
+        prec: int | None = None
+        prec_given = False
+        value: Any = _UNSET
+        named: str | None = None
+        text: str | None = None
+        while True:
+            if p >= n:
+                raise FormatError(render("INCOMPLETE_FORMAT_SPECIFIER"))
+            ch = fmt[p]
+            if ch in " #+-0":
+                if width is not None:
+                    raise FormatError(render("FORMAT_FLAG_AFTER", what="width"))
+                if prec_given:
+                    raise FormatError(render("FORMAT_FLAG_AFTER", what="precision"))
+                flags += ch
+                p += 1
                 continue
-        else:
-            value = next_arg()
-        out.append(format_one(flags, width_v, prec_v, conv, value))
+            if ch in "123456789":
+                j = p
+                while j < n and fmt[j].isdigit():
+                    j += 1
+                num = int(fmt[p:j])
+                if j >= n:
+                    raise FormatError(render("MALFORMED_FORMAT_STRING_AT", value="%*[0-9]"))
+                if fmt[j] == "$":
+                    if value is not _UNSET:
+                        raise FormatError(render("FORMAT_VALUE_GIVEN_TWICE", n=num))
+                    value = argv.numbered(num)
+                    p = j + 1
+                    continue
+                if width is not None:
+                    raise FormatError(render("FORMAT_GIVEN_TWICE", what="width"))
+                if prec_given:
+                    raise FormatError(render("FORMAT_WIDTH_AFTER_PRECISION"))
+                width = num
+                p = j
+                continue
+            if ch in "<{":
+                term = ">" if ch == "<" else "}"
+                j = fmt.find(term, p + 1)
+                if j < 0:
+                    raise FormatError(render("FORMAT_MALFORMED_NAME"))
+                ref = fmt[p:j + 1]
+                if value is not _UNSET:
+                    raise FormatError(render("FORMAT_NAMED_AFTER", name=ref, other=named or "<>"))
+                value = argv.named(ref)
+                named = ref
+                p = j + 1
+                if term == "}":
+                    # %{name} ends the directive: the value as a string, with width/precision
+                    text = format_one(flags, width, prec, "s", value)
+                    break
+                continue
+            if ch == "*":
+                if width is not None:
+                    raise FormatError(render("FORMAT_GIVEN_TWICE", what="width"))
+                if prec_given:
+                    raise FormatError(render("FORMAT_WIDTH_AFTER_PRECISION"))
+                w = _to_int(_star(fmt, p, argv))
+                p = _after_star(fmt, p)
+                if w < 0:
+                    flags += "-"
+                    w = -w
+                width = w
+                continue
+            if ch == ".":
+                if prec_given:
+                    raise FormatError(render("FORMAT_GIVEN_TWICE", what="precision"))
+                prec_given = True
+                p += 1
+                if p < n and fmt[p] == "*":
+                    pv = _to_int(_star(fmt, p, argv))
+                    p = _after_star(fmt, p)
+                    prec = pv if pv >= 0 else None
+                    continue
+                j = p
+                while j < n and fmt[j].isdigit():
+                    j += 1
+                prec = int(fmt[p:j]) if j > p else 0
+                p = j
+                continue
+            if ch in "\n\0%":
+                if flags or width is not None or prec_given or value is not _UNSET:
+                    raise FormatError(render("INVALID_FORMAT_CHARACTER"))
+                text = "%"
+                p += 1 if ch == "%" else 0
+                break
+            if ch in "csp diouxXbBfgGeEaA".replace(" ", ""):
+                if value is _UNSET:
+                    value = argv.unnumbered()
+                text = format_one(flags, width, prec, ch, value)
+                p += 1
+                break
+            raise FormatError(render("MALFORMED_FORMAT_STRING", conv=ch))
+        out.append(text)
+        pos = p
         # each field is bounded; their sum must be too
-        built += len(out[-1])
+        built += len(text)
         check_size(built, "the formatted string")
     return "".join(out)
+
+
+def _star(fmt: str, p: int, argv: _Args) -> Any:
+    """The argument a ``*`` (or ``*n$``) width or precision names."""
+    j = p + 1
+    while j < len(fmt) and fmt[j].isdigit():
+        j += 1
+    if j > p + 1 and j < len(fmt) and fmt[j] == "$":
+        return argv.numbered(int(fmt[p + 1:j]))
+    return argv.unnumbered()
+
+
+def _after_star(fmt: str, p: int) -> int:
+    j = p + 1
+    while j < len(fmt) and fmt[j].isdigit():
+        j += 1
+    if j > p + 1 and j < len(fmt) and fmt[j] == "$":
+        return j + 1
+    return p + 1

@@ -78,10 +78,50 @@ def object_to_s(v: Any) -> str:
             items.append(("arguments", list(v.arguments)))
         name = "Deferred"
     else:
-        items = list(v.attributes)
+        items = _init_hash_items(v)
         name = v.type_name
     body = ", ".join(f"{puppet_quote(k)} => {_p(x)}" for k, x in items)
     return f"{name}({{{body}}})"
+
+
+def _init_hash_items(v: ObjectValue) -> list:
+    """The attributes Puppet's init hash holds: not constants or derived ones, and not those
+    whose value equals the declared default (``Point.new(1, 0)`` prints ``Point({'x' => 1})``
+    when ``y`` defaults to 0)."""
+    t = getattr(v, "object_type", None)
+    if not isinstance(t, m.ObjectType):
+        return list(v.attributes)
+    from .objecttypes import all_attributes  # lazy: objecttypes imports the registry, which imports this module
+    declared = {a.name: a for a in all_attributes(t)}
+    out = []
+    for k, x in v.attributes:
+        a = declared.get(k)
+        if a is not None and (a.kind in ("constant", "derived") or
+                              (a.has_value and _same_value(x, a.value))):
+            continue
+        out.append((k, x))
+    return out
+
+
+def _same_value(x: Any, frozen_default: Any) -> bool:
+    """Ruby ``==`` between a value and an attribute default stored frozen (lists as tuples)."""
+    if isinstance(x, list):
+        return isinstance(frozen_default, tuple) and len(x) == len(frozen_default) and all(
+            _same_value(a, b) for a, b in zip(x, frozen_default))
+    if isinstance(x, dict):
+        if isinstance(frozen_default, dict):
+            frozen_default = tuple(frozen_default.items())
+        return isinstance(frozen_default, tuple) and len(x) == len(frozen_default) and all(
+            isinstance(p, tuple) and len(p) == 2 and p[0] in x and _same_value(x[p[0]], p[1])
+            for p in frozen_default)
+    if isinstance(x, bool) or isinstance(frozen_default, bool):
+        return x is frozen_default
+    if isinstance(x, (int, float)) and isinstance(frozen_default, (int, float)):
+        return x == frozen_default
+    try:
+        return bool(type(x) is type(frozen_default) and x == frozen_default)
+    except Exception:  # noqa: BLE001 - values without a usable == are simply not equal
+        return False
 
 
 def _p(v: Any) -> str:

@@ -290,11 +290,12 @@ def ruby_strftime(nsecs: int, fmt: str, offset: int = 0, zone: str = "UTC") -> s
             return "-" + s.rjust(w - 1, pad) if pad == "0" else ("-" + s).rjust(w, pad)
         return s.rjust(w, pad)
 
-    def text(s, width, flags):
+    def text(s, width, flags, change_case="upper"):
         if "^" in flags:
             s = s.upper()
         if "#" in flags:
-            s = s.swapcase() if not s.isupper() else s.lower()
+            # Ruby's "change case" flag: upper case for names, lower case for %p and %Z
+            s = s.upper() if change_case == "upper" else s.lower()
         if width and len(s) < width:
             pad = "0" if "0" in flags else " "
             s = s.rjust(width, pad)
@@ -352,7 +353,7 @@ def ruby_strftime(nsecs: int, fmt: str, offset: int = 0, zone: str = "UTC") -> s
                 s = (sign + s[1:].rjust(w - 1, pad)) if pad == "0" else s.rjust(w)
             return s
         if d == "Z":
-            return text(b.zone, w, flags)
+            return text(b.zone, w, flags, "lower")
         if d == "A":
             return text(_DAYS[b.wday], w, flags)
         if d == "a":
@@ -390,8 +391,10 @@ def ruby_strftime(nsecs: int, fmt: str, offset: int = 0, zone: str = "UTC") -> s
             return ruby_strftime(nsecs, "%I:%M:%S %p", offset, zone)
         if d == "c":
             return ruby_strftime(nsecs, "%a %b %e %H:%M:%S %Y", offset, zone)
+        if d == "v":
+            return ruby_strftime(nsecs, "%e-%^b-%4Y", offset, zone)
         if d == "+":
-            return ruby_strftime(nsecs, "%a %b %e %H:%M:%S %Z %Y", offset, zone)
+            return mt.group(0)  # date(1)'s format: Ruby's Time has no %+
         if d in "GgV":
             y, week = _iso_week(b)
             if d == "G":
@@ -411,6 +414,8 @@ def ruby_strftime(nsecs: int, fmt: str, offset: int = 0, zone: str = "UTC") -> s
 
     def counted(mt):
         out = repl(mt)
+        if "^" in mt.group(1) and mt.group(4) in "FTXDxRrc":
+            out = out.upper()  # a composite format upper-cased as a whole
         built[0] += len(out)
         check_size(built[0], "the formatted time")
         return out

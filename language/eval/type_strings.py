@@ -12,7 +12,7 @@ from ..types import model as m
 from ..types.algebra import normalize
 from ..types.build import resolve_alias
 from ..types.errors import TypeSystemError
-from ..types.format import object_definition_text, type_to_string
+from ..types.format import object_definition_text, quote_string, type_to_string
 
 
 def normalized(t: Any) -> Any:
@@ -34,6 +34,9 @@ def alias_expanded(t: m.PType) -> str:
 def _expand_aliases(t: Any, seen: set, depth: int) -> Any:
     if depth > 40 or not isinstance(t, m.PType):
         return t
+    if type(t) is m.TypeReferenceType:
+        # a name an alias body could not resolve (`type Foo = NoSuchType`)
+        return m.TypeReferenceType(f"TypeReference[{quote_string(t.text)}]")
     if isinstance(t, m.TypeAliasType):
         if t.alias_name in seen or t.scope is m.BUILTIN_SCOPE:
             return t  # Puppet never expands its own aliases (Data, RichData)
@@ -77,7 +80,7 @@ def type_value_string(t: m.PType) -> str:
             return object_definition_text(target)
         return alias_expanded(t)
     if isinstance(t, m.ObjectType) and t.type_name is not None and \
-            m.SIMPLE_TYPES.get(t.type_name) is not t:
+            (m.SIMPLE_TYPES.get(t.type_name) is not t or t.type_name == "Deferred"):
         # a declared Object type (e.g. the type of an Object value) writes out its definition
         return object_definition_text(t)
     return type_to_string(t)

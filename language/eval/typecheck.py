@@ -138,9 +138,9 @@ def infer_set_of(v: Any) -> m.PType:
     return infer_set(v)
 
 
-def infer_of(v: Any) -> m.PType:
+def infer_of(v: Any, puppet_undef: bool = False) -> m.PType:
     if isinstance(v, IteratorValue):
         return m.IteratorType(v.element_type)
     if hasattr(v, "callable_type"):
         return v.callable_type()
-    return infer(v)
+    return infer(v, puppet_undef)

@@ -829,6 +829,10 @@ class TypeAlias(AstNode):
     def value(self):
         return self._nth_expr(1)
 
+    def object_body(self):
+        """The hash of the short form `type A = Parent { ... }` (an Object type), or None."""
+        return self._nth_expr(2)
+
 
 class TypeDefinition(AstNode):
     @property

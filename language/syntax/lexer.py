@@ -79,7 +79,8 @@ _NAME_RE = re.compile(r"(?:::)?[a-z]\w*(?:::[a-z]\w*)*\Z")
 _CLASSREF_RE = re.compile(r"(?:::)?[A-Z]\w*(?:::[A-Z]\w*)*")
 _VARIABLE_RE = re.compile(r"\$(?:::)?(?:\w+::)*\w+")
 _NUMBER_RE = re.compile(r"0[xX][0-9A-Fa-f]*|\d+(?:\.\d+)?(?:[eE]-?\d+)?")
-_NUMBER_TAIL_RE = re.compile(r"[\w.]+")
+_NUMBER_TAIL_RE = re.compile(r"\w*")
+_DECIMAL_LOOKING_RE = re.compile(r"\d+[eE.]")
 _QUALIFIED_RE = re.compile(r"(?:::)?[\w-]+(?:::[\w-]*)*")
 _SQ_RE = re.compile(r"'(?:[^'\\]|\\.)*'", re.DOTALL)
 _REGEX_RE = re.compile(r"/(?:[^\\/\n]|\\[^\n])*/")
@@ -211,7 +212,7 @@ class _Lexer:
             if c == "/" and text.startswith("/*", pos, n):
                 m = _ML_COMMENT_RE.match(text, pos, n)
                 if m is None:
-                    self.error(pos, n, "UNCLOSED_COMMENT")
+                    self.error(pos, n, "UNCLOSED_MLCOMMENT")
                     trivia.append((K.ML_COMMENT, text[pos:n]))
                     pos = n
                     if self.pending_bodies:
@@ -240,7 +241,10 @@ class _Lexer:
                             kind = keywords.get(word, K.NAME)
                         else:
                             kind = K.WORD
-                        if text.startswith("::", end):
+                        if text.startswith("::", end) and not (
+                                end + 2 < n and "A" <= text[end + 2] <= "Z"):
+                            # ('mymod::Sub' is the name 'mymod' and the reference '::Sub'
+                            # to Puppet, as here)
                             pos = self.bad_qualified_name(pos, end)
                             continue
                         if stop_at_brace and self.first_in_interpolation():
@@ -253,7 +257,15 @@ class _Lexer:
                     assert m is not None   # an ASCII capital, maybe after '::'
                     end = m.end()
                     if text.startswith("::", end):
-                        pos = self.bad_qualified_name(pos, end)
+                        if c == ":":
+                            pos = self.bad_qualified_name(pos, end)
+                            continue
+                        # 'Foo::bar', 'Foo::': Puppet points one past the end of 'Foo'
+                        q = _QUALIFIED_RE.match(text, pos, n)
+                        bad_end = max(q.end() if q else end, end + 2)
+                        self.error(end + 1, bad_end, "ILLEGAL_CLASS_REFERENCE")
+                        self.emit(K.ERROR_TOKEN, text[pos:bad_end], pos)
+                        pos = bad_end
                         continue
                     self.emit(K.CLASSREF, m.group(), pos)
                     pos = end
@@ -273,7 +285,7 @@ class _Lexer:
             if c == "$":
                 m = _VARIABLE_RE.match(text, pos, n)
                 if m is None:
-                    self.error(pos, pos + 1, "ILLEGAL_VARIABLE")
+                    self.error(pos, pos + 1, "ILLEGAL_VAR_NAME", name="")
                     self.emit(K.ERROR_TOKEN, "$", pos)
                     pos += 1
                     continue
@@ -414,14 +426,24 @@ class _Lexer:
         end = m.end()
         value = m.group()
         nxt = text[end:end + 1] if end < self.n else ""
-        if nxt and (nxt.isalnum() or nxt == "_" or (nxt == "." and end + 1 < self.n and text[end + 1].isdigit())):
-            # '3g', '0x3g', '4.3g', '1.2.3': a number glued to more word characters.  (A '.'
-            # followed by a name is a method call on a number: '42.type'.)
+        if nxt and (nxt.isalnum() or nxt == "_"):
+            # '3g', '0x3g', '4.3g': a number glued to more word characters ('1.2.3' is the
+            # number 1.2, a '.' and 3: a syntax error, as in Puppet).  Puppet names the error
+            # after what the text looks like: hex, octal, decimal, or just an illegal number.
             tail = _NUMBER_TAIL_RE.match(text, end, self.n)
-            assert tail is not None   # nxt is a word character or '.'
+            assert tail is not None
             bad_end = tail.end()
-            self.error(pos, bad_end, "ILLEGAL_NUMBER", text=text[pos:bad_end])
-            self.emit(K.ERROR_TOKEN, text[pos:bad_end], pos)
+            bad = text[pos:bad_end]
+            if bad[:2] in ("0x", "0X"):
+                code = "INVALID_HEX_NUMBER"
+            elif len(bad) > 1 and bad[0] == "0" and bad[1] != ".":
+                code = "INVALID_OCTAL_NUMBER"
+            elif _DECIMAL_LOOKING_RE.match(bad):
+                code = "INVALID_DECIMAL_NUMBER"
+            else:
+                code = "ILLEGAL_NUMBER"
+            self.error(pos, bad_end, code, text=bad)
+            self.emit(K.ERROR_TOKEN, bad, pos)
             return bad_end
         if interpolated and nxt in ("}", "[", "."):
             # "${0}" is the match variable $0
@@ -448,10 +470,16 @@ class _Lexer:
         text = self.text
         nl = text.find("\n", pos, self.n)
         end = self.n if nl < 0 else nl
-        # Puppet shows the first five characters after the quote and points just past it.
-        following = text[pos + 1:pos + 6].replace("\n", "\\n")
-        more = "..." if len(text) - pos - 1 > 5 else ""
-        self.error(pos + 1, end, "UNCLOSED_QUOTE", quote=quote, following=following + more)
+        # Puppet shows the first five characters after the quote (always followed by '...',
+        # or '<eof>' when there are none) and points just past it; it shows the single quote
+        # inside double quotes.
+        if pos + 1 >= self.n:
+            following = "<eof>"
+        else:
+            following = text[pos + 1:min(pos + 6, self.n)].replace("\t", "\\t").replace(
+                "\n", "\\n").replace("\r", "\\r") + "..."
+        shown = '"\'"' if quote == "'" else "'" + quote + "'"
+        self.error(pos + 1, end, "UNCLOSED_QUOTE", quote=shown, following=following)
         return end
 
     def lex_dq_string(self, pos: int) -> int:
@@ -565,8 +593,13 @@ class _Lexer:
         if m is None:
             close = text.find(")", pos)
             nl = text.find("\n", pos)
-            end = close + 1 if close >= 0 and (nl < 0 or close < nl) else (nl if nl >= 0 else self.n)
-            self.error(pos, end, "HEREDOC_INVALID_SYNTAX", detail="malformed @(...) header")
+            if close >= 0 and (nl < 0 or close < nl):
+                end = close + 1
+                self.error(pos, end, "HEREDOC_INVALID_SYNTAX", detail="")
+            else:
+                end = nl if nl >= 0 else self.n
+                self.error(pos, end, "HEREDOC_UNCLOSED_PARENTHESIS",
+                           following=text[pos:pos + 5].replace("\t", "\\t").replace("\r", "\\r") + "...")
             self.emit(K.ERROR_TOKEN, text[pos:end], pos)
             return end
         end = m.end()
@@ -580,7 +613,7 @@ class _Lexer:
                 tag = raw_tag[1:-1]
                 interpolate = True
             else:
-                self.error(pos, end, "HEREDOC_INVALID_SYNTAX", detail="unbalanced quote in end tag")
+                self.error(pos, end, "HEREDOC_INVALID_SYNTAX", detail=": unbalanced quote in end tag")
         if tag == "":
             self.error(pos, end, "HEREDOC_EMPTY_ENDTAG")
         escapes: set = set()
@@ -635,7 +668,9 @@ class _Lexer:
         if line >= n and m is None:
             m = tag_re.match(text, n) if n > pos else None
         if m is None:
-            self.error(hd.header_offset, hd.header_offset + len(hd.tag) + 3, "HEREDOC_WITHOUT_END_TAGGED_LINE", tag=hd.tag)
+            # Puppet points at the start of the text that has no end tag
+            nl = text.find("\n", pos, n)
+            self.error(pos, nl if nl >= 0 else n, "HEREDOC_WITHOUT_END_TAGGED_LINE", tag=hd.tag)
             hd.body_offset = pos
             hd.text_end = n
             hd.body_end = n
@@ -742,7 +777,8 @@ class _Lexer:
 # Lexical errors that stay inside the token that has them; any other (an unclosed quote or
 # comment, a heredoc problem) may have swallowed text beyond a lexed range.
 LOCAL_LEX_ERRORS = frozenset({"ILLEGAL_CHARACTER", "ILLEGAL_NUMBER", "INVALID_HEX_NUMBER",
-                              "INVALID_OCTAL_NUMBER", "ILLEGAL_FULLY_QUALIFIED_NAME", "ILLEGAL_VARIABLE"})
+                              "INVALID_DECIMAL_NUMBER", "ILLEGAL_CLASS_REFERENCE",
+                              "INVALID_OCTAL_NUMBER", "ILLEGAL_FULLY_QUALIFIED_NAME", "ILLEGAL_VAR_NAME"})
 
 
 def same_extent(text: str, kind: str, offset: int, end: int) -> bool:

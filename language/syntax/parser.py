@@ -211,6 +211,8 @@ class Parser:
         tok = self.toks[j]
         if j == self.last_error_at and tok[0] != K.EOF:
             return   # one error per token is enough
+        if code == "SYNTAX_ERROR" and tok[0] == K.ERROR_TOKEN:
+            return   # the lexer has said what is wrong with this text (Puppet stops there too)
         self.last_error_at = j
         self.errors.append(SyntaxError_(tok[2], tok[2] + len(tok[1]), code, issue(code).format(**args), hint))
 
@@ -423,6 +425,7 @@ class Parser:
                 after_semicolon = True
                 continue
             after_semicolon = False
+            follows_statement = after_statement
             after_statement = True
             if k not in EXPR_START:
                 self.syntax_error()
@@ -435,10 +438,39 @@ class Parser:
                 continue
             before = self.i
             self.statement(ch)
+            if k == K.LBRACE and follows_statement:
+                self.brace_after_statement(before)
             if self.i == before:
                 err = []
                 self.skip_group(err)
                 ch.append(GreenNode(K.ERROR, err))
+
+    def brace_after_statement(self, lbrace: int) -> None:
+        """A '{' right after a statement (no ';' between) continues that statement in Puppet's
+        grammar, as the body of a resource: `$x = 1 {'a' => 1}`, even across lines.  A hash
+        there is a syntax error at its first '=>' (where Puppet wants the ':' of a title)."""
+        toks = self.toks
+        depth = 0
+        j = lbrace + 1
+        first = None
+        while j < len(toks):
+            kind = toks[j][0]   # (trivia hang on the tokens: every one here is significant)
+            if first is None:
+                first = kind
+            if kind in (K.LBRACE, K.LBRACK, K.LPAREN, K.SELBRACE, K.WSLPAREN, K.LISTSTART):
+                depth += 1
+            elif kind in (K.RBRACE, K.RBRACK, K.RPAREN):
+                if depth == 0:
+                    return
+                depth -= 1
+            elif depth == 0 and kind in (K.FARROW, K.PARROW, K.COMMA):
+                if first not in (K.NAME, K.FARROW, K.PARROW):
+                    # (a bare word key makes it an attribute list: another error in Puppet)
+                    self.error("SYNTAX_ERROR", j, at=_describe(toks[j]))
+                return
+            elif kind == K.EOF:
+                return
+            j += 1
 
     def statement(self, ch: list) -> None:
         kinds = self.kinds
@@ -580,7 +612,13 @@ class Parser:
             self.bump_as(node, K.CLASS)
             type_node = GreenNode(K.QNAME, [node.pop()])
             node.append(type_node)
-            self.resource_block(node, titled=True)
+            opened = False
+            if kinds[self.i + 1] == K.RBRACE:
+                # `class { }`: Puppet's grammar wants at least one titled body here
+                self.bump(node)
+                self.syntax_error("a resource title")
+                opened = True
+            self.resource_block(node, titled=True, opened=opened)
             return GreenNode(K.RESOURCE_EXPR, node)
         expr = self.expression(0)
         if kinds[self.i] == K.LBRACE:
@@ -608,10 +646,11 @@ class Parser:
                 return GreenNode(K.RESOURCE_EXPR, node)
         return expr
 
-    def resource_block(self, node: list, titled: bool) -> None:
+    def resource_block(self, node: list, titled: bool, opened: bool = False) -> None:
         """'{' (title ':' attribute-ops (';' title ':' attribute-ops)*)? '}' or, untitled,
-        '{' attribute-ops '}'."""
-        self.bump(node)   # '{'
+        '{' attribute-ops '}' (``opened``: the '{' is already in ``node``)."""
+        if not opened:
+            self.bump(node)   # '{'
         kinds = self.kinds
         if not titled:
             self.attribute_ops(node)
@@ -1378,7 +1417,12 @@ class Parser:
             # The right-hand side is a type (possibly parameterized) or, for an Object type,
             # a hash; anything else is a syntax error in Puppet.
             if kinds[self.i] == K.CLASSREF:
-                node.append(self.postfix_access_only(self.primary()))
+                target = self.postfix_access_only(self.primary())
+                node.append(target)
+                if kinds[self.i] == K.LBRACE and target.kind != K.ACCESS_EXPR:
+                    # `type A = Parent { attributes => ... }` (even with the hash on the next
+                    # line) is Puppet's short form of an Object type with that parent.
+                    node.append(self.hash_literal())
             elif kinds[self.i] == K.LBRACE:
                 node.append(self.hash_literal())
             else:

@@ -391,6 +391,14 @@ class _Dumper:
         return out
 
     def d_TypeAlias(self, n):
+        body = n.object_body()
+        if body is not None:
+            # Puppet rewrites the short form into Object[{..., parent => Parent}]
+            h = self.dump(body)
+            parent = n.value()
+            if not (isinstance(parent, A.TypeRef) and parent.name == "Object"):
+                h = h + [["parent", self.dump(parent)]]
+            return ["type-alias", n.name, ["slice", "Object", h]]
         return ["type-alias", n.name, self.dump(n.value())]
 
     def d_TypeDefinition(self, n):

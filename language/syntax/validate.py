@@ -22,7 +22,7 @@ from .tree import SyntaxNode, SyntaxToken
 # that fails at its end ("$::aaaa…a::é" froze validation).
 _VAR_NAME = re.compile(r"\A(?:::)?(?:[a-z]\w*::)*[a-z_]\w*\Z")
 _NUMERIC_VAR = re.compile(r"\A(?:0|[1-9]\d*)\Z")
-_DEF_NAME = re.compile(r"\A(?:::)?[a-z]\w*(?:::[a-z]\w*)*\Z")
+_DEF_NAME = re.compile(r"\A[a-z]\w*(?:::[a-z]\w*)*\Z")   # no leading "::" (Puppet refuses "class ::a")
 _HOSTNAME = re.compile(r"\A[\w.-]+\Z")
 _STATEMENT_PARENTS = frozenset({K.SOURCE_FILE, K.BLOCK, K.EPP_FILE})
 _RESERVED_VARIABLES = frozenset({"trusted", "facts", "server_facts"})

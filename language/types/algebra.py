@@ -8,6 +8,8 @@ smaller form accepting exactly the same values.
 """
 from __future__ import annotations
 
+import contextvars
+
 from typing import Any
 
 from . import model as m
@@ -37,13 +39,20 @@ def make_variant(types) -> m.PType:
 
 # --- inference ---------------------------------------------------------------------------------
 
-def infer(v: Any) -> m.PType:
+def infer(v: Any, puppet_undef: bool = False) -> m.PType:
     """The most specific single type of ``v``, with collections reduced (Puppet ``infer``).
 
-    ``[1, 2]`` gives ``Array[Integer[1, 2], 2, 2]``.
+    ``[1, 2]`` gives ``Array[Integer[1, 2], 2, 2]``.  ``puppet_undef`` gives Puppet's own
+    answer where an undef element is dropped (``[1, undef]``: ``Array[Integer[1, 1], 2, 2]``),
+    for showing a type as Puppet's ``type()`` does; without it the element type is
+    ``Optional[...]``, so that a value is always an instance of its inferred type.
     """
     measure(v)
-    return _infer(v, False, 0, set())
+    token = _PUPPET_UNDEF.set(puppet_undef)
+    try:
+        return _infer(v, False, 0, set())
+    finally:
+        _PUPPET_UNDEF.reset(token)
 
 
 def infer_set(v: Any) -> m.PType:
@@ -141,9 +150,13 @@ def _reduce(types: list) -> m.PType:
     # Puppet drops undef elements here ([1, undef] -> Array[Integer[1, 1]]); we keep them as
     # Optional so that a value is always an instance of its inferred type.
     out = types[0]
+    puppet_undef = _PUPPET_UNDEF.get()
     for t in types[1:]:
-        out = _common(out, t, puppet_undef=False)
+        out = _common(out, t, puppet_undef=puppet_undef)
     return out
+
+
+_PUPPET_UNDEF: contextvars.ContextVar[bool] = contextvars.ContextVar("puppet_undef", default=False)
 
 
 # --- common type -------------------------------------------------------------------------------

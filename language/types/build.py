@@ -610,7 +610,7 @@ def object_from_hash(h: dict, err) -> m.ObjectType:
                "equality", "equality_include_type", "serialization", "annotations"}
     for k in h:
         if k not in allowed:
-            raise err(f"Object initializer has no key '{k}'")
+            raise err(f"object initializer has wrong type, unrecognized key '{k}'")
     name = h.get("name")
     if name is not None and not isinstance(name, str):
         raise err("Object 'name' must be a String")

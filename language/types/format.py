@@ -20,25 +20,33 @@ _MAX_DEPTH = 200
 
 
 def ruby_float(f: float) -> str:
-    """Ruby's ``Float#to_s``: shortest round-trip digits, always a ``.``, ``e+XX`` exponents."""
+    """Ruby's ``Float#to_s``: shortest round-trip digits, always a ``.``, ``e+XX`` exponents.
+
+    Ruby writes a number without a fractional part in exponent form from 1e16 down to 1e15
+    already (``1.0e+15``) while Python switches at 1e16: with ``decpt`` the position of the
+    decimal point after the first digit, Ruby is fixed when ``decpt`` is below the number of
+    digits (a fractional part) or at most 15, and ``0.000ddd`` down to ``decpt`` -3."""
     if math.isnan(f):
         return "NaN"
     if math.isinf(f):
         return "Infinity" if f > 0 else "-Infinity"
-    r = repr(f)
-    if "e" in r or "E" in r:
-        mant, exp = r.split("e")
-        if "." not in mant:
-            mant += ".0"
-        e = int(exp)
-        return f"{mant}e{'+' if e >= 0 else '-'}{abs(e):02d}"
-    if f != 0 and (abs(f) >= 1e16 or abs(f) < 1e-4):
-        mant, exp = f"{f:e}".split("e")
-        digits = repr(f).replace("-", "").replace(".", "").lstrip("0").rstrip("0") or "0"
-        mant = ("-" if f < 0 else "") + digits[0] + "." + (digits[1:] or "0")
-        e = int(exp)
-        return f"{mant}e{'+' if e >= 0 else '-'}{abs(e):02d}"
-    return r if "." in r else r + ".0"
+    if f == 0:
+        return "-0.0" if math.copysign(1, f) < 0 else "0.0"
+    sign = "-" if f < 0 else ""
+    mant, _, exp = f"{abs(f)!r}".partition("e")
+    whole, _, frac = mant.partition(".")
+    digits = (whole + frac).lstrip("0")
+    decpt = len(whole.lstrip("0")) if whole.strip("0") else -(len(frac) - len(frac.lstrip("0")))
+    decpt += int(exp) if exp else 0
+    digits = digits.rstrip("0") or "0"
+    if 0 < decpt < len(digits):
+        return f"{sign}{digits[:decpt]}.{digits[decpt:]}"
+    if 0 < decpt <= 15:
+        return f"{sign}{digits}{'0' * (decpt - len(digits))}.0"
+    if -4 < decpt <= 0:
+        return f"{sign}0.{'0' * -decpt}{digits}"
+    e = decpt - 1
+    return f"{sign}{digits[0]}.{digits[1:] or '0'}e{'+' if e >= 0 else '-'}{abs(e):02d}"
 
 
 def quote_string(s: str) -> str:

@@ -519,7 +519,7 @@ BUILTIN_SCOPE._bodies["RichData"] = VariantType(
 
 # Names of the types that take no parameters / the parameterless singletons by name.
 SIMPLE_TYPES: dict = {
-    "Any": ANY, "Undef": UNDEF, "Default": DEFAULT_T, "Unit": UNIT, "Scalar": SCALAR,
+    "Any": ANY, "Undef": UNDEF, "Default": DEFAULT_T, "Scalar": SCALAR,
     "ScalarData": SCALAR_DATA, "Numeric": NUMERIC, "Integer": INTEGER, "Float": FLOAT,
     "String": STRING, "Boolean": BOOLEAN, "Regexp": REGEXP, "Array": ARRAY, "Hash": HASH,
     "Collection": COLLECTION, "Tuple": TUPLE, "Struct": STRUCT, "Type": TYPE,

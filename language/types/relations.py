@@ -664,7 +664,9 @@ def _inst1(t: m.PType, v: Any, ctx: _Ctx) -> bool:
         lo, hi = size_of(t.size)
         return _in_range(len(v), lo, hi)
     if type(t) is m.EnumType:
-        return isinstance(v, str) and (not t.values or _enum_has(t, v))
+        # Puppet 7: a bare Enum has no values, so no string is an instance of it (although
+        # every String type is assignable to it)
+        return isinstance(v, str) and _enum_has(t, v)
     if type(t) is m.PatternType:
         return isinstance(v, str) and (not t.patterns or any(p.matches(v) for p in t.patterns))
     if type(t) is m.BooleanType:

@@ -42,6 +42,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import regex as _ENGINE  # type: ignore[import-untyped]
+from ..messages import render
 
 from ..messages import render
 
@@ -498,6 +499,21 @@ _SEMVER_RE = re.compile(
     r"(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?(?:\+([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?$")
 
 
+class SemVerLeadingZero(ValueError):
+    """A numeric prerelease identifier with a leading zero (``1.0.0-01``): semver.org forbids
+    it, and Puppet reports it with this text of its own rather than "cannot be converted"."""
+
+    def __init__(self) -> None:
+        super().__init__(render("SEMVER_PRERELEASE_LEADING_ZERO"))
+
+
+def _check_prerelease(pre: tuple) -> tuple:
+    for p in pre:
+        if len(p) > 1 and p[0] == "0" and p.isdigit():
+            raise SemVerLeadingZero()
+    return pre
+
+
 def _pre_key(pre: tuple) -> tuple:
     # A version without prerelease sorts after any prerelease of the same triple; numeric
     # identifiers sort before alphanumeric ones, numerically among themselves.
@@ -521,7 +537,7 @@ class SemVer:
         m = _SEMVER_RE.match(text.strip()) if isinstance(text, str) else None
         if not m:
             raise ValueError(f"The string '{text}' cannot be converted to a SemVer")
-        pre = tuple(m.group(4).split(".")) if m.group(4) else ()
+        pre = _check_prerelease(tuple(m.group(4).split("."))) if m.group(4) else ()
         build = tuple(m.group(5).split(".")) if m.group(5) else ()
         return cls(int(m.group(1)), int(m.group(2)), int(m.group(3)), pre, build)
 
@@ -655,7 +671,7 @@ def _partial(text: str) -> tuple:
             break
         nums.append(int(g))
     pre = tuple(m.group(4).split(".")) if m.group(4) and len(nums) == 3 else ()
-    return nums, pre
+    return nums, _check_prerelease(pre)
 
 
 def _bump(nums: list) -> SemVer:

@@ -12,6 +12,7 @@ from ..scope import MISSING
 from ..registry import define
 from ...messages import render
 from ...syntax.parser import parse
+from ...syntax.validate import validate
 from ...syntax import kinds as K
 from ..closures import params_of
 from ..context import LineIndex
@@ -153,6 +154,10 @@ def render_epp(c, template: str, parameters, file_name: str, func: str):
     if pr.errors:
         e = pr.errors[0]
         raise EvalError(render("INVALID_EPP", func=func, message=e.message))
+    invalid = [d for d in validate(pr) if d.severity == "error"]
+    if invalid:
+        # e.g. `<% "x" %>` followed by text: a value produced and then forgotten
+        raise EvalError(render("INVALID_EPP", func=func, message=invalid[0].message))
     root = pr.root
     lines = LineIndex(template)
     params = params_of(root.child(K.EPP_PARAMS)) if root.child(K.EPP_PARAMS) is not None else []

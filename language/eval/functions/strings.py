@@ -29,7 +29,8 @@ _STRING_DATA = "Variant[String, Numeric, Array[Variant[String, Numeric, Array, H
 
 
 def _ruby_capitalize(s: str) -> str:
-    return s[:1].upper() + s[1:].lower()
+    # Ruby title-cases the first character ('ß' -> 'Ss', 'ǆ' -> 'ǅ'), as Python's capitalize does
+    return s.capitalize()
 
 
 def _mapper(name: str, fn) -> None:

@@ -33,12 +33,12 @@ def _type_detailed(c, v, method=None):
 
 @type_.dispatch("Any value", "Enum[reduced] inference_method")
 def _type_reduced(c, v, method):
-    return infer_of(v)
+    return infer_of(v, puppet_undef=True)
 
 
 @type_.dispatch("Any value", "Enum[generalized] inference_method")
 def _type_generalized(c, v, method):
-    return generalize(infer_of(v))
+    return generalize(infer_of(v, puppet_undef=True))
 
 
 assert_type = define("assert_type")
