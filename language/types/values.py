@@ -42,10 +42,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import regex as _ENGINE  # type: ignore[import-untyped]
-from ..messages import render
 
 from ..messages import render
-
 from .guard import check_size, measure, run_match
 
 # VERSION0 is the engine's ``re``-compatible dialect: the translated patterns keep the meaning
