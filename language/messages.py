@@ -641,6 +641,14 @@ _def("top_scope_facts", WARNING, "Top-scope fact ${name}; write {replacement}")
 # puppet-ls's own findings about control comments (puppet-lint prints these on stderr)
 _def("LINT_IGNORE_UNCLOSED", WARNING, "'lint:ignore:{check}' opens a block that no 'lint:endignore' closes, so it silences nothing")
 _def("LINT_ENDIGNORE_UNMATCHED", WARNING, "'lint:endignore' without an open 'lint:ignore:<check>' block")
+# The Vox Pupuli plugin checks (off by default, as a plugin is until its gem is installed), under
+# the plugins' check names; declared in language/lint/plugins_*.py.
+_def("trailing_comma", WARNING, "Missing comma after the last element; end it with ',' so that adding an element changes one line")
+_def("unquoted_string_in_case", WARNING, "Unquoted string '{value}' as a case value; quote it")
+_def("unquoted_string_in_selector", WARNING, "Unquoted string '{value}' as a selector value; quote it")
+_def("relative_classname_inclusion", WARNING, "Class '{name}' named with a leading '::'; class names are always absolute, drop the '::'")
+_def("relative_classname_reference", WARNING, "Class reference to '{name}' with a leading '::'; class names are always absolute, drop the '::'")
+_def("topscope_variable", WARNING, "Variable $::{name} of this module written with a leading '::'; write ${name}")
 
 # ==== fragments: parts of evaluation messages, never reported alone ==============================
 # Why Ruby refuses to order two values (Puppet's COMPARISON_NOT_POSSIBLE "Caused by '...'").
