@@ -649,6 +649,12 @@ _def("unquoted_string_in_selector", WARNING, "Unquoted string '{value}' as a sel
 _def("relative_classname_inclusion", WARNING, "Class '{name}' named with a leading '::'; class names are always absolute, drop the '::'")
 _def("relative_classname_reference", WARNING, "Class reference to '{name}' with a leading '::'; class names are always absolute, drop the '::'")
 _def("topscope_variable", WARNING, "Variable $::{name} of this module written with a leading '::'; write ${name}")
+_def("parameter_documentation", WARNING, "Parameter {name} of this {kind} is not documented; add '@param' for it to the comment above the {kind}")
+_def("params_empty_string_assignment", WARNING, "String parameter ${name} defaults to the empty string; make it Optional with the default undef")
+_def("optional_default", WARNING, "Optional parameter ${name} {reason}")
+_def("lookup_in_parameter", WARNING, "lookup() sets a parameter's default; let automatic parameter lookup read the key from Hiera (or put the default in module data)")
+_def("resource_reference_with_unquoted_title", ERROR, "Unquoted title '{title}' in a resource reference; quote it")
+_def("resource_reference_chain_without_whitespace", ERROR, "Whitespace between '{type}' and '['; write the reference without it")
 
 # ==== fragments: parts of evaluation messages, never reported alone ==============================
 # Why Ruby refuses to order two values (Puppet's COMPARISON_NOT_POSSIBLE "Caused by '...'").
