@@ -655,6 +655,9 @@ _def("optional_default", WARNING, "Optional parameter ${name} {reason}")
 _def("lookup_in_parameter", WARNING, "lookup() sets a parameter's default; let automatic parameter lookup read the key from Hiera (or put the default in module data)")
 _def("resource_reference_with_unquoted_title", ERROR, "Unquoted title '{title}' in a resource reference; quote it")
 _def("resource_reference_chain_without_whitespace", ERROR, "Whitespace between '{type}' and '['; write the reference without it")
+_def("strict_indent", WARNING, "Indentation is {actual} characters; indent this line by {expected}")
+_def("manifest_whitespace_opening_brace_before", ERROR, "Put exactly one space before this '{{'")
+_def("manifest_whitespace_opening_brace_after", ERROR, "Put one space or one line break after this '{{'")
 
 # ==== fragments: parts of evaluation messages, never reported alone ==============================
 # Why Ruby refuses to order two values (Puppet's COMPARISON_NOT_POSSIBLE "Caused by '...'").

@@ -15,6 +15,7 @@ from . import (  # noqa: F401 - importing a family module declares its checks
     conditionals,
     definitions,
     facts,
+    plugins_layout,
     plugins_params,
     plugins_style,
     relationships,

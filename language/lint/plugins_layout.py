@@ -1,0 +1,143 @@
+"""The Vox Pupuli plugin checks about layout: strict indentation (puppet-lint-strict_indent-check)
+and the spacing around opening braces (puppet-lint-manifest_whitespace-check).
+
+Layout is about the text between tokens, so these read the shared token view (one token per
+line break, indentation as its own token), as the plugins read puppet-lint's tokens.  Off by
+default, as a plugin is until a team installs its gem; selected by name.
+"""
+from __future__ import annotations
+
+from .registry import check
+
+_OPEN = {"LBRACE": "RBRACE", "LBRACK": "RBRACK", "LPAREN": "RPAREN"}
+_CLOSE = {v: k for k, v in _OPEN.items()}
+_SPACE = frozenset({"WHITESPACE", "INDENT", "NEWLINE"})
+# what can start a line that is not code: a blank line, a comment, a heredoc's text (one token
+# from its first line to its end tag)
+_NOT_CODE = frozenset({"NEWLINE", "COMMENT", "MLCOMMENT", "HEREDOC", "HEREDOC_PRE"})
+INDENT_WIDTH = 2
+
+
+def _matches(toks) -> dict[int, int]:
+    """Each bracket's partner (by index), both ways; unbalanced ones have none."""
+    stacks: dict[str, list[int]] = {"LBRACE": [], "LBRACK": [], "LPAREN": []}
+    pairs: dict[int, int] = {}
+    for i, t in enumerate(toks):
+        if t.type in _OPEN:
+            stacks[t.type].append(i)
+        elif t.type in _CLOSE:
+            stack = stacks[_CLOSE[t.type]]
+            if stack:
+                j = stack.pop()
+                pairs[i] = j
+                pairs[j] = i
+    return pairs
+
+
+@check("strict_indent", enabled=False, fixable=True)
+def strict_indent(ctx) -> None:
+    """A line not indented by two spaces per open bracket (plus one level inside a resource body
+    after its title's ':' and one for a value continued after '=' or '=>')."""
+    view = ctx.view
+    toks = view.toks
+    if not toks:
+        return
+    pairs = _matches(toks)
+    line = view.line
+    lines = [line(t.offset) for t in toks]
+    indent = 0
+    colon_line: int | None = None
+    start = 0          # index of the first token of the previous line
+    for i, t in enumerate(toks):
+        if t.type != "NEWLINE" or i + 1 >= len(toks):
+            continue
+        # brackets opened on the line just ended and closed on a later line open a level
+        opened = sum(1 for k in range(start, i)
+                     if toks[k].type in _OPEN and (k not in pairs or lines[pairs[k]] > lines[k]))
+        indent += opened
+        start = i + 1
+        last = i - 1
+        while last >= 0 and toks[last].type == "WHITESPACE":
+            last -= 1
+        last_type = toks[last].type if last >= 0 else ""
+        extra = 0
+        if last_type == "COLON" and opened == 0 and colon_line is None:
+            colon_line = lines[last]
+            indent += 1
+        elif last_type == "SEMIC" and colon_line is not None:
+            colon_line = None
+            indent -= 1
+        elif last_type in ("EQUALS", "FARROW"):
+            extra = 1
+        # brackets closed on the next line that were opened on an earlier one close a level
+        k = i + 1
+        while k < len(toks) and toks[k].type != "NEWLINE":
+            if toks[k].type in _CLOSE and k in pairs and lines[pairs[k]] < lines[k]:
+                indent -= 1
+                if toks[k].type == "RBRACE" and colon_line is not None and lines[pairs[k]] < colon_line:
+                    indent -= 1
+                    colon_line = None
+            k += 1
+        if indent < 0:
+            return   # brackets this rule cannot follow: say nothing rather than nonsense
+        nxt = toks[i + 1]
+        first = toks[i + 2] if nxt.type == "INDENT" and i + 2 < len(toks) else nxt
+        # blank lines, comments and the text of a heredoc have no indentation to check
+        if first.type in _NOT_CODE:
+            continue
+        actual = len(nxt.value) if nxt.type == "INDENT" else 0
+        expected = (indent + extra) * INDENT_WIDTH
+        if actual != expected:
+            ctx.report(nxt.offset, nxt.end if nxt.type == "INDENT" else nxt.offset,
+                       actual=actual, expected=expected)
+
+
+def _single_space(tok) -> bool:
+    return tok.type == "WHITESPACE" and tok.value == " "
+
+
+def _prev_non_space(toks, i: int) -> int:
+    j = i - 1
+    while j >= 0 and toks[j].type in _SPACE:
+        j -= 1
+    return j
+
+
+@check("manifest_whitespace_opening_brace_before", enabled=False, fixable=True, tokens=("LBRACE",))
+def opening_brace_before(ctx, i, tok) -> None:
+    """An opening brace not preceded by exactly one space (after a bracket: by nothing, or by a
+    line break)."""
+    toks = ctx.view.toks
+    if i == 0:
+        return
+    before = toks[i - 1]
+    j = _prev_non_space(toks, i)
+    if j < 0:
+        return
+    prev = toks[j]
+    if prev.type == "COMMA" and before.type in ("INDENT", "NEWLINE"):
+        return
+    if prev.type in ("COMMENT", "COLON"):
+        return
+    if prev.type in _OPEN:
+        if j == i - 1 or any(toks[k].type == "NEWLINE" for k in range(j, i)):
+            return
+    elif j == i - 2 and _single_space(before):
+        return
+    ctx.report(tok.offset, tok.end)
+
+
+@check("manifest_whitespace_opening_brace_after", enabled=False, fixable=True, tokens=("LBRACE",))
+def opening_brace_after(ctx, i, tok) -> None:
+    """An opening brace not followed by one space or one line break (or a bracket)."""
+    toks = ctx.view.toks
+    if i + 1 >= len(toks):
+        return
+    after = toks[i + 1]
+    if _single_space(after) or after.type in ("RBRACE", "LBRACK", "LBRACE"):
+        return
+    if after.type == "NEWLINE":
+        if i + 2 >= len(toks) or toks[i + 2].type != "NEWLINE":
+            return
+        after = toks[i + 2]
+    ctx.report(after.offset, after.end if after.type != "NEWLINE" else after.offset)
