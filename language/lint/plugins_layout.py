@@ -43,8 +43,14 @@ def strict_indent(ctx) -> None:
     if not toks:
         return
     pairs = _matches(toks)
-    line = view.line
-    lines = [line(t.offset) for t in toks]
+    # A "line" here is the run of tokens between two line-break tokens: a string or heredoc
+    # spanning lines belongs to the line it starts on, so its brackets pair within one line.
+    lines = []
+    n = 0
+    for t in toks:
+        lines.append(n)
+        if t.type == "NEWLINE":
+            n += 1
     indent = 0
     colon_line: int | None = None
     start = 0          # index of the first token of the previous line
