@@ -658,6 +658,13 @@ _def("resource_reference_chain_without_whitespace", ERROR, "Whitespace between '
 _def("strict_indent", WARNING, "Indentation is {actual} characters; indent this line by {expected}")
 _def("manifest_whitespace_opening_brace_before", ERROR, "Put exactly one space before this '{{'")
 _def("manifest_whitespace_opening_brace_after", ERROR, "Put one space or one line break after this '{{'")
+_def("manifest_whitespace_closing_brace_before", ERROR, "Put one space or a line break before this '}}'")
+_def("manifest_whitespace_closing_brace_after", ERROR, "Follow '}}' with a line break, punctuation or a bracket, or with a space and other code")
+_def("manifest_whitespace_two_empty_lines", ERROR, "Two empty lines in a row; keep one")
+_def("manifest_whitespace_missing_newline_end_of_file", ERROR, "The manifest does not end with a line break; add one")
+_def("manifest_whitespace_double_newline_end_of_file", ERROR, "Empty line at the end of the manifest; end it with a single line break")
+_def("manifest_whitespace_class_name_single_space_before", ERROR, "Put exactly one space between the keyword and the name")
+_def("manifest_whitespace_class_name_single_space_after", ERROR, "Put exactly one space after the name")
 
 # ==== fragments: parts of evaluation messages, never reported alone ==============================
 # Why Ruby refuses to order two values (Puppet's COMPARISON_NOT_POSSIBLE "Caused by '...'").

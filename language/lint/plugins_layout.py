@@ -7,6 +7,7 @@ default, as a plugin is until a team installs its gem; selected by name.
 """
 from __future__ import annotations
 
+from ..syntax import kinds as K
 from .registry import check
 
 _OPEN = {"LBRACE": "RBRACE", "LBRACK": "RBRACK", "LPAREN": "RPAREN"}
@@ -147,3 +148,120 @@ def opening_brace_after(ctx, i, tok) -> None:
             return
         after = toks[i + 2]
     ctx.report(after.offset, after.end if after.type != "NEWLINE" else after.offset)
+
+
+# What may follow a closing brace directly (the plugin's list): the end of an enclosing
+# bracket, punctuation, the rest of a string, a line break.
+_AFTER_CLOSE = frozenset({"RBRACK", "RPAREN", "SEMIC", "COMMA", "COLON", "DOT", "NEWLINE", "DQMID",
+                          "DQPOST", "LBRACK", "HEREDOC_MID", "HEREDOC_POST"})
+
+
+@check("manifest_whitespace_closing_brace_before", enabled=False, fixable=True, tokens=("RBRACE",))
+def closing_brace_before(ctx, i, tok) -> None:
+    """A closing brace not preceded by one space or by a line break (and its indentation)."""
+    toks = ctx.view.toks
+    if i == 0:
+        return
+    before = toks[i - 1]
+    j = _prev_non_space(toks, i)
+    if j < 0 or before.type == "LBRACE":
+        return
+    if toks[j].type != "LBRACE" and _single_space(before) and j == i - 2:
+        return
+    if (before.type == "INDENT" and j == i - 3) or (before.type == "NEWLINE" and j == i - 2):
+        return
+    ctx.report(toks[j + 1].offset, tok.offset)
+
+
+@check("manifest_whitespace_closing_brace_after", enabled=False, fixable=True, tokens=("RBRACE",))
+def closing_brace_after(ctx, i, tok) -> None:
+    """A closing brace followed by something other than a bracket, punctuation, the rest of a
+    string or a line break, or by whitespace and then one of those."""
+    toks = ctx.view.toks
+    if i + 1 >= len(toks):
+        return
+    after = toks[i + 1]
+    if after.type in _AFTER_CLOSE:
+        return
+    if after.type == "WHITESPACE":
+        k = i + 1
+        while k < len(toks) and toks[k].type in _SPACE:
+            k += 1
+        if k >= len(toks) or toks[k].type not in _AFTER_CLOSE:
+            return
+    ctx.report(after.offset, after.end)
+
+
+@check("manifest_whitespace_two_empty_lines", enabled=False, fixable=True, tokens=("NEWLINE",))
+def two_empty_lines(ctx, i, tok) -> None:
+    """A second empty line in a row."""
+    toks = ctx.view.toks
+    k = i
+    for _ in range(2):
+        k -= 1
+        while k >= 0 and toks[k].type in ("WHITESPACE", "INDENT"):
+            k -= 1
+        if k < 0 or toks[k].type != "NEWLINE":
+            return
+    ctx.report(tok.offset, tok.offset)
+
+
+@check("manifest_whitespace_missing_newline_end_of_file", enabled=False, fixable=True)
+def missing_newline_end_of_file(ctx) -> None:
+    """A manifest whose last line has no line break."""
+    toks = ctx.view.toks
+    if toks and toks[-1].type != "NEWLINE":
+        ctx.report(toks[-1].offset, toks[-1].end)
+
+
+@check("manifest_whitespace_double_newline_end_of_file", enabled=False, fixable=True)
+def double_newline_end_of_file(ctx) -> None:
+    """Empty lines at the end of a manifest (one finding per extra line break)."""
+    toks = ctx.view.toks
+    k = len(toks) - 1
+    while k > 0 and toks[k].type == "NEWLINE" and toks[k - 1].type == "NEWLINE":
+        ctx.report(toks[k].offset, toks[k].offset)
+        k -= 1
+
+
+def _keyword_and_name(ctx, node) -> tuple[int, int] | None:
+    """Token indexes of a class's or defined type's keyword and name."""
+    view = ctx.view
+    toks = view.toks
+    span = view.code_span(node.offset, node.end)
+    if span is None:
+        return None
+    k = span[0] + 1
+    while k <= span[1] and toks[k].type not in ("NAME", "FUNCTION_NAME"):
+        k += 1
+    return (span[0], k) if k <= span[1] else None
+
+
+@check("manifest_whitespace_class_name_single_space_before", enabled=False, fixable=True,
+       nodes=(K.CLASS_DEF, K.DEFINE_DEF))
+def class_name_single_space_before(ctx, node) -> None:
+    """Anything but one space between 'class' or 'define' and the name."""
+    found = _keyword_and_name(ctx, node)
+    if found is None:
+        return
+    toks = ctx.view.toks
+    keyword, name = found
+    if name != keyword + 2 or not _single_space(toks[keyword + 1]):
+        after = toks[keyword + 1]
+        ctx.report(after.offset, after.end)
+
+
+@check("manifest_whitespace_class_name_single_space_after", enabled=False, fixable=True,
+       nodes=(K.CLASS_DEF, K.DEFINE_DEF))
+def class_name_single_space_after(ctx, node) -> None:
+    """Anything but one space between a class's or defined type's name and what follows it."""
+    found = _keyword_and_name(ctx, node)
+    if found is None:
+        return
+    toks = ctx.view.toks
+    name = found[1]
+    k = name + 1
+    while k < len(toks) and toks[k].type in _SPACE:
+        k += 1
+    if k != name + 2 or not _single_space(toks[name + 1]):
+        ctx.report(toks[name].offset, toks[name].end)
