@@ -121,3 +121,8 @@ def test_fixtures_agree_with_puppet_lint(tmp_path: Path) -> None:
     differ = sorted(f"{k[0]}:{k[1]} {k[2]} puppet-lint {theirs[k]} puppet-ls {ours[k]}"
                     for k in set(theirs) | set(ours) if theirs[k] != ours[k] and k not in accepted)
     assert differ == [], "\n".join(differ)
+
+
+def test_plugin_checks_are_off_by_default() -> None:
+    """A puppet-lint plugin runs only where a team installed its gem: ours are opt-in too."""
+    assert PLUGINS and not PLUGINS & default_enabled()
