@@ -665,6 +665,10 @@ _def("manifest_whitespace_missing_newline_end_of_file", ERROR, "The manifest doe
 _def("manifest_whitespace_double_newline_end_of_file", ERROR, "Empty line at the end of the manifest; end it with a single line break")
 _def("manifest_whitespace_class_name_single_space_before", ERROR, "Put exactly one space between the keyword and the name")
 _def("manifest_whitespace_class_name_single_space_after", ERROR, "Put exactly one space after the name")
+_def("manifest_whitespace_opening_bracket_before", ERROR, "Put exactly one space before this '['")
+_def("manifest_whitespace_opening_bracket_after", ERROR, "No whitespace or empty line after '['; start the first element right after it or on the next line")
+_def("manifest_whitespace_closing_bracket_before", ERROR, "No whitespace or empty line before ']'; end the last element right before it or on the line above")
+_def("manifest_whitespace_closing_bracket_after", ERROR, "Follow ']' with a line break, punctuation or a bracket, or with a space and other code")
 
 # ==== fragments: parts of evaluation messages, never reported alone ==============================
 # Why Ruby refuses to order two values (Puppet's COMPARISON_NOT_POSSIBLE "Caused by '...'").

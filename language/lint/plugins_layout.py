@@ -177,6 +177,10 @@ def closing_brace_before(ctx, i, tok) -> None:
 def closing_brace_after(ctx, i, tok) -> None:
     """A closing brace followed by something other than a bracket, punctuation, the rest of a
     string or a line break, or by whitespace and then one of those."""
+    _after_closing(ctx, i)
+
+
+def _after_closing(ctx, i: int) -> None:
     toks = ctx.view.toks
     if i + 1 >= len(toks):
         return
@@ -265,3 +269,80 @@ def class_name_single_space_after(ctx, node) -> None:
         k += 1
     if k != name + 2 or not _single_space(toks[name + 1]):
         ctx.report(toks[name].offset, toks[name].end)
+
+
+_LINE_START = frozenset({"INDENT", "NEWLINE"})
+
+
+@check("manifest_whitespace_opening_bracket_before", enabled=False, fixable=True, tokens=("LBRACK",))
+def opening_bracket_before(ctx, i, tok) -> None:
+    """An opening bracket of a list not preceded by one space (after another bracket: by
+    nothing, or by a line break); an access ($x[1], Type[...]) is left alone."""
+    toks = ctx.view.toks
+    if i == 0:
+        return
+    before = toks[i - 1]
+    if before.type in ("CLASSREF", "VARIABLE", "NAME"):
+        return
+    j = _prev_non_space(toks, i)
+    if j < 0:
+        return
+    prev = toks[j].type
+    if prev in ("SEMIC", "COMMA", "COLON") and before.type in _LINE_START:
+        return
+    if prev == "COMMENT":
+        return
+    if before.type in _LINE_START and prev in ("NAME", "RBRACK", "RBRACE"):
+        return
+    if prev in ("RBRACK", "RBRACE", "RPAREN", "LPAREN", "LBRACK", "LBRACE", "TYPE"):
+        if j == i - 1 or before.type in _LINE_START:
+            return
+    elif prev not in ("CLASSREF", "VARIABLE") and j == i - 2 and _single_space(before):
+        return
+    if prev == "LBRACE":
+        # the first statement of a lambda's or a block's body
+        k = _prev_non_space(toks, j)
+        if k < 0:
+            return
+        if toks[k].type in ("NAME", "PIPE"):
+            if before.type in _LINE_START or (j == i - 2 and _single_space(before)):
+                return
+    ctx.report(tok.offset, tok.end)
+
+
+@check("manifest_whitespace_opening_bracket_after", enabled=False, fixable=True, tokens=("LBRACK",))
+def opening_bracket_after(ctx, i, tok) -> None:
+    """Whitespace, or an empty line, right after an opening bracket."""
+    toks = ctx.view.toks
+    if i + 1 >= len(toks):
+        return
+    after = toks[i + 1]
+    if after.type not in _SPACE:
+        return
+    if after.type == "NEWLINE":
+        if i + 2 >= len(toks) or toks[i + 2].type != "NEWLINE":
+            return
+        after = toks[i + 2]
+    ctx.report(after.offset, after.end if after.type != "NEWLINE" else after.offset)
+
+
+@check("manifest_whitespace_closing_bracket_before", enabled=False, fixable=True, tokens=("RBRACK",))
+def closing_bracket_before(ctx, i, tok) -> None:
+    """Whitespace, or an empty line, right before a closing bracket."""
+    toks = ctx.view.toks
+    if i == 0:
+        return
+    before = toks[i - 1]
+    j = _prev_non_space(toks, i)
+    if j < 0 or before.type not in _SPACE:
+        return
+    if (before.type == "INDENT" and j == i - 3) or (before.type == "NEWLINE" and j == i - 2):
+        return
+    ctx.report(toks[j + 1].offset, tok.offset)
+
+
+@check("manifest_whitespace_closing_bracket_after", enabled=False, fixable=True, tokens=("RBRACK",))
+def closing_bracket_after(ctx, i, tok) -> None:
+    """A closing bracket followed by something other than a bracket, punctuation, the rest of a
+    string or a line break, or by whitespace and then one of those."""
+    _after_closing(ctx, i)
