@@ -14,7 +14,7 @@ from ..syntax import kinds as K
 from ..syntax.ast import Definition, Param
 from ..syntax.tree import SyntaxNode
 from .registry import check
-from .tokens import COMMENTS
+from .tokens import COMMENTS, TYPE_NAMES
 
 _SPACE = frozenset({"WHITESPACE", "NEWLINE", "INDENT"})
 # puppet-strings' '@param [Type] name' and the older rdoc '[*name*]' forms
@@ -160,22 +160,18 @@ def lookup_in_parameter(ctx, node) -> None:
 
 # --- puppet-lint-resource_reference_syntax --------------------------------------------------------
 
-_RELATIONSHIP_PARAMS = frozenset({"require", "subscribe", "notify", "before", "consume", "export"})
-
-
 @check("resource_reference_with_unquoted_title", enabled=False, fixable=True,
        nodes=(K.ATTRIBUTE_OP,))
 def resource_reference_with_unquoted_title(ctx, node) -> None:
-    """A bare word as the title of a resource reference in a relationship attribute
-    (require => Package[foo])."""
-    name = node.first_token()
-    if name is None or name.text not in _RELATIONSHIP_PARAMS:
-        return
+    """A bare word as the title of a resource reference in an attribute's value
+    (require => Package[foo]).  The plugin looks only in the relationship metaparameters; any
+    attribute is looked at here (the names are not written out a second time), data types
+    (Enum[a, b]) excepted."""
     for access in node.descendants():
         if access.kind != K.ACCESS_EXPR:
             continue
         parts = list(access.children())
-        if not parts or parts[0].kind != K.TYPE_REF:
+        if not parts or parts[0].kind != K.TYPE_REF or parts[0].trimmed_text() in TYPE_NAMES:
             continue
         for key in parts[1:]:
             if key.kind == K.QNAME:
