@@ -34,7 +34,11 @@ from puppet_ls.language.syntax.lines import LineIndex
 # puppet-lint 4 made these core; 3.0.1 (Debian's) does not have them, so they are counted
 # apart, not compared.
 NEWER_THAN_3 = frozenset({"legacy_facts", "top_scope_facts"})
-OFF_BY_DEFAULT = sorted(name for name, c in CHECKS.items() if not c.enabled and name not in NEWER_THAN_3)
+# The Vox Pupuli plugin checks (language/lint/plugins_*.py): Debian's puppet-lint has none of
+# their gems, so they are neither asked of it nor compared.
+PLUGINS = frozenset(name for name, c in CHECKS.items() if c.family.startswith("plugins_"))
+OFF_BY_DEFAULT = sorted(name for name, c in CHECKS.items()
+                        if not c.enabled and name not in NEWER_THAN_3 | PLUGINS)
 
 # Differences understood, by (check, path suffix, line): the reason is printed beside them.
 # Categories are described in benchmarks/README.md ("lint differential").
@@ -66,7 +70,7 @@ def puppet_lint_findings(cache: str) -> Counter:
 
 
 def puppet_ls_findings(files: list[str]) -> tuple[Counter, float]:
-    checks = all_checks()
+    checks = all_checks() - PLUGINS
     found: Counter = Counter()
     t0 = time.perf_counter()
     for path, text in zip(files, read_texts(files)):
