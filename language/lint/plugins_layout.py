@@ -35,7 +35,7 @@ def _matches(toks) -> dict[int, int]:
     return pairs
 
 
-@check("strict_indent", enabled=False, fixable=True)
+@check("strict_indent", enabled=False, fixable=False)
 def strict_indent(ctx) -> None:
     """A line not indented by two spaces per open bracket (plus one level inside a resource body
     after its title's ':' and one for a value continued after '=' or '=>')."""
@@ -110,7 +110,7 @@ def _prev_non_space(toks, i: int) -> int:
     return j
 
 
-@check("manifest_whitespace_opening_brace_before", enabled=False, fixable=True, tokens=("LBRACE",))
+@check("manifest_whitespace_opening_brace_before", enabled=False, fixable=False, tokens=("LBRACE",))
 def opening_brace_before(ctx, i, tok) -> None:
     """An opening brace not preceded by exactly one space (after a bracket: by nothing, or by a
     line break)."""
@@ -134,7 +134,7 @@ def opening_brace_before(ctx, i, tok) -> None:
     ctx.report(tok.offset, tok.end)
 
 
-@check("manifest_whitespace_opening_brace_after", enabled=False, fixable=True, tokens=("LBRACE",))
+@check("manifest_whitespace_opening_brace_after", enabled=False, fixable=False, tokens=("LBRACE",))
 def opening_brace_after(ctx, i, tok) -> None:
     """An opening brace not followed by one space or one line break (or a bracket)."""
     toks = ctx.view.toks
@@ -156,7 +156,7 @@ _AFTER_CLOSE = frozenset({"RBRACK", "RPAREN", "SEMIC", "COMMA", "COLON", "DOT", 
                           "DQPOST", "LBRACK", "HEREDOC_MID", "HEREDOC_POST"})
 
 
-@check("manifest_whitespace_closing_brace_before", enabled=False, fixable=True, tokens=("RBRACE",))
+@check("manifest_whitespace_closing_brace_before", enabled=False, fixable=False, tokens=("RBRACE",))
 def closing_brace_before(ctx, i, tok) -> None:
     """A closing brace not preceded by one space or by a line break (and its indentation)."""
     toks = ctx.view.toks
@@ -173,7 +173,7 @@ def closing_brace_before(ctx, i, tok) -> None:
     ctx.report(toks[j + 1].offset, tok.offset)
 
 
-@check("manifest_whitespace_closing_brace_after", enabled=False, fixable=True, tokens=("RBRACE",))
+@check("manifest_whitespace_closing_brace_after", enabled=False, fixable=False, tokens=("RBRACE",))
 def closing_brace_after(ctx, i, tok) -> None:
     """A closing brace followed by something other than a bracket, punctuation, the rest of a
     string or a line break, or by whitespace and then one of those."""
@@ -196,7 +196,7 @@ def _after_closing(ctx, i: int) -> None:
     ctx.report(after.offset, after.end)
 
 
-@check("manifest_whitespace_two_empty_lines", enabled=False, fixable=True, tokens=("NEWLINE",))
+@check("manifest_whitespace_two_empty_lines", enabled=False, fixable=False, tokens=("NEWLINE",))
 def two_empty_lines(ctx, i, tok) -> None:
     """A second empty line in a row."""
     toks = ctx.view.toks
@@ -210,7 +210,7 @@ def two_empty_lines(ctx, i, tok) -> None:
     ctx.report(tok.offset, tok.offset)
 
 
-@check("manifest_whitespace_missing_newline_end_of_file", enabled=False, fixable=True)
+@check("manifest_whitespace_missing_newline_end_of_file", enabled=False, fixable=False)
 def missing_newline_end_of_file(ctx) -> None:
     """A manifest whose last line has no line break."""
     toks = ctx.view.toks
@@ -218,7 +218,7 @@ def missing_newline_end_of_file(ctx) -> None:
         ctx.report(toks[-1].offset, toks[-1].end)
 
 
-@check("manifest_whitespace_double_newline_end_of_file", enabled=False, fixable=True)
+@check("manifest_whitespace_double_newline_end_of_file", enabled=False, fixable=False)
 def double_newline_end_of_file(ctx) -> None:
     """Empty lines at the end of a manifest (one finding per extra line break)."""
     toks = ctx.view.toks
@@ -241,7 +241,7 @@ def _keyword_and_name(ctx, node) -> tuple[int, int] | None:
     return (span[0], k) if k <= span[1] else None
 
 
-@check("manifest_whitespace_class_name_single_space_before", enabled=False, fixable=True,
+@check("manifest_whitespace_class_name_single_space_before", enabled=False, fixable=False,
        nodes=(K.CLASS_DEF, K.DEFINE_DEF))
 def class_name_single_space_before(ctx, node) -> None:
     """Anything but one space between 'class' or 'define' and the name."""
@@ -255,7 +255,7 @@ def class_name_single_space_before(ctx, node) -> None:
         ctx.report(after.offset, after.end)
 
 
-@check("manifest_whitespace_class_name_single_space_after", enabled=False, fixable=True,
+@check("manifest_whitespace_class_name_single_space_after", enabled=False, fixable=False,
        nodes=(K.CLASS_DEF, K.DEFINE_DEF))
 def class_name_single_space_after(ctx, node) -> None:
     """Anything but one space between a class's or defined type's name and what follows it."""
@@ -274,7 +274,7 @@ def class_name_single_space_after(ctx, node) -> None:
 _LINE_START = frozenset({"INDENT", "NEWLINE"})
 
 
-@check("manifest_whitespace_opening_bracket_before", enabled=False, fixable=True, tokens=("LBRACK",))
+@check("manifest_whitespace_opening_bracket_before", enabled=False, fixable=False, tokens=("LBRACK",))
 def opening_bracket_before(ctx, i, tok) -> None:
     """An opening bracket of a list not preceded by one space (after another bracket: by
     nothing, or by a line break); an access ($x[1], Type[...]) is left alone."""
@@ -310,7 +310,7 @@ def opening_bracket_before(ctx, i, tok) -> None:
     ctx.report(tok.offset, tok.end)
 
 
-@check("manifest_whitespace_opening_bracket_after", enabled=False, fixable=True, tokens=("LBRACK",))
+@check("manifest_whitespace_opening_bracket_after", enabled=False, fixable=False, tokens=("LBRACK",))
 def opening_bracket_after(ctx, i, tok) -> None:
     """Whitespace, or an empty line, right after an opening bracket."""
     toks = ctx.view.toks
@@ -326,7 +326,7 @@ def opening_bracket_after(ctx, i, tok) -> None:
     ctx.report(after.offset, after.end if after.type != "NEWLINE" else after.offset)
 
 
-@check("manifest_whitespace_closing_bracket_before", enabled=False, fixable=True, tokens=("RBRACK",))
+@check("manifest_whitespace_closing_bracket_before", enabled=False, fixable=False, tokens=("RBRACK",))
 def closing_bracket_before(ctx, i, tok) -> None:
     """Whitespace, or an empty line, right before a closing bracket."""
     toks = ctx.view.toks
@@ -341,7 +341,7 @@ def closing_bracket_before(ctx, i, tok) -> None:
     ctx.report(toks[j + 1].offset, tok.offset)
 
 
-@check("manifest_whitespace_closing_bracket_after", enabled=False, fixable=True, tokens=("RBRACK",))
+@check("manifest_whitespace_closing_bracket_after", enabled=False, fixable=False, tokens=("RBRACK",))
 def closing_bracket_after(ctx, i, tok) -> None:
     """A closing bracket followed by something other than a bracket, punctuation, the rest of a
     string or a line break, or by whitespace and then one of those."""

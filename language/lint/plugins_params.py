@@ -160,7 +160,7 @@ def lookup_in_parameter(ctx, node) -> None:
 
 # --- puppet-lint-resource_reference_syntax --------------------------------------------------------
 
-@check("resource_reference_with_unquoted_title", enabled=False, fixable=True,
+@check("resource_reference_with_unquoted_title", enabled=False, fixable=False,
        nodes=(K.ATTRIBUTE_OP,))
 def resource_reference_with_unquoted_title(ctx, node) -> None:
     """A bare word as the title of a resource reference in an attribute's value

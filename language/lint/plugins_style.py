@@ -46,7 +46,7 @@ def _closing_index(ctx, node) -> int | None:
     return i if i < len(ctx.view.toks) and ctx.view.toks[i].offset == last.offset else None
 
 
-@check("trailing_comma", enabled=False, fixable=True,
+@check("trailing_comma", enabled=False, fixable=False,
        nodes=(K.ARRAY, K.HASH, K.RESOURCE_BODY, K.RESOURCE_DEFAULTS))
 def trailing_comma(ctx, node) -> None:
     """A multi-line array, hash, resource body or resource defaults block whose last element has
@@ -88,7 +88,7 @@ def _report_bare_word(ctx, value) -> None:
             ctx.report(tok.offset, tok.end, value=tok.text)
 
 
-@check("unquoted_string_in_case", enabled=False, fixable=True, nodes=(K.CASE_EXPR,))
+@check("unquoted_string_in_case", enabled=False, fixable=False, nodes=(K.CASE_EXPR,))
 def unquoted_string_in_case(ctx, node) -> None:
     """A bare word as a case option's value (puppet-lint-unquoted_string-check)."""
     for option in CaseExpr(node).options():
@@ -96,7 +96,7 @@ def unquoted_string_in_case(ctx, node) -> None:
             _report_bare_word(ctx, value)
 
 
-@check("unquoted_string_in_selector", enabled=False, fixable=True, nodes=(K.SELECTOR_EXPR,))
+@check("unquoted_string_in_selector", enabled=False, fixable=False, nodes=(K.SELECTOR_EXPR,))
 def unquoted_string_in_selector(ctx, node) -> None:
     """A bare word as the value a selector's entry matches (puppet-lint-unquoted_string-check)."""
     for entry in SelectorExpr(node).entries():
@@ -140,7 +140,7 @@ def _call_args(node) -> list:
     return out
 
 
-@check("relative_classname_inclusion", enabled=False, fixable=True,
+@check("relative_classname_inclusion", enabled=False, fixable=False,
        nodes=(K.STATEMENT_CALL, K.CALL_EXPR, K.RESOURCE_EXPR))
 def relative_classname_inclusion(ctx, node) -> None:
     """A class included, contained, required or declared by its name with a leading '::'."""
@@ -162,7 +162,7 @@ def relative_classname_inclusion(ctx, node) -> None:
             ctx.report(found[0].offset, found[0].end, name=found[1])
 
 
-@check("relative_classname_reference", enabled=False, fixable=True, nodes=(K.ACCESS_EXPR,))
+@check("relative_classname_reference", enabled=False, fixable=False, nodes=(K.ACCESS_EXPR,))
 def relative_classname_reference(ctx, node) -> None:
     """A class reference Class['::name'] with a leading '::'."""
     parts = list(node.children())
@@ -176,7 +176,7 @@ def relative_classname_reference(ctx, node) -> None:
 
 # --- topscope_variable (puppet-lint-topscope-variable-check) -------------------------------------
 
-@check("topscope_variable", enabled=False, fixable=True, nodes=(K.CLASS_DEF,))
+@check("topscope_variable", enabled=False, fixable=False, nodes=(K.CLASS_DEF,))
 def topscope_variable(ctx, node) -> None:
     """A variable of the class's own module written with a leading '::' ($::mod::x inside a class
     of module 'mod'): the module's variables need no top-scope prefix."""
