@@ -304,9 +304,8 @@ def opening_bracket_before(ctx, i, tok) -> None:
         k = _prev_non_space(toks, j)
         if k < 0:
             return
-        if toks[k].type in ("NAME", "PIPE"):
-            if before.type in _LINE_START or (j == i - 2 and _single_space(before)):
-                return
+        if toks[k].type in ("NAME", "PIPE") and (before.type in _LINE_START or (j == i - 2 and _single_space(before))):
+            return
     ctx.report(tok.offset, tok.end)
 
 
