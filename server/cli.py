@@ -18,64 +18,24 @@ from __future__ import annotations
 import json
 import os
 import re
-import signal
 import sys
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NoReturn
 
 import click
 
 from puppet_ls.language.diagnostics import Diagnostic
-from puppet_ls.language.ide.diagnostics import internal_error, parse_for_path, source_diagnostics
+from puppet_ls.language.ide.diagnostics import internal_error, parse_for_path
 from puppet_ls.language.ide.symbols import document_symbols
-from puppet_ls.language.syntax.lexer import detect_bom
 from puppet_ls.language.syntax.lines import LineIndex
 
 from . import __version__
-from .files import DEFAULT_MAX_FILE_BYTES, ReadProblem, display_path, parse_size, read_bounded, walk_sources
+from .check_run import (DEFAULT_FILE_TIMEOUT, CheckOptions, FileReport, FileTimeout, check_file,  # noqa: F401 - check_file, read_source: the API tests and format_cli use
+                        read_source, time_limit)
+from .files import display_path, parse_size, walk_sources
 from .format_cli import make_format_command
 
 SOURCE_SUFFIXES = (".pp", ".epp")
-DEFAULT_FILE_TIMEOUT = 60.0
-
-
-@dataclass
-class FileReport:
-    path: str                 # as printed (bytes that are not UTF-8 shown as \xNN)
-    text: str | None          # what positions refer to (None when nothing could be read)
-    diagnostics: list
-    ignored: list = field(default_factory=list)   # (diagnostic, reason) silenced by control comments
-
-
-def read_source(path: str | os.PathLike, limit: int = DEFAULT_MAX_FILE_BYTES
-                ) -> tuple[str | None, list[Diagnostic], str | None]:
-    """The text of a source file, or diagnostics saying why there is none, and the text that
-    the diagnostics' positions refer to."""
-    data = read_bounded(path, limit)
-    if isinstance(data, ReadProblem):
-        return None, [Diagnostic.of(data.code, 0, 0, **data.args)], None
-    bom = detect_bom(data)
-    if bom is not None:
-        name, mark = bom
-        diag = Diagnostic.of("ILLEGAL_BOM", 0, 0, kind=name, bytes=" ".join(f"{b:02X}" for b in mark))
-        if name != "UTF-8":
-            return None, [diag], ""
-        data = data[len(mark):]
-        prefix_diags = [diag]
-    else:
-        prefix_diags = []
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        # Point at the first bad byte: decode what is valid before it to get a character offset.
-        good = data[:exc.start].decode("utf-8", errors="replace")
-        return None, [Diagnostic.of("NOT_UTF8", len(good), len(good) + 1, byte=exc.start, value=f"{data[exc.start]:#04x}")], \
-            data.decode("utf-8", errors="replace")
-    return text, prefix_diags, text
 
 
 def collect_files(paths: tuple[str, ...]) -> tuple[list[Path], list[str], list[FileReport]]:
@@ -115,54 +75,6 @@ def collect_files(paths: tuple[str, ...]) -> tuple[list[Path], list[str], list[F
         else:
             add(p)
     return files, missing, unlisted
-
-
-class FileTimeout(BaseException):
-    """Raised by the alarm of ``time_limit``.  A BaseException so that the per-stage
-    ``except Exception`` isolation inside the engine lets it through to the command."""
-
-
-@contextmanager
-def time_limit(seconds: float | None) -> Iterator[None]:
-    """Raise FileTimeout in the body after ``seconds`` of wall-clock time (SIGALRM; a no-op off
-    the main thread or where there is no SIGALRM).  Python's regular-expression engine checks
-    for signals, so even a catastrophically backtracking match is stopped."""
-    if not seconds or not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def on_alarm(signum, frame):
-        raise FileTimeout()
-
-    previous = signal.signal(signal.SIGALRM, on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-
-
-def check_file(path: str | os.PathLike, env=None, max_bytes: int = DEFAULT_MAX_FILE_BYTES,
-               timeout: float | None = DEFAULT_FILE_TIMEOUT, lint: frozenset | None = None) -> FileReport:
-    """Every diagnostic of one file (with the style checks named in ``lint``).  Never raises
-    for anything the file holds: reading problems, a failure of puppet-ls and running out of
-    time all become diagnostics."""
-    shown = display_path(path)
-    try:
-        text, diags, located = read_source(path, max_bytes)
-        if text is None:
-            return FileReport(shown, located, diags)
-        ignored: list = []
-        try:
-            with time_limit(timeout):
-                # the absolute path (links not resolved, as puppet-lint does) for the layout check
-                _, found = source_diagnostics(text, os.path.abspath(path), env, lint=lint, ignored=ignored)
-        except FileTimeout:
-            found = [Diagnostic.of("CHECK_TIMEOUT", 0, 0, seconds=f"{timeout:g}")]
-        return FileReport(shown, text, diags + found, ignored)
-    except Exception as exc:  # noqa: BLE001 - last line of defence: a bug outside the engine stages
-        return FileReport(shown, None, [internal_error("checking", exc)])
 
 
 def diagnostic_record(report: FileReport, d: Diagnostic, index: LineIndex | None) -> dict:
@@ -260,7 +172,7 @@ def check(paths: tuple[str, ...], fmt: str, quiet: bool, show_ignored: bool, mod
     0 when no errors were found (warnings allowed), 1 when there were errors, 2 on bad usage
     (e.g. a path that does not exist).
     """
-    from .workspace import build_index, module_roots_of
+    from .check_run import run_check
     files, missing, unlisted = collect_files(paths)
     for m in missing:
         click.echo(f"puppet-ls check: no such file or directory: {display_path(m)}", err=True)
@@ -272,35 +184,21 @@ def check(paths: tuple[str, ...], fmt: str, quiet: bool, show_ignored: bool, mod
             click.echo(f"puppet-ls check: --modulepath: not a directory: {display_path(d)}", err=True)
             sys.exit(2)
 
-    @contextmanager
-    def index_guard(path: str) -> Iterator[None]:
-        # One module file that takes too long to index is left out, with a word, not waited for.
-        try:
-            with time_limit(file_timeout):
-                yield
-        except FileTimeout:
-            click.echo(f"puppet-ls check: indexing {display_path(path)} was stopped after "
-                       f"{file_timeout:g} s; what it defines is unknown", err=True)
-
+    from puppet_ls.language.lint import default_enabled
+    options = CheckOptions(max_bytes=max_bytes, file_timeout=file_timeout, lint=default_enabled())
     # The modules being checked and the modulepath are indexed so that what they define is
     # known; the same engine (file_diagnostics with this environment) serves the server.
-    env = build_index(module_roots_of(str(f) for f in files), dirs, guard=index_guard, max_file_bytes=max_bytes)
-
-    from puppet_ls.language.lint import default_enabled
-    lint = default_enabled()
-
-    def check_one(path: Path) -> FileReport:
-        return check_file(path, env, max_bytes, file_timeout, lint)
+    checked = run_check(files, dirs, options, warn=lambda message: click.echo(f"puppet-ls check: {message}", err=True))
 
     show_progress = sys.stderr.isatty() and len(files) > 50 and fmt == "text"
     records: list[dict] = []
     errors = warnings = 0
     reports = list(unlisted)
     if show_progress:
-        with click.progressbar(files, label="Checking", file=sys.stderr) as bar:
-            reports += [check_one(f) for f in bar]
+        with click.progressbar(checked, length=len(files), label="Checking", file=sys.stderr) as bar:
+            reports += list(bar)
     else:
-        reports += [check_one(f) for f in files]
+        reports += list(checked)
     for report in reports:
         index = LineIndex(report.text) if report.text is not None else None
         for d in report.diagnostics:

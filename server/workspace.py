@@ -44,6 +44,7 @@ class SourceFile:
     path: str
     module: str
     role: str
+    ident: tuple = ()       # (device, inode): the same file reached by another path
 
 
 def read_text(path: str, limit: int = MAX_FILE_BYTES) -> str | None:
@@ -161,23 +162,11 @@ def modulepath_from_environment(folder: str, basemodulepath: list) -> list:
     return out
 
 
-def build_index(roots: list, modulepath: list, complete: bool | None = None,
-                progress: Callable[[int, int, str], None] | None = None,
-                cancelled: Callable[[], bool] | None = None,
-                skip_paths: Callable[[str], bool] | None = None,
-                max_files: int = MAX_FILES,
-                guard: Callable[[str], AbstractContextManager] | None = None,
-                max_file_bytes: int = MAX_FILE_BYTES,
-                cache: IndexCache | None = None, jobs: int = 1) -> WorkspaceIndex:
-    """Index every module file under the workspace ``roots`` and the ``modulepath``
-    directories.  ``progress(done, total, path)`` is called now and then; ``cancelled()`` stops
-    the work early (the partial index is returned).  ``complete`` says whether the result
-    covers every module the code may use (by default: when a modulepath was given).
-    ``guard(path)`` is a context manager entered around the indexing of each file (the
-    command line puts a time limit there; it may swallow what it raises to skip the file).
-    With a ``cache``, a file whose entry is cached is not parsed, and new entries are stored.
-    With ``jobs`` > 1 (and no guard), the files to parse are parsed in that many processes when
-    there are at least ``PARALLEL_MIN`` of them."""
+def index_files(roots: list, modulepath: list, complete: bool | None = None,
+                max_files: int = MAX_FILES) -> tuple[WorkspaceIndex, list]:
+    """The first half of ``build_index``: an index holding only the modules found under the
+    workspace ``roots`` and the ``modulepath`` directories, and the ``SourceFile``s to index
+    into it, in the order ``build_index`` adds them."""
     index = WorkspaceIndex(complete=bool(modulepath) if complete is None else complete)
     files: list = []
     module_names: dict = {}
@@ -205,10 +194,38 @@ def build_index(roots: list, modulepath: list, complete: bool | None = None,
                 log.exception("indexing %s failed", path)
                 continue
             if sf is not None:
+                sf.ident = ident
                 files.append(sf)
             if len(files) >= max_files:
                 log.warning("indexing stopped at %d files (the index.maxFiles setting)", max_files)
                 break
+    for sf in files:
+        if sf.module and sf.module not in index.module_roots:
+            for parent in Path(sf.path).parents:
+                if parent.name in _ROLE_SEGMENTS:
+                    index.add_module(sf.module, str(parent.parent))
+                    break
+    return index, files
+
+
+def build_index(roots: list, modulepath: list, complete: bool | None = None,
+                progress: Callable[[int, int, str], None] | None = None,
+                cancelled: Callable[[], bool] | None = None,
+                skip_paths: Callable[[str], bool] | None = None,
+                max_files: int = MAX_FILES,
+                guard: Callable[[str], AbstractContextManager] | None = None,
+                max_file_bytes: int = MAX_FILE_BYTES,
+                cache: IndexCache | None = None, jobs: int = 1) -> WorkspaceIndex:
+    """Index every module file under the workspace ``roots`` and the ``modulepath``
+    directories.  ``progress(done, total, path)`` is called now and then; ``cancelled()`` stops
+    the work early (the partial index is returned).  ``complete`` says whether the result
+    covers every module the code may use (by default: when a modulepath was given).
+    ``guard(path)`` is a context manager entered around the indexing of each file (the
+    command line puts a time limit there; it may swallow what it raises to skip the file).
+    With a ``cache``, a file whose entry is cached is not parsed, and new entries are stored.
+    With ``jobs`` > 1 (and no guard), the files to parse are parsed in that many processes when
+    there are at least ``PARALLEL_MIN`` of them."""
+    index, files = index_files(roots, modulepath, complete, max_files)
     total = len(files)
     if guard is not None:
         jobs = 1        # the guard's time limit works in this process only
@@ -217,11 +234,6 @@ def build_index(roots: list, modulepath: list, complete: bool | None = None,
     for i, sf in enumerate(files):
         if cancelled is not None and cancelled():
             break
-        if sf.module and sf.module not in index.module_roots:
-            for parent in Path(sf.path).parents:
-                if parent.name in _ROLE_SEGMENTS:
-                    index.add_module(sf.module, str(parent.parent))
-                    break
         if skip_paths is not None and skip_paths(sf.path):
             continue
         data = read_bounded(sf.path, max_file_bytes)
@@ -234,7 +246,7 @@ def build_index(roots: list, modulepath: list, complete: bool | None = None,
             misses += entry is None
             continue
         if entry is None:
-            entry = _index_one(sf.path, sf.module, sf.role, data, guard)
+            entry = index_one(sf.path, sf.module, sf.role, data, guard)
             if entry is not None and cache is not None:
                 cache.put(key, entry)
         if entry is not None:
@@ -246,7 +258,7 @@ def build_index(roots: list, modulepath: list, complete: bool | None = None,
     return index
 
 
-def _index_one(path: str, module: str, role: str, data: bytes,
+def index_one(path: str, module: str, role: str, data: bytes,
                guard: Callable[[str], AbstractContextManager] | None = None) -> FileEntry | None:
     try:
         with guard(path) if guard is not None else nullcontext():
@@ -266,7 +278,7 @@ def _index_batch(batch: list, cache_root: str | None) -> list:
     cache = IndexCache(cache_root) if cache_root is not None else None
     out = []
     for path, module, role, key, data in batch:
-        entry = _index_one(path, module, role, data)
+        entry = index_one(path, module, role, data)
         if entry is not None and cache is not None:
             cache.put(key, entry)
         out.append(dumps(entry) if entry is not None else None)
@@ -351,7 +363,7 @@ def _index_in_processes(index: WorkspaceIndex, deferred: list, misses: int, jobs
         if cancelled is not None and cancelled():
             break
         path, module, role, key, data = work[i]
-        entry = _index_one(path, module, role, data)
+        entry = index_one(path, module, role, data)
         if entry is not None and cache is not None:
             cache.put(key, entry)
         parsed[i] = entry

@@ -113,12 +113,15 @@ class FileEntry:
     top_variables: frozenset = frozenset()
 
 
+PUPPET_ROLES = frozenset({"manifest", "function", "type_alias", "plan", "site"})
+
+
 def index_source(path: str, text: str, module: str = "", role: str = "manifest") -> FileEntry:
     """Index one file's text.  ``role`` is what ``file_role`` says (``site`` for an
     environment's manifests)."""
     entry = FileEntry(path, module, role)
-    if role in ("manifest", "function", "type_alias", "plan", "site"):
-        _index_puppet(entry, text)
+    if role in PUPPET_ROLES:
+        _index_puppet(entry, FileModel(parse_for_role(text, role)))
     elif role == "ruby_function":
         _index_ruby4(entry, text)
     elif role == "ruby3_function":
@@ -153,9 +156,21 @@ def _signature(name: str, params: tuple, ret: str = "") -> str:
     return f"{name}({', '.join(parts)})" + (f" >> {ret}" if ret else "")
 
 
-def _index_puppet(entry: FileEntry, text: str) -> None:
-    result = parse(text, tasks=entry.role == "plan")
-    model = FileModel(result)
+def parse_for_role(text: str, role: str):
+    """The parse the index makes of a Puppet file of ``role``."""
+    return parse(text, tasks=role == "plan")
+
+
+def index_model(path: str, module: str, role: str, model: FileModel) -> FileEntry:
+    """Index a Puppet file from the ``FileModel`` of its ``parse_for_role`` parse, made by
+    the caller (``puppet-ls check`` keeps it to check the file without parsing it twice)."""
+    entry = FileEntry(path, module, role)
+    _index_puppet(entry, model)
+    return entry
+
+
+def _index_puppet(entry: FileEntry, model: FileModel) -> None:
+    text = model.text
     for n in model.named:
         doc = parse_doc(leading_comment(text, n.node.range[0]))
         if n.kind in ("class", "define"):
