@@ -49,7 +49,13 @@ def collect_files(paths: tuple[str, ...]) -> tuple[list[Path], list[str], list[F
     walked: set = set()
 
     def add(f: str) -> None:
-        key = os.path.realpath(f)
+        # the same file by another path: told by its (device, inode), which costs one stat
+        # where realpath costs one per path component
+        try:
+            st = os.stat(f)
+            key: object = (st.st_dev, st.st_ino)
+        except OSError:
+            key = os.path.realpath(f)
         if key not in seen:
             seen.add(key)
             files.append(Path(f))
@@ -153,9 +159,15 @@ def _echo_diagnostic(report: FileReport, d: Diagnostic, index: LineIndex | None,
               help="Directories of modules the code may use (':'-separated, repeatable).  Their "
                    "classes, defined types, functions and types are known, and names found "
                    "nowhere are reported as unknown.")
+@click.option("--jobs", "-j", type=click.IntRange(min=0), default=0, metavar="N",
+              help="Check in N processes (default 0: one per CPU core; 1: in this process).")
+@click.option("--cache-dir", type=click.Path(file_okay=False), metavar="DIR",
+              help="Keep results here between runs (default: $PUPPET_LS_CACHE_DIR, else "
+                   ".puppet-ls-cache/ at the project root, else $XDG_CACHE_HOME/puppet-ls).")
+@click.option("--no-cache", is_flag=True, help="Neither read nor write the cache (also: $PUPPET_LS_NO_CACHE=1).")
 @_file_options
 def check(paths: tuple[str, ...], fmt: str, quiet: bool, show_ignored: bool, modulepath: tuple[str, ...],
-          max_bytes: int, file_timeout: float) -> None:
+          jobs: int, cache_dir: str | None, no_cache: bool, max_bytes: int, file_timeout: float) -> None:
     """Check Puppet manifests and EPP templates: syntax, validation, static checks and
     puppet-lint's style checks (those it runs by default, under its names).
 
@@ -172,7 +184,7 @@ def check(paths: tuple[str, ...], fmt: str, quiet: bool, show_ignored: bool, mod
     0 when no errors were found (warnings allowed), 1 when there were errors, 2 on bad usage
     (e.g. a path that does not exist).
     """
-    from .check_run import run_check
+    from .check_run import default_cache_dir, prepare_cache_dir, run_check
     files, missing, unlisted = collect_files(paths)
     for m in missing:
         click.echo(f"puppet-ls check: no such file or directory: {display_path(m)}", err=True)
@@ -185,7 +197,14 @@ def check(paths: tuple[str, ...], fmt: str, quiet: bool, show_ignored: bool, mod
             sys.exit(2)
 
     from puppet_ls.language.lint import default_enabled
-    options = CheckOptions(max_bytes=max_bytes, file_timeout=file_timeout, lint=default_enabled())
+    if no_cache:
+        cache_dir = None
+    elif cache_dir:
+        cache_dir = prepare_cache_dir(cache_dir)
+    else:
+        cache_dir = default_cache_dir()
+    options = CheckOptions(max_bytes=max_bytes, file_timeout=file_timeout, lint=default_enabled(),
+                           cache_dir=cache_dir, jobs=jobs or os.cpu_count() or 1)
     # The modules being checked and the modulepath are indexed so that what they define is
     # known; the same engine (file_diagnostics with this environment) serves the server.
     checked = run_check(files, dirs, options, warn=lambda message: click.echo(f"puppet-ls check: {message}", err=True))
@@ -200,7 +219,7 @@ def check(paths: tuple[str, ...], fmt: str, quiet: bool, show_ignored: bool, mod
     else:
         reports += list(checked)
     for report in reports:
-        index = LineIndex(report.text) if report.text is not None else None
+        index = LineIndex(report.text) if report.text is not None and (report.diagnostics or report.ignored) else None
         for d in report.diagnostics:
             if fmt == "text":
                 rec = _echo_diagnostic(report, d, index)

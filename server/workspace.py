@@ -406,22 +406,31 @@ def module_root_of(path: str) -> str | None:
 
 def module_roots_of(paths: Iterable[str]) -> list:
     """The module (or environment) directories that contain the given files, for indexing what
-    ``puppet-ls check`` was pointed at."""
-    out: list = []
+    ``puppet-ls check`` was pointed at.  Worked out once per directory (the files of a run
+    share a few hundred), which matters on thousands of files."""
+    out: dict = {}
+    by_dir: dict = {}
     for p in paths:
         # realpath, not Path.resolve(): it does not raise on a symbolic link loop.
-        path = Path(os.path.realpath(p))
-        if path.is_dir():
-            if path not in out:
-                out.append(path)
+        if os.path.isdir(p):
+            out.setdefault(os.path.realpath(p), None)
             continue
-        for c in path.parents:
-            if c.name in _ROLE_SEGMENTS and c.parent not in out:
-                out.append(c.parent)
-                break
-            # os.path.exists: a directory we may not search is "no", not an exception.
-            if os.path.exists(c / "metadata.json") or os.path.exists(c / "environment.conf"):
-                if c not in out:
-                    out.append(c)
-                break
-    return [str(x) for x in out]
+        folder = os.path.dirname(os.path.realpath(p) if os.path.islink(p) else os.path.abspath(p))
+        if folder not in by_dir:
+            by_dir[folder] = _root_above(os.path.realpath(folder))
+        root = by_dir[folder]
+        if root is not None:
+            out.setdefault(root, None)
+    return list(out)
+
+
+def _root_above(folder: str) -> str | None:
+    """The module or environment that a file in (the resolved) ``folder`` belongs to."""
+    start = Path(folder)
+    for c in (start, *start.parents):
+        if c.name in _ROLE_SEGMENTS and c.parent != c:
+            return str(c.parent)
+        # os.path.exists: a directory we may not search is "no", not an exception.
+        if os.path.exists(c / "metadata.json") or os.path.exists(c / "environment.conf"):
+            return str(c)
+    return None
