@@ -4,8 +4,8 @@
 Each file is parsed once per run.  The workspace index the checks need (what the checked modules
 and the modulepath define) is built first; a checked file that is also a module file is parsed
 for the index and the same tree and scopes are kept to check it afterwards (up to
-``KEEP_CHARS`` characters of source per process, beyond which a file is parsed again rather
-than held).  Reports come back in the order of the files, whatever order they were made in.
+``KEEP_CHARS`` characters of source per run, shared by its processes, beyond which a file is
+parsed again rather than held: memory stays bounded).  Reports come back in the order of the files, whatever order they were made in.
 
 A failure of puppet-ls on one file, or a file taking over the time limit, becomes a diagnostic
 on that file while the others are still checked.
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import dataclasses
 import hashlib
 import marshal
 import os
@@ -41,7 +42,8 @@ if TYPE_CHECKING:   # the checker is imported only when a file is checked: a war
 
 DEFAULT_FILE_TIMEOUT = 60.0
 # Trees kept from indexing until their file is checked cost about 30 bytes of memory per
-# character of source: beyond this many characters a file is parsed again instead.
+# character of source: beyond this many characters (per run, shared by the processes) a file
+# is parsed again instead.
 KEEP_CHARS = 3_000_000
 
 
@@ -257,7 +259,10 @@ def fingerprint(env, query: tuple) -> str:
     op = query[0]
     value: object
     if op == "lookup":
-        value = [_entity_tuple(e) for e in env.lookup(query[1], query[2])]
+        # Where a definition sits in its file and its documentation are left out: no check
+        # reports them for another file's definition, and they change with every edit above it.
+        value = [_entity_tuple(dataclasses.replace(e, offset=0, end=0, doc="", extra={}))
+                 for e in env.lookup(query[1], query[2])]
     elif op == "names":
         value = env.names(query[1])
     elif op == "has_fact":
@@ -425,13 +430,12 @@ def run_check(files: list, modulepath: list, options: CheckOptions,
 
     work: _CheckWork | _WorkerPool | None = None
     if pending:
+        fresh = [n for n in pending if n not in stale]     # certainly checked
         work = _CheckWork(paths, datas, options, warn)
-        if options.jobs > 1 and len(pending) >= PARALLEL_MIN:
-            pool = _WorkerPool(options.jobs, paths, datas, options, warn)
-            if pool.start():
-                work = pool
+        if len(fresh) >= PARALLEL_MIN:
+            work = _pool_or(work, paths, datas, options, warn)
         answers: dict = {}
-        _build_index(index, items, cache, work, {n for n in pending if n not in stale})
+        _build_index(index, items, cache, work, set(fresh))
         todo = []
         for n in pending:
             found = stale.get(n)
@@ -441,6 +445,8 @@ def run_check(files: list, modulepath: list, options: CheckOptions,
                 cache.put_blob(keys[n], marshal.dumps((_MAGIC, index_digest) + tuple(found[1:])))
             else:
                 todo.append(n)
+        if len(todo) >= PARALLEL_MIN and isinstance(work, _CheckWork):
+            work = _pool_or(work, paths, datas, options, warn)
         results = work.check(index, todo, answers)
     else:
         results = iter(())
@@ -459,6 +465,16 @@ def run_check(files: list, modulepath: list, options: CheckOptions,
 
 
 _DONE = FileReport("", None, [])     # a report already given out
+
+
+def _pool_or(work: _CheckWork, paths: list, datas: list, options: CheckOptions,
+             warn: Callable[[str], None]) -> _CheckWork | _WorkerPool:
+    """Worker processes for the rest of the run when ``options.jobs`` asks for them and they
+    start, else ``work`` (this process)."""
+    if options.jobs <= 1:
+        return work
+    pool = _WorkerPool(options.jobs, paths, datas, options, warn)
+    return pool if pool.start() else work
 
 
 def _answer(answers: dict, index, query: tuple) -> str:
@@ -502,6 +518,7 @@ class _CheckWork:
         self.options = options
         self.warn = warn
         self.kept: dict = {}
+        self.budget = options.keep_chars    # characters of source whose trees may still be kept
 
     @contextmanager
     def guard(self, path: str) -> Iterator[None]:
@@ -519,10 +536,9 @@ class _CheckWork:
         from puppet_ls.language.ide.index import PUPPET_ROLES, index_model, parse_for_role
 
         from .workspace import decode, index_one
-        budget = self.options.keep_chars
         for i, sf, data, n in misses:
             entry = None
-            if (n >= 0 and sf.role in PUPPET_ROLES and len(data) <= budget
+            if (n >= 0 and sf.role in PUPPET_ROLES and len(data) <= self.budget
                     and _tasks_mode(self.paths[n]) == (sf.role == "plan")):
                 text = decode(data)
                 try:
@@ -530,7 +546,7 @@ class _CheckWork:
                         model = FileModel(parse_for_role(text, sf.role))
                         entry = index_model(sf.path, sf.module, sf.role, model)
                         self.kept[n] = Parsed(model.result, model)
-                        budget -= len(text)
+                        self.budget -= len(text)
                 except Exception:   # noqa: BLE001 - one odd file must not stop indexing
                     entry = None
             else:
@@ -661,7 +677,7 @@ class _WorkerPool:
         o = self.options
         try:
             _send(w.stdin, ("options", o.max_bytes, o.file_timeout,
-                               tuple(sorted(o.lint)) if o.lint is not None else None, o.keep_chars))
+                               tuple(sorted(o.lint)) if o.lint is not None else None, o.keep_chars // self.jobs))
         except OSError:
             self._stop(w)
             return None
