@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
-import dataclasses
+import functools
 import hashlib
 import marshal
 import os
@@ -240,16 +240,11 @@ def prepare_cache_dir(folder: str) -> str:
 
 # ---- what a file's checks asked of the index -----------------------------------------------------
 
-def _canon(value):
-    """``value`` with sets sorted, so that its ``marshal`` form is the same in every process
-    (set order follows string hashes, which differ between processes)."""
-    if isinstance(value, (set, frozenset)):
-        return ("<set>",) + tuple(sorted((_canon(v) for v in value), key=repr))
-    if isinstance(value, dict):
-        return ("<dict>",) + tuple(sorted(((k, _canon(v)) for k, v in value.items()), key=repr))
-    if isinstance(value, (list, tuple)):
-        return tuple(_canon(v) for v in value)
-    return value
+@functools.lru_cache(maxsize=1)
+def _fingerprinted() -> tuple:
+    """Which fields of ``Entity`` (in ``_entity_tuple``'s order) a lookup's fingerprint keeps."""
+    from .index_cache import _ENTITY_FIELDS
+    return tuple(name not in ("offset", "end", "doc", "extra") for name in _ENTITY_FIELDS)
 
 
 def fingerprint(env, query: tuple) -> str:
@@ -257,11 +252,14 @@ def fingerprint(env, query: tuple) -> str:
     fingerprints, equal answers, so a cached result that asked it still holds."""
     from .index_cache import _entity_tuple
     op = query[0]
-    value: object
+    value: Any
     if op == "lookup":
         # Where a definition sits in its file and its documentation are left out: no check
         # reports them for another file's definition, and they change with every edit above it.
-        value = [_entity_tuple(dataclasses.replace(e, offset=0, end=0, doc="", extra={}))
+        keep_field = _fingerprinted()
+        # sets sorted: their order follows string hashes, which differ between processes
+        value = [tuple(tuple(sorted(v)) if isinstance(v, frozenset) else v
+                       for v, keep in zip(_entity_tuple(e), keep_field) if keep)
                  for e in env.lookup(query[1], query[2])]
     elif op == "names":
         value = env.names(query[1])
@@ -275,7 +273,7 @@ def fingerprint(env, query: tuple) -> str:
         value = sorted((e.name, e.body_text) for e in env.entities("type_alias"))
     else:
         value = env.complete
-    return hashlib.blake2b(marshal.dumps(_canon(value)), digest_size=12).hexdigest()
+    return hashlib.blake2b(marshal.dumps(value), digest_size=12).hexdigest()
 
 
 class RecordingEnv:
@@ -371,7 +369,7 @@ def config_key(options: CheckOptions) -> str:
     return f"{CACHE_FORMAT}|{lint}|{options.config_key}"
 
 
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2      # changes with what results or fingerprints hold
 
 
 # ---- the run ----------------------------------------------------------------------------------
@@ -405,6 +403,10 @@ def run_check(files: list, modulepath: list, options: CheckOptions,
     index_digest = digest.hexdigest()
 
     config = config_key(options)
+    # Results made with another index that were found still right with this one (a single
+    # record, rather than rewriting every result after each change to a module file).
+    valid_key = cache.key("", "check-valid", config, index_digest.encode("ascii")) if cache is not None else ""
+    validated = _key_set(cache.get_blob(valid_key)) if cache is not None else frozenset()
     count = len(paths)
     ready: list = [None] * count
     datas: list = [None] * count
@@ -422,7 +424,7 @@ def run_check(files: list, modulepath: list, options: CheckOptions,
             keys[n] = cache.key(os.path.abspath(path), "check", config, data)
             found = _cached(cache.get_blob(keys[n]))
             if found is not None:
-                if found[0] == index_digest:
+                if found[0] == index_digest or keys[n] in validated:
                     ready[n] = report_of(path, data, found[2], found[3])
                     continue
                 stale[n] = found
@@ -437,14 +439,16 @@ def run_check(files: list, modulepath: list, options: CheckOptions,
         answers: dict = {}
         _build_index(index, items, cache, work, set(fresh))
         todo = []
+        still = []
         for n in pending:
             found = stale.get(n)
             if found is not None and all(_answer(answers, index, q) == fp for q, fp in found[1]):
                 ready[n] = report_of(paths[n], datas[n], found[2], found[3])
-                assert cache is not None
-                cache.put_blob(keys[n], marshal.dumps((_MAGIC, index_digest) + tuple(found[1:])))
+                still.append(keys[n])
             else:
                 todo.append(n)
+        if still and cache is not None:
+            cache.put_blob(valid_key, marshal.dumps(("puppet-ls-valid", tuple(sorted(validated.union(still))))))
         if len(todo) >= PARALLEL_MIN and isinstance(work, _CheckWork):
             work = _pool_or(work, paths, datas, options, warn)
         results = work.check(index, todo, answers)
@@ -475,6 +479,14 @@ def _pool_or(work: _CheckWork, paths: list, datas: list, options: CheckOptions,
         return work
     pool = _WorkerPool(options.jobs, paths, datas, options, warn)
     return pool if pool.start() else work
+
+
+def _key_set(blob: bytes | None) -> frozenset:
+    try:
+        magic, keys = marshal.loads(blob) if blob is not None else ("", ())
+    except (EOFError, ValueError, TypeError):
+        return frozenset()
+    return frozenset(keys) if magic == "puppet-ls-valid" else frozenset()
 
 
 def _answer(answers: dict, index, query: tuple) -> str:
