@@ -413,9 +413,12 @@ def run_check(files: list, modulepath: list, options: CheckOptions,
     keys: list = [""] * count
     stale: dict = {}        # position -> a stored result made with another index
     pending: list = []
+    module_data = {sf.path: data for sf, data, _ in items}
     for n, path in enumerate(paths):
         try:
-            data = read_bounded(path, options.max_bytes)
+            # a checked module file was just read for the index (under the same path unless
+            # it was named through a link)
+            data = module_data.get(os.path.abspath(path)) or read_bounded(path, options.max_bytes)
         except Exception as exc:  # noqa: BLE001 - last line of defence, as in check_data
             ready[n] = FileReport(display_path(path), None, [internal_error("checking", exc)])
             continue
