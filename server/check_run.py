@@ -15,6 +15,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import functools
+import gc
 import hashlib
 import marshal
 import os
@@ -433,6 +434,17 @@ def run_check(files: list, modulepath: list, options: CheckOptions,
                 stale[n] = found
         pending.append(n)
 
+    with _batch_gc():
+        yield from _finish(paths, datas, ready, keys, pending, stale, items, index, index_digest,
+                           cache, valid_key, validated, options, warn)
+
+
+def _finish(paths: list, datas: list, ready: list, keys: list, pending: list, stale: dict, items: list,
+            index, index_digest: str, cache, valid_key: str, validated: frozenset, options: CheckOptions,
+            warn: Callable[[str], None]) -> Iterator[FileReport]:
+    """The second half of ``run_check``: index and check what the cache did not answer, and
+    give out every report in order."""
+    count = len(paths)
     work: _CheckWork | _WorkerPool | None = None
     if pending:
         fresh = [n for n in pending if n not in stale]     # certainly checked
@@ -441,6 +453,7 @@ def run_check(files: list, modulepath: list, options: CheckOptions,
             work = _pool_or(work, paths, datas, options, warn)
         answers: dict = {}
         _build_index(index, items, cache, work, set(fresh))
+        gc.freeze()
         todo = []
         still = []
         for n in pending:
@@ -482,6 +495,20 @@ def _pool_or(work: _CheckWork, paths: list, datas: list, options: CheckOptions,
         return work
     pool = _WorkerPool(options.jobs, paths, datas, options, warn)
     return pool if pool.start() else work
+
+
+@contextmanager
+def _batch_gc() -> Iterator[None]:
+    """The cyclic garbage collector tuned for a batch run: collections less often, and
+    (``gc.freeze`` once the index and the kept trees exist) never over those long-lived
+    objects, which hold no garbage: 10% of the CPU of checking the corpus in one process."""
+    old = gc.get_threshold()
+    gc.set_threshold(20_000, 50, 1000)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*old)
+        gc.unfreeze()
 
 
 def _key_set(blob: bytes | None) -> frozenset:
@@ -621,6 +648,7 @@ def worker_main() -> int:
             options = CheckOptions(max_bytes, timeout, frozenset(lint) if lint is not None else None, keep)
             warnings: list = []
             work = _CheckWork({}, {}, options, warnings.append)
+            gc.set_threshold(20_000, 50, 1000)   # see _batch_gc
         elif op == "index":
             assert work is not None
             i, path, module, role, ident, data, n, check_path = msg[1:]
@@ -641,6 +669,7 @@ def worker_main() -> int:
                 if entry is not None:
                     index.add(entry)
             answers = {}
+            gc.freeze()         # see _batch_gc
         elif op == "check":
             assert work is not None
             n, path, data = msg[1:]
