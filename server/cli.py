@@ -183,6 +183,10 @@ def check(paths: tuple[str, ...], fmt: str, quiet: bool, show_ignored: bool, mod
     still checked.  Lines and columns are 1-based; columns count characters.  Exit status is
     0 when no errors were found (warnings allowed), 1 when there were errors, 2 on bad usage
     (e.g. a path that does not exist).
+
+    Each file is parsed once, in --jobs processes.  Results are kept in a cache folder
+    (.puppet-ls-cache/ at the project root by default): a file that did not change is not
+    checked again unless something it uses from another file changed.
     """
     from .check_run import default_cache_dir, prepare_cache_dir, run_check
     files, missing, unlisted = collect_files(paths)
