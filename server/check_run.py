@@ -634,7 +634,14 @@ def worker_main() -> int:
     from puppet_ls.language.ide.index import WorkspaceIndex
 
     from .index_cache import dumps, loads
-    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
+    stdin = sys.stdin.buffer
+    # The answers get a descriptor of their own; anything else printed goes to stderr, so
+    # that a stray print can never corrupt them.
+    stdout = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    # Ctrl-C reaches the whole process group: the parent decides, and closes our stdin.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     work: _CheckWork | None = None
     index = None
     answers: dict = {}
