@@ -402,6 +402,9 @@ def run_check(files: list, modulepath: list, options: CheckOptions,
         digest.update(key.encode("ascii") + b"\0")
         items.append((sf, data, key))
     index_digest = digest.hexdigest()
+    # one snapshot of the index per set of module folders
+    snapshot_key = (cache.key("", "check-index-snapshot", repr(sorted(index.module_roots.items())), b"")
+                    if cache is not None else "")
 
     config = config_key(options)
     # Results made with another index that were found still right with this one (a single
@@ -436,12 +439,12 @@ def run_check(files: list, modulepath: list, options: CheckOptions,
 
     with _batch_gc():
         yield from _finish(paths, datas, ready, keys, pending, stale, items, index, index_digest,
-                           cache, valid_key, validated, options, warn)
+                           cache, valid_key, validated, options, warn, snapshot_key)
 
 
 def _finish(paths: list, datas: list, ready: list, keys: list, pending: list, stale: dict, items: list,
             index, index_digest: str, cache, valid_key: str, validated: frozenset, options: CheckOptions,
-            warn: Callable[[str], None]) -> Iterator[FileReport]:
+            warn: Callable[[str], None], snapshot_key: str) -> Iterator[FileReport]:
     """The second half of ``run_check``: index and check what the cache did not answer, and
     give out every report in order."""
     count = len(paths)
@@ -452,7 +455,7 @@ def _finish(paths: list, datas: list, ready: list, keys: list, pending: list, st
         if len(fresh) >= PARALLEL_MIN:
             work = _pool_or(work, paths, datas, options, warn)
         answers: dict = {}
-        _build_index(index, items, cache, work, set(fresh))
+        _build_index(index, items, cache, work, set(fresh), snapshot_key)
         gc.freeze()
         todo = []
         still = []
@@ -526,18 +529,29 @@ def _answer(answers: dict, index, query: tuple) -> str:
     return fp
 
 
-def _build_index(index, items: list, cache, work: _CheckWork | _WorkerPool, to_check: set) -> None:
+def _build_index(index, items: list, cache, work: _CheckWork | _WorkerPool, to_check: set,
+                 snapshot_key: str = "") -> None:
     """Add every module file's entry to ``index`` in file order: from the cache, or parsed
-    by ``work``, which keeps the trees of the files in ``to_check`` for their checks."""
+    by ``work``, which keeps the trees of the files in ``to_check`` for their checks.  The
+    stored forms of the whole index are also kept as one snapshot (under ``snapshot_key``): a
+    run after a change reads one file instead of one per module file."""
+    from .index_cache import dumps, loads
     wanted: dict = {}
     for n in to_check:
         ident = _identity(work.paths[n])
         if ident is not None:
             wanted.setdefault(ident, n)
+    stored = _snapshot(cache.get_blob(snapshot_key)) if cache is not None and snapshot_key else {}
     slots: list = [None] * len(items)
+    blobs: dict = {}
     misses = []
     for i, (sf, data, key) in enumerate(items):
-        entry = cache.get(key) if cache is not None else None
+        blob = stored.get(key)
+        entry = loads(blob) if blob is not None else None
+        if entry is not None:
+            blobs[key] = blob
+        elif cache is not None:
+            entry = cache.get(key)
         if entry is None:
             misses.append((i, sf, data, wanted.get(sf.ident, -1)))
         else:
@@ -549,6 +563,21 @@ def _build_index(index, items: list, cache, work: _CheckWork | _WorkerPool, to_c
     for entry in slots:
         if entry is not None:
             index.add(entry)
+    if cache is not None and snapshot_key and len(blobs) != len(items):
+        forms = tuple((key, blobs.get(key) or dumps(entry))
+                      for (_, _, key), entry in zip(items, slots) if entry is not None)
+        cache.put_blob(snapshot_key, marshal.dumps((_SNAPSHOT, forms)))
+
+
+_SNAPSHOT = "puppet-ls-index-snapshot"
+
+
+def _snapshot(blob: bytes | None) -> dict:
+    try:
+        magic, forms = marshal.loads(blob) if blob is not None else ("", ())
+    except (EOFError, ValueError, TypeError):
+        return {}
+    return dict(forms) if magic == _SNAPSHOT else {}
 
 
 class _CheckWork:

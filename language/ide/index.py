@@ -379,6 +379,7 @@ class WorkspaceIndex(Environment):
         self._facts: set = set()
         self._top_vars: set = set()
         self._aliases = None
+        self._aliases_by_lower: dict | None = None
         self.generation = 0
 
     # -- building ------------------------------------------------------------------------------
@@ -397,7 +398,7 @@ class WorkspaceIndex(Environment):
                 self._facts.add(e.name)
         self._top_vars |= entry.top_variables
         if any(e.kind == "type_alias" for e in entry.entities):
-            self._aliases = None
+            self._aliases = self._aliases_by_lower = None
         self.generation += 1
 
     def remove(self, path: str) -> None:
@@ -412,7 +413,7 @@ class WorkspaceIndex(Environment):
                     del self._by_name[(e.kind, e.name)]
         self._facts = {e.name for es in self._by_name.values() for e in es if e.kind == "fact"}
         self._top_vars = set().union(*(f.top_variables for f in self.files.values())) if self.files else set()
-        self._aliases = None
+        self._aliases = self._aliases_by_lower = None
         self.generation += 1
 
     # -- Environment ---------------------------------------------------------------------------
@@ -425,8 +426,15 @@ class WorkspaceIndex(Environment):
             key = key.lower()
         found = self._by_name.get((kind, key))
         if found is None and kind == "type_alias":
-            low = key.lower()
-            found = [e for (k, n), es in self._by_name.items() if k == kind and n.lower() == low for e in es]
+            # Type names are matched without case as a fallback; every type reference of a
+            # checked file asks (String, Integer, ...), so the lower-case table is kept.
+            if self._aliases_by_lower is None:
+                table: dict = {}
+                for (k, n), es in self._by_name.items():
+                    if k == "type_alias":
+                        table.setdefault(n.lower(), []).extend(es)
+                self._aliases_by_lower = table
+            found = self._aliases_by_lower.get(key.lower())
         return list(found or [])
 
     def names(self, kind: str) -> list:
