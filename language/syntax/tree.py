@@ -287,9 +287,15 @@ class SyntaxNode:
         return (first.offset, last.end if last is not None else first.end)
 
     def child(self, kind: str) -> SyntaxNode | None:
-        for c in self.children():
-            if c.kind == kind:
-                return c
+        # only the match is made into a positioned node (the AST views ask this a lot)
+        off = self.offset
+        for i, c in enumerate(self.green.children):
+            if type(c) is tuple:
+                off += len(c[1])
+            else:
+                if c.kind == kind:
+                    return SyntaxNode(c, off, self, i)
+                off += c.width
         return None
 
     def token(self, kind: str) -> SyntaxToken | None:
