@@ -5,10 +5,16 @@ Each file is parsed once per run.  The workspace index the checks need (what the
 and the modulepath define) is built first; a checked file that is also a module file is parsed
 for the index and the same tree and scopes are kept to check it afterwards (up to
 ``KEEP_CHARS`` characters of source per run, shared by its processes, beyond which a file is
-parsed again rather than held: memory stays bounded).  Reports come back in the order of the files, whatever order they were made in.
+parsed again rather than held: memory stays bounded).  With ``jobs`` > 1 the indexing and the
+checks run in worker processes (``python -m puppet_ls.server.check_run``).  Reports come back
+in the order of the files, whatever order they were made in.
+
+Results are kept in the cache folder of ``index_cache.py``: a file whose bytes, path and
+configuration did not change is not checked again while the answers its checks got from the
+index are the same (see ``run_check`` and docs/decisions.md).
 
 A failure of puppet-ls on one file, or a file taking over the time limit, becomes a diagnostic
-on that file while the others are still checked.
+on that file while the others are still checked, also when it happens in a worker.
 """
 from __future__ import annotations
 
