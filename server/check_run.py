@@ -539,8 +539,9 @@ def _build_index(index, items: list, cache, work: _CheckWork | _WorkerPool, to_c
                  snapshot_key: str = "") -> None:
     """Add every module file's entry to ``index`` in file order: from the cache, or parsed
     by ``work``, which keeps the trees of the files in ``to_check`` for their checks.  The
-    stored forms of the whole index are also kept as one snapshot (under ``snapshot_key``): a
-    run after a change reads one file instead of one per module file."""
+    stored forms of the whole index are kept as one snapshot (under ``snapshot_key``) rather
+    than as one entry per file: a run after a change reads one file instead of one per module
+    file, and a cold run writes one instead of thousands."""
     from .index_cache import dumps, loads
     wanted: dict = {}
     for n in to_check:
@@ -564,7 +565,7 @@ def _build_index(index, items: list, cache, work: _CheckWork | _WorkerPool, to_c
             slots[i] = entry
     for i, entry in work.index(misses):
         slots[i] = entry
-        if entry is not None and cache is not None:
+        if entry is not None and cache is not None and not snapshot_key:
             cache.put(items[i][2], entry)
     for entry in slots:
         if entry is not None:
