@@ -18,71 +18,27 @@ from __future__ import annotations
 import json
 import os
 import re
-import signal
 import sys
-import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import NoReturn
 
 import click
 
 from puppet_ls.language.diagnostics import Diagnostic
-from puppet_ls.language.ide.diagnostics import internal_error, parse_for_path, source_diagnostics
+from puppet_ls.language.ide.diagnostics import internal_error, parse_for_path
 from puppet_ls.language.ide.symbols import document_symbols
-from puppet_ls.language.syntax.lexer import detect_bom
 from puppet_ls.language.syntax.lines import LineIndex
 
 from . import __version__
-from .files import (DEFAULT_MAX_FILE_BYTES, ReadProblem, display_path, format_size, parse_size, read_bounded,
-                    walk_sources)
+from .check_run import (DEFAULT_FILE_TIMEOUT, CheckOptions, FileReport, FileTimeout, check_file,
+                        read_source, time_limit)
+from .files import display_path, format_size, parse_size, walk_sources
 from .format_cli import make_format_command
 from .report_formats import FORMAT_HELP, FORMATS, IGNORED, CheckOutput, render, text_line, tool_info
 
 SOURCE_SUFFIXES = (".pp", ".epp")
-DEFAULT_FILE_TIMEOUT = 60.0
-
-
-@dataclass
-class FileReport:
-    path: str                 # as printed (bytes that are not UTF-8 shown as \xNN)
-    text: str | None          # what positions refer to (None when nothing could be read)
-    diagnostics: list
-    ignored: list = field(default_factory=list)   # (diagnostic, reason) silenced by control comments
-
-
-def read_source(path: str | os.PathLike, limit: int = DEFAULT_MAX_FILE_BYTES
-                ) -> tuple[str | None, list[Diagnostic], str | None]:
-    """The text of a source file, or diagnostics saying why there is none, and the text that
-    the diagnostics' positions refer to."""
-    data = read_bounded(path, limit)
-    if isinstance(data, ReadProblem):
-        return None, [Diagnostic.of(data.code, 0, 0, **data.args)], None
-    return decode_source(data)
-
-
-def decode_source(data: bytes) -> tuple[str | None, list[Diagnostic], str | None]:
-    """``read_source`` for bytes already read (standard input)."""
-    bom = detect_bom(data)
-    if bom is not None:
-        name, mark = bom
-        diag = Diagnostic.of("ILLEGAL_BOM", 0, 0, kind=name, bytes=" ".join(f"{b:02X}" for b in mark))
-        if name != "UTF-8":
-            return None, [diag], ""
-        data = data[len(mark):]
-        prefix_diags = [diag]
-    else:
-        prefix_diags = []
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        # Point at the first bad byte: decode what is valid before it to get a character offset.
-        good = data[:exc.start].decode("utf-8", errors="replace")
-        return None, [Diagnostic.of("NOT_UTF8", len(good), len(good) + 1, byte=exc.start, value=f"{data[exc.start]:#04x}")], \
-            data.decode("utf-8", errors="replace")
-    return text, prefix_diags, text
 
 
 def collect_files(paths: tuple[str, ...], exclude: Callable[[str, bool, str], bool] | None = None,
@@ -98,7 +54,13 @@ def collect_files(paths: tuple[str, ...], exclude: Callable[[str, bool, str], bo
     walked: set = set()
 
     def add(f: str) -> None:
-        key = os.path.realpath(f)
+        # the same file by another path: told by its (device, inode), which costs one stat
+        # where realpath costs one per path component
+        try:
+            st = os.stat(f)
+            key: object = (st.st_dev, st.st_ino)
+        except OSError:
+            key = os.path.realpath(f)
         if key not in seen:
             seen.add(key)
             files.append(Path(f))
@@ -125,58 +87,6 @@ def collect_files(paths: tuple[str, ...], exclude: Callable[[str, bool, str], bo
         elif not (force_exclude and exclude is not None and exclude(p, False, "")):
             add(p)
     return files, missing, unlisted
-
-
-class FileTimeout(BaseException):
-    """Raised by the alarm of ``time_limit``.  A BaseException so that the per-stage
-    ``except Exception`` isolation inside the engine lets it through to the command."""
-
-
-@contextmanager
-def time_limit(seconds: float | None) -> Iterator[None]:
-    """Raise FileTimeout in the body after ``seconds`` of wall-clock time (SIGALRM; a no-op off
-    the main thread or where there is no SIGALRM).  Python's regular-expression engine checks
-    for signals, so even a catastrophically backtracking match is stopped."""
-    if not seconds or not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def on_alarm(signum, frame):
-        raise FileTimeout()
-
-    previous = signal.signal(signal.SIGALRM, on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-
-
-def check_file(path: str | os.PathLike, env=None, max_bytes: int = DEFAULT_MAX_FILE_BYTES,
-               timeout: float | None = DEFAULT_FILE_TIMEOUT, lint: frozenset | None = None,
-               data: bytes | None = None) -> FileReport:
-    """Every diagnostic of one file (with the style checks named in ``lint``); ``data``: its
-    bytes when they were read already (standard input).  Never raises for anything the file
-    holds: reading problems, a failure of puppet-ls and running out of time all become
-    diagnostics."""
-    shown = display_path(path)
-    try:
-        text, diags, located = read_source(path, max_bytes) if data is None else decode_source(data)
-        if text is None:
-            return FileReport(shown, located, diags)
-        ignored: list = []
-        try:
-            with time_limit(timeout):
-                # the absolute path (links not resolved, as puppet-lint does) for the layout check
-                # (standard input without --stdin-filename has no path: no layout check)
-                where = os.path.abspath(path) if os.fspath(path) != "-" else ""
-                _, found = source_diagnostics(text, where, env, lint=lint, ignored=ignored)
-        except FileTimeout:
-            found = [Diagnostic.of("CHECK_TIMEOUT", 0, 0, seconds=f"{timeout:g}")]
-        return FileReport(shown, text, diags + found, ignored)
-    except Exception as exc:  # noqa: BLE001 - last line of defence: a bug outside the engine stages
-        return FileReport(shown, None, [internal_error("checking", exc)])
 
 
 def diagnostic_record(report: FileReport, d: Diagnostic, index: LineIndex | None) -> dict:
@@ -357,6 +267,12 @@ def _split(value: tuple[str, ...]) -> tuple[str, ...]:
 @click.option("--diff", "diff", is_flag=True,
               help="Print the fixes --fix would make as a unified diff and write nothing (also with "
                    "--fix); exit status 1 when something would change, 0 otherwise.")
+@click.option("--jobs", "-j", type=click.IntRange(min=0), default=0, metavar="N",
+              help="Check in N processes (default 0: one per CPU core; 1: in this process).")
+@click.option("--cache-dir", type=click.Path(file_okay=False), metavar="DIR",
+              help="Keep results here between runs (default: $PUPPET_LS_CACHE_DIR, else "
+                   ".puppet-ls-cache/ at the project root, else $XDG_CACHE_HOME/puppet-ls).")
+@click.option("--no-cache", is_flag=True, help="Neither read nor write the cache (also: $PUPPET_LS_NO_CACHE=1).")
 @_file_options
 @click.pass_context
 def check(ctx: click.Context, paths: tuple[str, ...], fmt: str, output_file: str | None, show_source: bool,
@@ -364,8 +280,8 @@ def check(ctx: click.Context, paths: tuple[str, ...], fmt: str, output_file: str
           modulepath: tuple[str, ...], config_file: str | None, isolated: bool, select: tuple[str, ...],
           extend_select: tuple[str, ...], ignore: tuple[str, ...], exclude: tuple[str, ...],
           extend_exclude: tuple[str, ...], force_exclude: bool, stdin_filename: str | None,
-          fail_on: str | None, statistics: bool, color: str, max_bytes: int, file_timeout: float,
-          fix: bool = False, diff: bool = False) -> None:
+          fail_on: str | None, statistics: bool, color: str, jobs: int, cache_dir: str | None, no_cache: bool,
+          max_bytes: int, file_timeout: float, fix: bool = False, diff: bool = False) -> None:
     """Check Puppet manifests and EPP templates: syntax, validation, static checks and
     puppet-lint's style checks (those it runs by default, under its names).
 
@@ -392,8 +308,13 @@ def check(ctx: click.Context, paths: tuple[str, ...], fmt: str, output_file: str
     For CI, --format github annotates a pull request, sarif feeds code scanning, gitlab is a
     Code Quality report, and junit and checkstyle suit other dashboards; --output-file writes
     the report to a file (docs/ci.md has GitHub Actions and GitLab CI set-ups).
+
+    Each file is parsed once, in --jobs processes.  Results are kept in a cache folder
+    (.puppet-ls-cache/ at the project root by default): a file that did not change is not
+    checked again unless something it uses from another file changed.
     """
     from . import config as lintconfig
+    from .check_run import default_cache_dir, prepare_cache_dir, run_check
     from .workspace import build_index, environment_root_of, modulepath_from_environment, module_roots_of
     cli_dirs = tuple(d for entry in modulepath for d in entry.split(os.pathsep) if d)
     cli = lintconfig.Layer(
@@ -444,28 +365,24 @@ def check(ctx: click.Context, paths: tuple[str, ...], fmt: str, output_file: str
     if "-" in paths:
         stdin_data = sys.stdin.buffer.read(max_bytes + 1)
 
-    @contextmanager
-    def index_guard(path: str) -> Iterator[None]:
-        # One module file that takes too long to index is left out, with a word, not waited for.
-        try:
-            with time_limit(file_timeout):
-                yield
-        except FileTimeout:
-            click.echo(f"puppet-ls check: indexing {display_path(path)} was stopped after "
-                       f"{file_timeout:g} s; what it defines is unknown", err=True)
-
+    if no_cache:
+        cache_dir = None
+    elif cache_dir:
+        cache_dir = prepare_cache_dir(cache_dir)
+    else:
+        cache_dir = default_cache_dir()
+    options = CheckOptions(max_bytes=max_bytes, file_timeout=file_timeout, lint=cfg.lint_for(""),
+                           cache_dir=cache_dir, jobs=jobs or os.cpu_count() or 1)
     # The modules being checked and the modulepath are indexed so that what they define is
     # known; the same engine (file_diagnostics with this environment) serves the server.  The
     # environment (control repository) above a checked path is indexed with the modulepath its
     # environment.conf names, whether a file of it or its folder was given, as the editor does.
-    checked = [str(f) for f in files] + ([stdin_path] if stdin_data is not None and stdin_filename else [])
-    roots = module_roots_of(checked)
-    for env_root in dict.fromkeys(r for r in map(environment_root_of, checked) if r is not None):
+    checked_paths = [str(f) for f in files] + ([stdin_path] if stdin_data is not None and stdin_filename else [])
+    roots = module_roots_of(checked_paths)
+    for env_root in dict.fromkeys(r for r in map(environment_root_of, checked_paths) if r is not None):
         if env_root not in roots:
             roots.append(env_root)
         dirs += [d for d in modulepath_from_environment(env_root, []) if d not in dirs]
-    env = build_index(roots, dirs, guard=index_guard, max_file_bytes=max_bytes,
-                      exclude=cfg.excluder)
 
     if fix or diff:
         from .fix_cli import run_fixes
@@ -473,9 +390,20 @@ def check(ctx: click.Context, paths: tuple[str, ...], fmt: str, output_file: str
         if diff:
             sys.exit(1 if changed else 0)
 
-    def check_one(path: Path | str, data: bytes | None = None) -> FileReport:
-        report = check_file(path, env, max_bytes, file_timeout, cfg.lint_for(str(path)), data)
-        return lintconfig.apply(cfg, str(path), report)
+    def warn(message: str) -> None:
+        click.echo(f"puppet-ls check: {message}", err=True)
+
+    # Every check the configuration selects runs (cfg.lint_for("")), and lintconfig.apply then
+    # leaves out what it does not report for each file (its per-file ignores): the cached result
+    # of a file does not depend on the per-file configuration.
+    checked = (lintconfig.apply(cfg, str(path), report)
+               for path, report in zip(files, run_check(files, dirs, options, warn=warn, roots=roots,
+                                                        exclude=cfg.excluder)))
+
+    def check_stdin(data: bytes) -> FileReport:
+        env = build_index(roots, dirs, max_file_bytes=max_bytes, exclude=cfg.excluder)
+        return lintconfig.apply(cfg, stdin_path,
+                                check_file(stdin_path, env, max_bytes, file_timeout, cfg.lint_for(stdin_path), data))
 
     show_progress = sys.stderr.isatty() and len(files) > 50 and (fmt == "text" or output_file not in (None, "-"))
     use_color = color == "always" or (color == "auto" and sys.stdout.isatty() and "NO_COLOR" not in os.environ
@@ -486,12 +414,12 @@ def check(ctx: click.Context, paths: tuple[str, ...], fmt: str, output_file: str
             reports.append(FileReport(display_path(stdin_path), None, [Diagnostic.of(
                 "FILE_TOO_LARGE", 0, 0, path=display_path(stdin_path), size="more", limit=format_size(max_bytes))]))
         else:
-            reports.append(check_one(stdin_path, stdin_data))
+            reports.append(check_stdin(stdin_data))
     if show_progress:
-        with click.progressbar(files, label="Checking", file=sys.stderr) as bar:
-            reports += [check_one(f) for f in bar]
+        with click.progressbar(checked, length=len(files), label="Checking", file=sys.stderr) as bar:
+            reports += list(bar)
     else:
-        reports += [check_one(f) for f in files]
+        reports += list(checked)
     # Every finding counts for the exit status; the configuration decides which are shown
     # (puppet-lint's --error-level hides findings that still fail the run).
     errors = sum(1 for r in reports for d in r.diagnostics if d.severity == "error")

@@ -114,25 +114,33 @@ class IndexCache:
         return os.path.join(self.folder, key[:2], key[2:])
 
     def get(self, key: str) -> FileEntry | None:
+        data = self.get_blob(key)
+        entry = loads(data) if data is not None else None
+        if entry is None:
+            self.misses += 1
+            return None
+        self.hits += 1
+        return entry
+
+    def put(self, key: str, entry: FileEntry) -> None:
+        self.put_blob(key, dumps(entry))
+
+    def get_blob(self, key: str) -> bytes | None:
+        """The bytes stored under ``key`` (None when there are none).  ``puppet-ls check``
+        keeps its results per file here too (``server/check_run.py``), under keys of its own."""
         path = self._path(key)
         try:
             with open(path, "rb") as f:
                 data = f.read()
                 mtime = os.fstat(f.fileno()).st_mtime
         except OSError:
-            self.misses += 1
             return None
-        entry = loads(data)
-        if entry is None:
-            self.misses += 1
-            return None
-        self.hits += 1
         if time.time() - mtime > _DAY:   # keep used entries from being pruned as stale
             with contextlib.suppress(OSError):
                 os.utime(path)
-        return entry
+        return data
 
-    def put(self, key: str, entry: FileEntry) -> None:
+    def put_blob(self, key: str, data: bytes) -> None:
         path = self._path(key)
         folder = os.path.dirname(path)
         try:
@@ -142,7 +150,7 @@ class IndexCache:
             fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-")
             try:
                 with os.fdopen(fd, "wb") as f:
-                    f.write(dumps(entry))
+                    f.write(data)
                 os.replace(tmp, path)
             except BaseException:
                 with contextlib.suppress(OSError):

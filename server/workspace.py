@@ -49,6 +49,7 @@ class SourceFile:
     path: str
     module: str
     role: str
+    ident: tuple = ()       # (device, inode): the same file reached by another path
 
 
 def read_text(path: str, limit: int = MAX_FILE_BYTES) -> str | None:
@@ -170,30 +171,14 @@ def modulepath_from_environment(folder: str, basemodulepath: list) -> list:
     return out
 
 
-def build_index(roots: list, modulepath: list, complete: bool | None = None,
-                progress: Callable[[int, int, str], None] | None = None,
-                cancelled: Callable[[], bool] | None = None,
-                skip_paths: Callable[[str], bool] | None = None,
-                max_files: int = MAX_FILES,
-                guard: Callable[[str], AbstractContextManager] | None = None,
-                max_file_bytes: int = MAX_FILE_BYTES,
-                cache: IndexCache | None = None, jobs: int = 1,
-                exclude: Excluder = DEFAULT_EXCLUDER) -> WorkspaceIndex:
-    """Index every module file under the workspace ``roots`` and the ``modulepath``
-    directories.  ``progress(done, total, path)`` is called now and then; ``cancelled()`` stops
-    the work early (the partial index is returned).  ``complete`` says whether the result
-    covers every module the code may use (by default: when a modulepath was given and all its
-    directories exist).
-    ``guard(path)`` is a context manager entered around the indexing of each file (the
-    command line puts a time limit there; it may swallow what it raises to skip the file).
-    With a ``cache``, a file whose entry is cached is not parsed, and new entries are stored.
-    With ``jobs`` > 1 (and no guard), the files to parse are parsed in that many processes when
-    there are at least ``PARALLEL_MIN`` of them.  ``exclude``: the files and folders not to
-    read (server/config.py; by default its default patterns)."""
+def index_files(roots: list, modulepath: list, complete: bool | None = None,
+                max_files: int = MAX_FILES, exclude: Excluder = DEFAULT_EXCLUDER) -> tuple[WorkspaceIndex, list]:
+    """The first half of ``build_index``: an index holding only the modules found under the
+    workspace ``roots`` and the ``modulepath`` directories, and the ``SourceFile``s to index
+    into it, in the order ``build_index`` adds them.  ``complete``: by default, when a modulepath
+    was given and all its directories exist (a control repository whose Puppetfile modules are
+    not installed would otherwise have every stdlib type reported)."""
     if complete is None:
-        # Names found nowhere are unknown only when every module the code may use is there: a
-        # control repository whose Puppetfile modules are not installed (modules/ missing)
-        # would otherwise have every stdlib type reported.
         complete = bool(modulepath) and all(os.path.isdir(d) for d in modulepath)
     index = WorkspaceIndex(complete=complete)
     files: list = []
@@ -222,10 +207,40 @@ def build_index(roots: list, modulepath: list, complete: bool | None = None,
                 log.exception("indexing %s failed", path)
                 continue
             if sf is not None:
+                sf.ident = ident
                 files.append(sf)
             if len(files) >= max_files:
                 log.warning("indexing stopped at %d files (the index.maxFiles setting)", max_files)
                 break
+    for sf in files:
+        if sf.module and sf.module not in index.module_roots:
+            for parent in Path(sf.path).parents:
+                if parent.name in _ROLE_SEGMENTS:
+                    index.add_module(sf.module, str(parent.parent))
+                    break
+    return index, files
+
+
+def build_index(roots: list, modulepath: list, complete: bool | None = None,
+                progress: Callable[[int, int, str], None] | None = None,
+                cancelled: Callable[[], bool] | None = None,
+                skip_paths: Callable[[str], bool] | None = None,
+                max_files: int = MAX_FILES,
+                guard: Callable[[str], AbstractContextManager] | None = None,
+                max_file_bytes: int = MAX_FILE_BYTES,
+                cache: IndexCache | None = None, jobs: int = 1,
+                exclude: Excluder = DEFAULT_EXCLUDER) -> WorkspaceIndex:
+    """Index every module file under the workspace ``roots`` and the ``modulepath``
+    directories.  ``progress(done, total, path)`` is called now and then; ``cancelled()`` stops
+    the work early (the partial index is returned).  ``complete`` says whether the result
+    covers every module the code may use (by default: when a modulepath was given and all its
+    directories exist).  ``exclude``: the files and folders not to read (server/config.py).
+    ``guard(path)`` is a context manager entered around the indexing of each file (the
+    command line puts a time limit there; it may swallow what it raises to skip the file).
+    With a ``cache``, a file whose entry is cached is not parsed, and new entries are stored.
+    With ``jobs`` > 1 (and no guard), the files to parse are parsed in that many processes when
+    there are at least ``PARALLEL_MIN`` of them."""
+    index, files = index_files(roots, modulepath, complete, max_files, exclude)
     total = len(files)
     if guard is not None:
         jobs = 1        # the guard's time limit works in this process only
@@ -234,11 +249,6 @@ def build_index(roots: list, modulepath: list, complete: bool | None = None,
     for i, sf in enumerate(files):
         if cancelled is not None and cancelled():
             break
-        if sf.module and sf.module not in index.module_roots:
-            for parent in Path(sf.path).parents:
-                if parent.name in _ROLE_SEGMENTS:
-                    index.add_module(sf.module, str(parent.parent))
-                    break
         if skip_paths is not None and skip_paths(sf.path):
             continue
         data = read_bounded(sf.path, max_file_bytes)
@@ -251,7 +261,7 @@ def build_index(roots: list, modulepath: list, complete: bool | None = None,
             misses += entry is None
             continue
         if entry is None:
-            entry = _index_one(sf.path, sf.module, sf.role, data, guard)
+            entry = index_one(sf.path, sf.module, sf.role, data, guard)
             if entry is not None and cache is not None:
                 cache.put(key, entry)
         if entry is not None:
@@ -263,7 +273,7 @@ def build_index(roots: list, modulepath: list, complete: bool | None = None,
     return index
 
 
-def _index_one(path: str, module: str, role: str, data: bytes,
+def index_one(path: str, module: str, role: str, data: bytes,
                guard: Callable[[str], AbstractContextManager] | None = None) -> FileEntry | None:
     try:
         with guard(path) if guard is not None else nullcontext():
@@ -283,7 +293,7 @@ def _index_batch(batch: list, cache_root: str | None) -> list:
     cache = IndexCache(cache_root) if cache_root is not None else None
     out = []
     for path, module, role, key, data in batch:
-        entry = _index_one(path, module, role, data)
+        entry = index_one(path, module, role, data)
         if entry is not None and cache is not None:
             cache.put(key, entry)
         out.append(dumps(entry) if entry is not None else None)
@@ -369,7 +379,7 @@ def _index_in_processes(index: WorkspaceIndex, deferred: list, misses: int, jobs
         if cancelled is not None and cancelled():
             break
         path, module, role, key, data = work[i]
-        entry = _index_one(path, module, role, data)
+        entry = index_one(path, module, role, data)
         if entry is not None and cache is not None:
             cache.put(key, entry)
         parsed[i] = entry
@@ -412,25 +422,34 @@ def module_root_of(path: str) -> str | None:
 
 def module_roots_of(paths: Iterable[str]) -> list:
     """The module (or environment) directories that contain the given files, for indexing what
-    ``puppet-ls check`` was pointed at."""
-    out: list = []
+    ``puppet-ls check`` was pointed at.  Worked out once per directory (the files of a run
+    share a few hundred), which matters on thousands of files."""
+    out: dict = {}
+    by_dir: dict = {}
     for p in paths:
         # realpath, not Path.resolve(): it does not raise on a symbolic link loop.
-        path = Path(os.path.realpath(p))
-        if path.is_dir():
-            if path not in out:
-                out.append(path)
+        if os.path.isdir(p):
+            out.setdefault(os.path.realpath(p), None)
             continue
-        for c in path.parents:
-            if c.name in _ROLE_SEGMENTS and c.parent not in out:
-                out.append(c.parent)
-                break
-            # os.path.exists: a directory we may not search is "no", not an exception.
-            if os.path.exists(c / "metadata.json") or os.path.exists(c / "environment.conf"):
-                if c not in out:
-                    out.append(c)
-                break
-    return [str(x) for x in out]
+        folder = os.path.dirname(os.path.realpath(p) if os.path.islink(p) else os.path.abspath(p))
+        if folder not in by_dir:
+            by_dir[folder] = _root_above(os.path.realpath(folder))
+        root = by_dir[folder]
+        if root is not None:
+            out.setdefault(root, None)
+    return list(out)
+
+
+def _root_above(folder: str) -> str | None:
+    """The module or environment that a file in (the resolved) ``folder`` belongs to."""
+    start = Path(folder)
+    for c in (start, *start.parents):
+        if c.name in _ROLE_SEGMENTS and c.parent != c:
+            return str(c.parent)
+        # os.path.exists: a directory we may not search is "no", not an exception.
+        if os.path.exists(c / "metadata.json") or os.path.exists(c / "environment.conf"):
+            return str(c)
+    return None
 
 
 def environment_root_of(path: str) -> str | None:

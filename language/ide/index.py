@@ -113,12 +113,15 @@ class FileEntry:
     top_variables: frozenset = frozenset()
 
 
+PUPPET_ROLES = frozenset({"manifest", "function", "type_alias", "plan", "site"})
+
+
 def index_source(path: str, text: str, module: str = "", role: str = "manifest") -> FileEntry:
     """Index one file's text.  ``role`` is what ``file_role`` says (``site`` for an
     environment's manifests)."""
     entry = FileEntry(path, module, role)
-    if role in ("manifest", "function", "type_alias", "plan", "site"):
-        _index_puppet(entry, text)
+    if role in PUPPET_ROLES:
+        _index_puppet(entry, FileModel(parse_for_role(text, role)))
     elif role == "ruby_function":
         _index_ruby4(entry, text)
     elif role == "ruby3_function":
@@ -153,9 +156,21 @@ def _signature(name: str, params: tuple, ret: str = "") -> str:
     return f"{name}({', '.join(parts)})" + (f" >> {ret}" if ret else "")
 
 
-def _index_puppet(entry: FileEntry, text: str) -> None:
-    result = parse(text, tasks=entry.role == "plan")
-    model = FileModel(result)
+def parse_for_role(text: str, role: str):
+    """The parse the index makes of a Puppet file of ``role``."""
+    return parse(text, tasks=role == "plan")
+
+
+def index_model(path: str, module: str, role: str, model: FileModel) -> FileEntry:
+    """Index a Puppet file from the ``FileModel`` of its ``parse_for_role`` parse, made by
+    the caller (``puppet-ls check`` keeps it to check the file without parsing it twice)."""
+    entry = FileEntry(path, module, role)
+    _index_puppet(entry, model)
+    return entry
+
+
+def _index_puppet(entry: FileEntry, model: FileModel) -> None:
+    text = model.text
     for n in model.named:
         doc = parse_doc(leading_comment(text, n.node.range[0]))
         if n.kind in ("class", "define"):
@@ -364,6 +379,7 @@ class WorkspaceIndex(Environment):
         self._facts: set = set()
         self._top_vars: set = set()
         self._aliases = None
+        self._aliases_by_lower: dict | None = None
         self.generation = 0
 
     # -- building ------------------------------------------------------------------------------
@@ -382,7 +398,7 @@ class WorkspaceIndex(Environment):
                 self._facts.add(e.name)
         self._top_vars |= entry.top_variables
         if any(e.kind == "type_alias" for e in entry.entities):
-            self._aliases = None
+            self._aliases = self._aliases_by_lower = None
         self.generation += 1
 
     def remove(self, path: str) -> None:
@@ -397,7 +413,7 @@ class WorkspaceIndex(Environment):
                     del self._by_name[(e.kind, e.name)]
         self._facts = {e.name for es in self._by_name.values() for e in es if e.kind == "fact"}
         self._top_vars = set().union(*(f.top_variables for f in self.files.values())) if self.files else set()
-        self._aliases = None
+        self._aliases = self._aliases_by_lower = None
         self.generation += 1
 
     # -- Environment ---------------------------------------------------------------------------
@@ -410,8 +426,15 @@ class WorkspaceIndex(Environment):
             key = key.lower()
         found = self._by_name.get((kind, key))
         if found is None and kind == "type_alias":
-            low = key.lower()
-            found = [e for (k, n), es in self._by_name.items() if k == kind and n.lower() == low for e in es]
+            # Type names are matched without case as a fallback; every type reference of a
+            # checked file asks (String, Integer, ...), so the lower-case table is kept.
+            if self._aliases_by_lower is None:
+                table: dict = {}
+                for (k, n), es in self._by_name.items():
+                    if k == "type_alias":
+                        table.setdefault(n.lower(), []).extend(es)
+                self._aliases_by_lower = table
+            found = self._aliases_by_lower.get(key.lower())
         return list(found or [])
 
     def names(self, kind: str) -> list:

@@ -231,15 +231,40 @@ class SyntaxNode:
                 yield from c._tokens_outside_heredoc_bodies(reverse)
 
     def first_token(self, significant: bool = True) -> SyntaxToken | None:
-        for t in self._tokens_outside_heredoc_bodies():
-            if not significant or t.kind not in _TRIVIA:
-                return t
+        """The first (significant) token outside heredoc bodies, as ``_tokens_outside_heredoc_bodies``
+        orders them.  The green children are searched directly and only the nodes on the way to
+        the answer are made into positioned objects: node ranges ask this of most nodes, which
+        made it a hot path of validation and the checks."""
+        off = self.offset
+        for i, c in enumerate(self.green.children):
+            if type(c) is tuple:
+                if not significant or c[0] not in _TRIVIA:
+                    return SyntaxToken(c[0], c[1], off, self, i)
+                off += len(c[1])
+            else:
+                if c.kind != K.HEREDOC_BODY:
+                    found = SyntaxNode(c, off, self, i).first_token(significant)
+                    if found is not None:
+                        return found
+                off += c.width
         return None
 
     def last_token(self, significant: bool = True) -> SyntaxToken | None:
-        for t in self._tokens_outside_heredoc_bodies(reverse=True):
-            if not significant or t.kind not in _TRIVIA:
-                return t
+        """The last (significant) token outside heredoc bodies; see ``first_token``."""
+        children = self.green.children
+        off = self.offset + self.green.width
+        for i in range(len(children) - 1, -1, -1):
+            c = children[i]
+            if type(c) is tuple:
+                off -= len(c[1])
+                if not significant or c[0] not in _TRIVIA:
+                    return SyntaxToken(c[0], c[1], off, self, i)
+            else:
+                off -= c.width
+                if c.kind != K.HEREDOC_BODY:
+                    found = SyntaxNode(c, off, self, i).last_token(significant)
+                    if found is not None:
+                        return found
         return None
 
     def trimmed_text(self) -> str:
@@ -262,9 +287,15 @@ class SyntaxNode:
         return (first.offset, last.end if last is not None else first.end)
 
     def child(self, kind: str) -> SyntaxNode | None:
-        for c in self.children():
-            if c.kind == kind:
-                return c
+        # only the match is made into a positioned node (the AST views ask this a lot)
+        off = self.offset
+        for i, c in enumerate(self.green.children):
+            if type(c) is tuple:
+                off += len(c[1])
+            else:
+                if c.kind == kind:
+                    return SyntaxNode(c, off, self, i)
+                off += c.width
         return None
 
     def token(self, kind: str) -> SyntaxToken | None:

@@ -121,7 +121,7 @@ def install_faults() -> None:
     """Make the engine fail on files carrying one of the markers (in this process only)."""
     import puppet_ls.language.check as checks
     import puppet_ls.language.ide.diagnostics as engine
-    from puppet_ls.server import cli, workspace
+    from puppet_ls.server import check_run, cli, workspace
 
     real_static, real_validate = checks.static_diagnostics, engine.validate
     real_parse, real_symbols = engine.parse_for_path, cli.document_symbols
@@ -157,6 +157,10 @@ def install_faults() -> None:
 
     checks.static_diagnostics = static_diagnostics
     workspace.index_source = index_source
+    # The faults exist in this process only: no worker processes, and no results taken from
+    # or left in the cache.
+    check_run.PARALLEL_MIN = sys.maxsize
+    os.environ[check_run.NO_CACHE_VAR] = "1"
     engine.validate = validate
     engine.parse_for_path = cli.parse_for_path = parse_for_path
     cli.document_symbols = document_symbols
