@@ -150,7 +150,7 @@ class Parser:
                         break
         self.kinds = [t[0] for t in self.toks]
         self.i = 0
-        self.last_error_at = -1
+        self.error_tokens: set[int] = set()
         self.untitled_prefixed = False
         self.dq_open = -1
         self.dq_multiline = False
@@ -209,11 +209,13 @@ class Parser:
         if j >= len(self.toks):
             j = len(self.toks) - 1
         tok = self.toks[j]
-        if j == self.last_error_at and tok[0] != K.EOF:
-            return   # one error per token is enough
+        if j in self.error_tokens and tok[0] != K.EOF:
+            # one error per token is enough (a look-ahead such as brace_after_statement's may
+            # come back to a token an error was reported at before the last one)
+            return
         if code == "SYNTAX_ERROR" and tok[0] == K.ERROR_TOKEN:
             return   # the lexer has said what is wrong with this text (Puppet stops there too)
-        self.last_error_at = j
+        self.error_tokens.add(j)
         self.errors.append(SyntaxError_(tok[2], tok[2] + len(tok[1]), code, issue(code).format(**args), hint))
 
     def syntax_error(self, expected: str | None = None) -> None:
@@ -356,7 +358,7 @@ class Parser:
                 if t2[0] == K.HEREDOC_BODY:
                     sub.body_tokens.add(idx)
         sub.i = 0
-        sub.last_error_at = -1
+        sub.error_tokens = set()
         sub.untitled_prefixed = False
         sub.dq_open = -1
         sub.dq_multiline = False

@@ -79,6 +79,9 @@ KNOWN_EDITS = [
     # a block whose closing brace a broken interpolation swallowed ends at the end of the file:
     # its last token is a '}' but not its own, so it cannot be reparsed as '{ ... }'
     ("class c {\n  $p = \"${a[_dir}/b\"\n}\n", 21, 22, ""),
+    # a '{' right after a statement looks ahead to its first ',': an error at that ',' is not
+    # reported a second time because another error came between (the window's error did)
+    ("${if([]) {vese {}},{}}", 10, 15, "["),
 ]
 
 
