@@ -44,9 +44,6 @@ _BUILTIN_VAR_TYPES = {
 _ARITHMETIC = frozenset({K.PLUS, K.MINUS, K.TIMES, K.DIV, K.MODULO})
 _BOOLEAN_OPS = frozenset({K.ISEQUAL, K.NOTEQUAL, K.MATCH, K.NOMATCH, K.LESSTHAN, K.LESSEQUAL,
                           K.GREATERTHAN, K.GREATEREQUAL, K.IN, K.AND, K.OR})
-# Iteration functions whose lambda receives the elements of the first argument.
-_ITERATORS = frozenset({"each", "map", "filter", "any", "all", "reverse_each", "partition",
-                        "group_by", "flat_map", "each_with_index", "tree_each"})
 
 
 def has_unresolved(t, depth: int = 0) -> bool:
@@ -494,7 +491,8 @@ class Analysis:
             first = args[0] if args else None
         else:
             return m.ANY
-        if name not in _ITERATORS or first is None:
+        facts = builtin_function(name)
+        if facts is None or not facts.iterates or first is None:
             return m.ANY
         params = A.Lambda(lam).params()
         idx = next((i for i, p in enumerate(params) if p.syntax.offset == d.node.offset), 0)

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from ..check.analysis import Analysis
 from ..check.scopes import Definition
+from ..knowledge.functions import function
 from ..syntax import ast as A
 from ..syntax import kinds as K
 from ..syntax.tree import SyntaxNode
@@ -26,9 +27,6 @@ from ..syntax.tree import SyntaxNode
 # definitions or plain literals, whose value is what is written).
 _VALUE_KINDS = frozenset({K.CALL_EXPR, K.METHOD_CALL, K.BINARY_EXPR, K.ACCESS_EXPR, K.SELECTOR_EXPR,
                           K.UNARY_EXPR, K.IF_EXPR, K.UNLESS_EXPR, K.CASE_EXPR, K.PAREN_EXPR})
-_NO_PREVIEW_FUNCTIONS = frozenset({"notice", "info", "warning", "debug", "err", "alert", "crit",
-                                   "emerg", "fail", "include", "contain", "require", "realize", "tag",
-                                   "each", "reverse_each", "create_resources"})
 MAX_LABEL = 60
 # Longest expression source worth previewing.  Past it the value would be cut to MAX_LABEL
 # characters anyway, and merely assembling the program walks every token of the literal
@@ -257,7 +255,8 @@ def _candidates(root: SyntaxNode, start: int, end: int):
 def _worth_showing(node: SyntaxNode) -> bool:
     v = A.view(node)
     if isinstance(v, (A.CallExpr, A.MethodCall)):
-        return (v.name or "") not in _NO_PREVIEW_FUNCTIONS
+        facts = function(v.name or "")
+        return facts is None or not facts.for_effect
     return True
 
 

@@ -10,7 +10,10 @@ does not declare and puppet-ls needs, each kept here and nowhere else:
   an arity (Puppet wraps it as ``Any`` parameters), and one that needs a library this Puppet lacks
   does not load at all; puppet-ls's typing of those is written here, within Puppet's arity;
 * **return types** Puppet does not declare, for static inference (Puppet's own win where it
-  declares one).
+  declares one);
+* **what a call is for**: the functions called for their effect (logging, the catalog, failing),
+  whose value is not worth a preview, and the iteration functions whose lambda receives the
+  elements of the first argument (what type inference gives the lambda's parameters).
 
 The evaluator registers its implementations against these declarations (``eval/registry.py``);
 the static checker, hover, completion and signature help read them.  tests/knowledge/
@@ -89,6 +92,8 @@ class FunctionFacts:
     evaluable: bool                  # the evaluator runs it (else NOT_AVAILABLE_IN_SANDBOX)
     return_type: str = ""            # a type, "=arg" (see _RETURN_TYPES below) or "" (unknown)
     load_error: str = ""             # why the installed Puppet could not load it, if it could not
+    for_effect: bool = False         # called for what it does (logs, catalog, failure), not its value
+    iterates: bool = False           # its lambda receives the elements of its first argument
 
 
 # Functions that need the outside world: files and templates on the node or in modules, Hiera
@@ -147,6 +152,20 @@ _RETURN_TYPES: dict[str, str] = {
 }
 
 
+# Functions called for their effect: a message in the log, a change to the catalog, a failure,
+# or a lambda called for each element (``each`` returns its argument unchanged).
+_FOR_EFFECT = frozenset("""
+alert crit create_resources contain debug each emerg err fail include info notice realize require
+reverse_each tag warning
+""".split())
+
+# Iteration functions whose lambda receives the elements of the first argument (for a hash, its
+# [key, value] pairs); ``reduce`` (a memo first), ``with`` and ``slice`` are not among them.
+_ITERATORS = frozenset("""
+all any each filter group_by map partition reverse_each tree_each
+""".split())
+
+
 def _parse_dispatch(texts: tuple[str, ...]) -> Dispatch:
     """A dispatch from "<Type> <name>[?*+]" texts (a block as "&<Callable> <name>[?]")."""
     params = []
@@ -193,7 +212,7 @@ def _data() -> _Data:
         seen = tuple(_parse_dispatch(t) for t in typed) if typed is not None else puppet
         out[name] = FunctionFacts(name, f["api"], f["summary"], f["doc"], seen, puppet,
                                   name not in _NOT_IN_SANDBOX, _return_type(name, puppet),
-                                  f.get("load_error", ""))
+                                  f.get("load_error", ""), name in _FOR_EFFECT, name in _ITERATORS)
     return _Data(raw["puppet_version"], out)
 
 
@@ -215,4 +234,5 @@ def function(name: str) -> FunctionFacts | None:
 def overlay_names() -> dict[str, frozenset]:
     """The names each of this module's own tables mentions (for the drift test)."""
     return {"not in sandbox": _NOT_IN_SANDBOX, "signatures": frozenset(_SIGNATURES),
-            "return types": frozenset(_RETURN_TYPES)}
+            "return types": frozenset(_RETURN_TYPES), "for effect": _FOR_EFFECT,
+            "iterators": _ITERATORS}
