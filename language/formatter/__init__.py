@@ -21,7 +21,7 @@ from ..syntax import kinds as K
 from ..syntax import parse
 from ..syntax.parser import ParseResult
 from ..syntax.tree import SyntaxNode, SyntaxToken
-from .layout import DEFAULT_OPTIONS, Edit, FormatOptions, layout_edits
+from .layout import DEFAULT_OPTIONS, Edit, FormatOptions, layout_edits, long_line_lists
 from .reorder import ensure_first
 from .safety import check_safe, dump_problem, tree_problem
 
@@ -97,6 +97,8 @@ def format_text(text: str, epp: bool = False, options: FormatOptions = DEFAULT_O
         edits = _within(edits, clean_statements(staged_result)[0])
         notes = [Diagnostic.of("FORMAT_SKIPPED_STATEMENT", *s.range) for s in broken or ()]
     out = apply_edits(staged, edits)
+    if not epp:
+        out = _break_long_lines(out, epp, options, tasks)
     if out == text:
         return FormatResult(text, False, notes)
     # the layout is checked against the staged text's tree, the move of 'ensure' (rarer) against
@@ -107,6 +109,32 @@ def format_text(text: str, epp: bool = False, options: FormatOptions = DEFAULT_O
     if problem:
         return _unsafe(text, problem)
     return FormatResult(out, True, notes)
+
+
+def _break_long_lines(text: str, epp: bool, options: FormatOptions, tasks: bool) -> str:
+    """``text`` (laid out) with the arrays and hashes that make a line too long broken one
+    element per line, outermost first, until no long line starts one (each round breaks at
+    least one list and a broken list stays broken, so this ends; formatting the result again
+    finds nothing more to break, which keeps formatting idempotent)."""
+    for _ in range(_MAX_BREAK_ROUNDS):
+        result = parse(text, epp=epp, tasks=tasks)
+        clean = clean_statements(result)[0] if result.errors else None
+        spread = long_line_lists(text, result.root, clean)
+        if not spread:
+            break
+        edits = layout_edits(text, result.root, epp, options, spread)
+        if clean is not None:
+            edits = _within(edits, clean)
+        broken = apply_edits(text, edits)
+        if broken == text:
+            break
+        text = broken
+    return text
+
+
+# Lists nest: each round breaks the outermost long ones.  Nesting deeper than this on one line
+# is not real code (and the rest is left long rather than formatting forever).
+_MAX_BREAK_ROUNDS = 8
 
 
 def minimal_edits(old: str, new: str) -> list[Edit]:

@@ -20,7 +20,9 @@ Rules (docs/formatting.md has before/after examples of each):
   whose arrows stand on more than one line;
 * trailing whitespace removed, tabs in indentation replaced, comments kept in place;
 * a double-quoted string with nothing to interpolate and no escape becomes single-quoted;
-* optional trailing comma after the last element of a multi-line resource body, hash or array.
+* optional trailing comma after the last element of a multi-line resource body, hash or array;
+* a line longer than ``MAX_LINE`` columns is broken at the outermost one-line array or hash that
+  starts on it (one element per line), again until no such line has one (``__init__.py``).
 Heredoc bodies, string contents and comments are copied verbatim.  In EPP templates only the
 spaces between two code tokens on the same line inside one tag, and quotes, are touched.
 """
@@ -49,6 +51,8 @@ _BROKEN_OUT = frozenset({K.HASH, K.SELECTOR_EXPR})
 _BROKEN_KINDS = _BROKEN_OUT | {K.RESOURCE_EXPR, K.ARRAY}
 _COMMA_LISTS = frozenset({K.HASH, K.ARRAY})
 _INDENT = "  "
+# puppet-lint's 140chars check (on by default; 80chars is not)
+MAX_LINE = 140
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,9 +139,10 @@ def single_quoted(a: Atom) -> str | None:
     return "'" + raw + "'"
 
 
-def _line_breaks(root: SyntaxNode, multi_line) -> tuple[set, set]:
+def _line_breaks(root: SyntaxNode, multi_line, forced_lists: frozenset = frozenset()) -> tuple[set, set]:
     """Offsets of atoms that must start a line (one element per line), and offsets of the last
-    atoms of lists that take a trailing comma when they end a line."""
+    atoms of lists that take a trailing comma when they end a line.  ``forced_lists``: the offsets of
+    arrays and hashes to break even when they stand on one line (a line too long)."""
     breaks: set = set()
     comma_after: set = set()
     for node in find_nodes(root.green, _BROKEN_KINDS):
@@ -171,14 +176,16 @@ def _line_breaks(root: SyntaxNode, multi_line) -> tuple[set, set]:
                         comma_after.add(last.end)
             breaks.add(close.offset)
         elif kind in _BROKEN_OUT or kind == K.ARRAY:
-            if not multi_line(node):
+            opener = node.first_token() if forced_lists else None
+            forced = opener is not None and opener.offset in forced_lists
+            if not forced and not multi_line(node):
                 continue
             close = node.last_token()
             if close is None or close.kind not in CLOSERS or not close.text:
                 continue
             entries = [c for c in node.children()
                        if c.kind in (K.HASH_ENTRY, K.SELECTOR_ENTRY)] if kind != K.ARRAY else list(node.children())
-            if kind in _BROKEN_OUT:
+            if kind in _BROKEN_OUT or forced:
                 for e in entries:
                     t = e.first_token()
                     if t is not None:
@@ -200,8 +207,9 @@ def _gap_has_newline(a: Atom) -> bool:
 
 
 def layout_edits(text: str, root: SyntaxNode, epp: bool = False,
-                 options: FormatOptions | None = None) -> list[Edit]:
-    """The edits that give ``text`` (whose tree is ``root``) the canonical layout."""
+                 options: FormatOptions | None = None, spread: frozenset = frozenset()) -> list[Edit]:
+    """The edits that give ``text`` (whose tree is ``root``) the canonical layout; ``spread``:
+    offsets of arrays and hashes to break one element per line (see ``long_line_lists``)."""
     options = options or DEFAULT_OPTIONS
     items = atoms(root.green)
     edits: list[Edit] = []
@@ -232,7 +240,7 @@ def layout_edits(text: str, root: SyntaxNode, epp: bool = False,
             return False
         return breaks_before[j + 1] - breaks_before[i + 1] > 0
 
-    breaks, comma_after = _line_breaks(root, multi_line)
+    breaks, comma_after = _line_breaks(root, multi_line, spread)
     force = [False] * len(items)
     for off in breaks:
         i = by_start.get(off)
@@ -384,33 +392,40 @@ def _build_gap(gap: list, prev: Atom | None, cur: Atom, starts_line: bool,
 
 
 def _align_arrows(items: list, gaps: list) -> None:
-    """Pad the gap before each '=>' so that the arrows of a multi-line group line up."""
+    """Pad the gap before each '=>' so that the arrows of a multi-line group line up; the '='
+    of parameter defaults likewise, unless that would make a line longer than ``MAX_LINE``
+    (puppet-lint asks for aligned arrows, not for aligned defaults, but it does count columns)."""
     col = 0
     line = 0
     where: dict = {}        # group -> list of (atom index, line, column of the arrow)
+    lengths: dict = {}      # line -> its length in columns (without the padding)
+
+    def step(text: str) -> None:
+        nonlocal line, col
+        first = text.find("\n")
+        if first < 0:
+            col += len(text)
+            return
+        lengths[line] = col + len(text[:first].rstrip("\r"))
+        line += text.count("\n")
+        col = len(text) - text.rfind("\n") - 1
+
     for i, a in enumerate(items):
         g = gaps[i]
         if g is None:
             g = ""
-        nlpos = g.rfind("\n")
-        if nlpos >= 0:
-            line += g.count("\n")
-            col = len(g) - nlpos - 1
-        else:
-            col += len(g)
-        if a.group and a.kind in ALIGNED and nlpos < 0 and g == " ":
+        step(g)
+        if a.group and a.kind in ALIGNED and "\n" not in g and g == " ":
             where.setdefault(a.group, []).append((i, line, col))
-        t = a.text
-        tn = t.rfind("\n")
-        if tn >= 0:
-            line += t.count("\n")
-            col = len(t) - tn - 1
-        else:
-            col += len(t)
+        step(a.text)
+    lengths[line] = col
     for arrows in where.values():
         if len({ln for _, ln, _ in arrows}) < 2:
             continue
         target = max(c for _, _, c in arrows)
+        if items[arrows[0][0]].kind == K.EQUALS and \
+                any(lengths.get(ln, 0) + target - c > MAX_LINE for _, ln, c in arrows):
+            continue
         for i, _, c in arrows:
             gaps[i] = " " * (target - c + 1)
 
@@ -428,3 +443,43 @@ def _epp_edits(text: str, items: list, edits: list) -> None:
         new = space_between(prev, a, bool(old))
         if new != old:
             edits.append(Edit(a.gap_start, a.start, new))
+
+
+_LISTS = frozenset({K.ARRAY, K.HASH})
+# what a list broken over lines must not hold: a heredoc's body follows its line, and a
+# multi-line comment may hold the line break itself
+_UNBREAKABLE = frozenset({K.HEREDOC_EXPR, K.HEREDOC_BODY, K.ML_COMMENT})
+
+
+def long_line_lists(text: str, root: SyntaxNode, ranges: list | None = None) -> frozenset:
+    """The arrays and hashes to break (the offsets of their opening brackets) because the line
+    they stand on is longer than ``MAX_LINE``: on each such line, the outermost list of at least
+    two elements that starts and ends on it (``ranges``: only lists inside these, the clean
+    statements)."""
+    long_lines = []
+    pos = 0
+    for line in text.split("\n"):     # Puppet's lines (str.splitlines knows more separators)
+        width = len(line) - line.endswith("\r")
+        if width > MAX_LINE:
+            long_lines.append((pos, pos + width))
+        pos += len(line) + 1
+    if not long_lines:
+        return frozenset()
+    out = set()
+    taken_lines: set = set()
+    for node in find_nodes(root.green, _LISTS):      # outermost first
+        first, last = node.first_token(), node.last_token()
+        if first is None or last is None or last.kind not in CLOSERS or not last.text:
+            continue
+        lo, hi = first.offset, last.end     # (the node's offset is that of its leading trivia)
+        span = next(((a, b) for a, b in long_lines if a <= lo < b), None)
+        if span is None or span in taken_lines or hi > span[1]:
+            continue
+        if ranges is not None and not any(s <= lo and hi <= e for s, e in ranges):
+            continue
+        elements = [c for c in node.children() if c.kind == K.HASH_ENTRY or node.kind == K.ARRAY]
+        if len(elements) < 2 or any(t.kind in _UNBREAKABLE for t in node.descendants_with_tokens()):
+            continue
+        out.add(lo)
+        taken_lines.add(span)
+    return frozenset(out)
