@@ -53,3 +53,15 @@ def version_of(exe: str, tmp_path: Path) -> str:
     out = subprocess.run([exe, "--version"], capture_output=True, text=True, check=False, timeout=30,
                          env=isolated_env(tmp_path)).stdout
     return out.splitlines()[0] if out else "?"
+
+
+# What the rename and quick-fix tests do to refactor.pp and what the buffer must hold after.
+REFACTOR = HERE / "refactor.pp"
+REFACTOR_TEXT = REFACTOR.read_text()
+RENAME_POS = (2, 3)        # on `greeting` in `  $greeting = 'hello'`
+RENAME_TO = "welcome"
+QUICKFIX_POS = (4, 16)     # inside "plain text" (double_quoted_strings, fixable)
+assert REFACTOR_TEXT.splitlines()[2][2:11] == "$greeting"
+assert REFACTOR_TEXT.splitlines()[4][15:27] == '"plain text"'
+AFTER_RENAME = REFACTOR_TEXT.replace("$greeting", "$welcome")
+AFTER_FIX = AFTER_RENAME.replace('"plain text"', "'plain text'")

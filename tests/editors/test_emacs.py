@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.editors.common import (COMPLETION_POS, DEMO_TEXT, DIAGNOSTIC, HERE, HOVER_POS, assert_completion_offers_variables,
+from tests.editors.common import (AFTER_FIX, AFTER_RENAME, COMPLETION_POS, DEMO_TEXT, DIAGNOSTIC, HERE, HOVER_POS,
+                                  QUICKFIX_POS, REFACTOR_TEXT, RENAME_POS, RENAME_TO, assert_completion_offers_variables,
                                   assert_hover_shows_type, isolated_env, server_command)
 
 EMACS = shutil.which("emacs")
@@ -135,6 +136,18 @@ def test_format_on_save(tmp_path):
     assert r["managed"] is True, r
     expected = format_text(UNFORMATTED).text
     assert expected != UNFORMATTED and r["saved"] == expected, r["saved"]
+
+
+def test_rename_and_quick_fix(tmp_path):
+    """`eglot-rename` and Eglot's application of a quick fix's edit change the buffer to exactly
+    what puppet-ls means."""
+    r = run_emacs(tmp_path, [str(EMACS_DIR / "refactor.el")], src_rel="refactor.pp", src_text=REFACTOR_TEXT,
+                  LSP_CMD=json.dumps(server_command()), RENAME_TO=RENAME_TO,
+                  RENAME_POS="{}:{}".format(*RENAME_POS), QUICKFIX_POS="{}:{}".format(*QUICKFIX_POS))
+    assert r["rename_provider"] is True
+    assert r["after_rename"] == AFTER_RENAME, r
+    assert r["quickfix_titles"], r
+    assert r["after_fix"] == AFTER_FIX, r
 
 
 def test_documented_init_is_the_tested_one():

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.editors.common import (COMPLETION_POS, DEMO_TEXT, DIAGNOSTIC, HERE, HOVER_POS, PREFIX, assert_completion_offers_variables,
+from tests.editors.common import (AFTER_FIX, AFTER_RENAME, COMPLETION_POS, DEMO_TEXT, DIAGNOSTIC, HERE, HOVER_POS, PREFIX,
+                                  QUICKFIX_POS, REFACTOR_TEXT, RENAME_POS, RENAME_TO, assert_completion_offers_variables,
                                   assert_hover_shows_type, isolated_env, server_command)
 
 NVIM_DIR = HERE / "nvim"
@@ -192,6 +193,19 @@ def test_format_on_save(version, init, snippet, tmp_path):
     assert r["attached"] is True, r
     expected = format_text(UNFORMATTED).text
     assert expected != UNFORMATTED and r["saved"] == expected, r["saved"]
+
+
+@pytest.mark.parametrize("version", ["0.7", "0.11"])
+def test_rename_and_quick_fix(version, tmp_path):
+    """Neovim's own rename (with prepareRename from 0.8) and its application of a quick fix's
+    edit change the buffer to exactly what puppet-ls means."""
+    r = run_nvim(nvim(version), tmp_path, ["-S", str(NVIM_DIR / "refactor.lua")], src_rel="refactor.pp",
+                 src_text=REFACTOR_TEXT, LSP_CMD=json.dumps(server_command()), RENAME_TO=RENAME_TO,
+                 RENAME_POS="{}:{}".format(*RENAME_POS), QUICKFIX_POS="{}:{}".format(*QUICKFIX_POS))
+    assert r["rename_provider"] is True
+    assert r["after_rename"] == AFTER_RENAME.rstrip("\n"), r
+    assert r["quickfix_titles"], r
+    assert r["after_fix"] == AFTER_FIX.rstrip("\n"), r
 
 
 def test_shipped_config_is_the_documented_one():

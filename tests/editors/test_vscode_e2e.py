@@ -24,8 +24,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.editors.common import (COMPLETION_POS, DIAGNOSTIC, HOVER_POS, REPO, assert_completion_offers_variables,
-                                  assert_hover_shows_type, server_command)
+from tests.editors.common import (AFTER_FIX, AFTER_RENAME, COMPLETION_POS, DIAGNOSTIC, HOVER_POS, QUICKFIX_POS, RENAME_POS,
+                                  RENAME_TO, REPO, assert_completion_offers_variables, assert_hover_shows_type,
+                                  server_command)
 
 EXT = REPO / "vscode-extension"
 E2E = EXT / "e2e"
@@ -72,7 +73,8 @@ def run(mode: str, tmp_path: Path) -> dict:
     if mode not in _runs:
         ARTIFACTS.mkdir(exist_ok=True)
         env = dict(os.environ, PREFIX=str(PREFIX), VSIX=str(VSIX), HOVER_POS="{}:{}".format(*HOVER_POS),
-                   COMPLETION_POS="{}:{}".format(*COMPLETION_POS))
+                   COMPLETION_POS="{}:{}".format(*COMPLETION_POS), RENAME_POS="{}:{}".format(*RENAME_POS),
+                   RENAME_TO=RENAME_TO, QUICKFIX_POS="{}:{}".format(*QUICKFIX_POS))
         if mode == "ui":
             env.update(WORKSPACE=str(CONTROL_REPO))
             server = "bundled"
@@ -113,6 +115,15 @@ def test_api_diagnostics(api):
     assert api["languageId"] == "puppet"
     assert {"line": DIAGNOSTIC["line"], "character": DIAGNOSTIC["character"], "message": DIAGNOSTIC["message"],
             "severity": "Error", "source": "puppet-ls", "code": DIAGNOSTIC["code"]} in api["diagnostics"]
+
+
+def test_api_rename_and_quick_fix(api):
+    """VS Code applies puppet-ls's rename and quick fix edits, and the document becomes exactly
+    what they mean."""
+    ref = api["refactor"]
+    assert ref["renameApplied"] is True and ref["afterRename"] == AFTER_RENAME, ref
+    assert ref["quickfixTitles"] and ref["fixApplied"] is True, ref
+    assert ref["afterFix"] == AFTER_FIX, ref
 
 
 def test_api_hover(api):

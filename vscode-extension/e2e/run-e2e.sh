@@ -2,7 +2,8 @@
 # Runs real VS Code (code-server) on 127.0.0.1 with the packaged puppet-ls extension installed from
 # its .vsix, opens the workbench in headless Chromium, and collects what VS Code showed:
 #   api: the test-only driver extension (driver/) reads diagnostics, hover and completion through
-#        the VS Code API inside the real extension host and writes OUT_DIR/api.json;
+#        the VS Code API inside the real extension host, renames and applies a quick fix in
+#        tests/editors/refactor.pp, and writes OUT_DIR/api.json;
 #   ui:  ui-e2e.mjs works the UI like a person (Quick Open, squiggle, Problems panel, hover,
 #        suggest list, status bar) and writes OUT_DIR/ui.json and screenshots.
 # Usage: run-e2e.sh api|ui SERVER OUT_DIR      (exit 0 = the run completed)
@@ -32,7 +33,7 @@ rm -f "$OUT"
 # keep $HOME clean: code-server, VS Code and Chromium write logs and caches under these
 export XDG_DATA_HOME=$W/xdg-data XDG_CONFIG_HOME=$W/xdg-config XDG_CACHE_HOME=$W/xdg-cache
 [ -z "${WORKSPACE:-}" ] || cp -r "$WORKSPACE/." "$W/ws/"
-cp "$REPO/tests/editors/demo.pp" "$REPO/tests/editors/demo.epp" "$W/ws/"
+cp "$REPO/tests/editors/demo.pp" "$REPO/tests/editors/demo.epp" "$REPO/tests/editors/refactor.pp" "$W/ws/"
 if [ "$SERVER" = bundled ]; then
   SERVER_SETTING=''
   mkdir -p "$W/home"
@@ -61,7 +62,9 @@ JSON
 printf 'bind-addr: 127.0.0.1:%s\nauth: none\ncert: false\n' "$PORT" > "$W/config.yaml"
 if [ "$MODE" = api ]; then   # the extension host inherits these from code-server
   export E2E_OUT=$OUT E2E_FILE=$W/ws/demo.pp E2E_EPP_FILE=$W/ws/demo.epp \
-         E2E_HOVER_POS=${HOVER_POS:-8:17} E2E_COMPLETION_POS=${COMPLETION_POS:-8:16}
+         E2E_HOVER_POS=${HOVER_POS:-8:17} E2E_COMPLETION_POS=${COMPLETION_POS:-8:16} \
+         E2E_REFACTOR_FILE=$W/ws/refactor.pp E2E_RENAME_POS=${RENAME_POS:-2:3} \
+         E2E_RENAME_TO=${RENAME_TO:-welcome} E2E_QUICKFIX_POS=${QUICKFIX_POS:-4:16}
 fi
 # setsid: code-server leads its own process group, so one kill ends the extension host and the
 # language server too; --reconnection-grace-time 1: no extension host outlives the browser for 3 h

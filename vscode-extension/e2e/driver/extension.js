@@ -47,6 +47,28 @@ async function run(r) {
   await vscode.window.showTextDocument(doc);
   r.ms = Date.now() - t0;
 
+  // rename and a quick fix, applied by VS Code as the rename box and the light bulb do
+  if (process.env.E2E_REFACTOR_FILE) {
+    const ref = vscode.Uri.file(process.env.E2E_REFACTOR_FILE);
+    const refDoc = await vscode.workspace.openTextDocument(ref);
+    await vscode.window.showTextDocument(refDoc);
+    await until('diagnostics of the refactoring sample', () => vscode.languages.getDiagnostics(ref).length > 0);
+    r.refactor = {};
+    const edit = await vscode.commands.executeCommand('vscode.executeDocumentRenameProvider', ref,
+      pos(process.env.E2E_RENAME_POS), process.env.E2E_RENAME_TO);
+    r.refactor.renameApplied = await vscode.workspace.applyEdit(edit);
+    r.refactor.afterRename = refDoc.getText();
+    const at = pos(process.env.E2E_QUICKFIX_POS);
+    const actions = await vscode.commands.executeCommand('vscode.executeCodeActionProvider', ref,
+      new vscode.Range(at, at), vscode.CodeActionKind.QuickFix.value);
+    r.refactor.quickfixTitles = actions.map((a) => a.title);
+    const chosen = actions.find((a) => a.edit);
+    r.refactor.fixApplied = chosen ? await vscode.workspace.applyEdit(chosen.edit) : false;
+    r.refactor.afterFix = refDoc.getText();
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    await vscode.window.showTextDocument(doc);
+  }
+
   // a wrong server path: the status item says so and the message tells how to fix it
   await vscode.workspace.getConfiguration('puppet-ls').update('server.path', '/nonexistent/puppet-ls', vscode.ConfigurationTarget.Global);
   await until('the "not installed" state', () => api.state === 'missing');
