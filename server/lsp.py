@@ -552,13 +552,14 @@ def build_server() -> PuppetServer:
     @_isolated(list)
     def definition(ls: PuppetServer, params: lsp.DefinitionParams, doc: Document):
         offset = doc.codec.offset(params.position.line, params.position.character)
-        return _locations(ls, doc, ide_nav.definition(ls.analysis(doc), offset))
+        return _locations(ls, doc, ide_nav.definition(ls.analysis(doc), offset, _sources(ls), doc.path))
 
     @server.feature(lsp.TEXT_DOCUMENT_REFERENCES)
     @_isolated(list)
     def references(ls: PuppetServer, params: lsp.ReferenceParams, doc: Document):
         offset = doc.codec.offset(params.position.line, params.position.character)
-        locs = ide_nav.references(ls.analysis(doc), offset, params.context.include_declaration, doc.path)
+        locs = ide_nav.references(ls.analysis(doc), offset, params.context.include_declaration, doc.path,
+                                  _sources(ls))
         return _locations(ls, doc, locs)
 
     @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)
@@ -760,6 +761,12 @@ def _file_text(ls: PuppetServer, path: str) -> str | None:
     uri = from_fs_path(path)
     doc = ls.docs.get(uri) if uri else None
     return doc.text if doc is not None else read_text(path)
+
+
+def _sources(ls: PuppetServer):
+    """The text of a workspace file by path, for questions that read other files: an open
+    document's text, else the file's."""
+    return lambda path: _file_text(ls, path)
 
 
 def _locations(ls: PuppetServer, doc: Document, locs: list) -> list:
