@@ -47,15 +47,22 @@ class SymbolRef:
     owner: tuple | None = None
 
 
+_NAMING = frozenset({K.VARIABLE, K.STRING_VAR, K.NAME, K.CLASSREF, K.STRING, K.STRING_TEXT})
+
+
 def _token(an: Analysis, offset: int) -> SyntaxToken | None:
+    """The token at ``offset``; at the end of a name (``$x|`` before a '|'), that name."""
     root = an.result.root
+    found = None
     for off in (offset, offset - 1):
         if off < 0:
             continue
         tok = token_at(root, off)
         if tok is not None and not tok.is_trivia and tok.kind != K.EOF:
-            return tok
-    return None
+            if tok.kind in _NAMING:
+                return tok
+            found = found or tok
+    return found
 
 
 def symbol_at(an: Analysis, offset: int) -> SymbolRef | None:
@@ -96,7 +103,8 @@ def symbol_at(an: Analysis, offset: int) -> SymbolRef | None:
             return SymbolRef("attribute", tok.text, tok.offset, tok.end, owner=owner)
         if pk == K.STATEMENT_CALL or pk == K.METHOD_CALL or (pk == K.QNAME and gp is not None and gp.kind == K.CALL_EXPR
                                                             and A.CallExpr(gp).functor().syntax.offset == parent.offset):
-            if pk == K.STATEMENT_CALL and parent.first_token() is not tok:
+            first = parent.first_token() if pk == K.STATEMENT_CALL else None
+            if first is not None and first.offset != tok.offset:
                 return None
             return SymbolRef("function", tok.text.lstrip(":"), tok.offset, tok.end)
         if pk == K.QNAME and gp is not None and gp.kind == K.RESOURCE_EXPR:
@@ -548,12 +556,12 @@ def _local_occurrences(model: FileModel, d: Definition, path: str | None = None)
 
 
 def member_occurrences(an: Analysis, owner: tuple, var: str, sources: Sources | None = None,
-                       this_path: str = "") -> list:
+                       this_path: str = "", files: _Files | None = None) -> list:
     """Every place that names the variable ``var`` of a class (or the parameter of a defined
     type) ``owner``: its definitions and uses inside, ``$cls::var`` anywhere, uses in classes
     that inherit it, and attributes ``var => …`` of declarations, defaults, overrides and
     collectors of that class or defined type."""
-    files = _Files(an, sources, this_path)
+    files = files or _Files(an, sources, this_path)
     out = _member_in_file(an.model, None, owner, var, an)
     for path in files.paths(var.lower()):
         m = files.model(path)

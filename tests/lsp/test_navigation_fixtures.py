@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from puppet_ls.language.check import analyze
-from puppet_ls.language.ide import navigation
+from puppet_ls.language.ide import navigation, rename
 from puppet_ls.language.ide.diagnostics import parse_for_path
 from puppet_ls.language.ide.index import WorkspaceIndex, file_role, index_source
 from puppet_ls.language.syntax.lines import LineIndex
@@ -72,7 +72,49 @@ def check(root: Path) -> str:
         refs.sort(key=lambda x: (x.path or path, x.start))
         out.append("references: " + ws.locs(refs, path))
         out.append("highlights: " + ws.locs(navigation.highlights(an, offset), path))
+        if new_name is not None:
+            out += _rename(ws, an, path, offset, new_name)
     return "\n".join(out) + "\n"
+
+
+def _rename(ws: Workspace, an, path: str, offset: int, new_name: str) -> list:
+    out = []
+    p = rename.prepare_rename(an, offset, ws.texts.get, path)
+    if isinstance(p, rename.Refusal):
+        out.append(f"prepare: refused: {p.message}")
+    else:
+        out.append(f"prepare: {p.kind} {p.name} at {ws.pos(None, p.start, path)} {p.placeholder!r}")
+    edits = rename.rename(an, offset, new_name, ws.texts.get, path)
+    if isinstance(edits, rename.Refusal):
+        out.append(f"rename to {new_name}: refused: {edits.message}")
+        return out
+    by_file: dict = {}
+    for e in edits:
+        by_file.setdefault(e.path or path, []).append(e)
+    out.append(f"rename to {new_name}: {len(edits)} edits in {len(by_file)} files")
+    for f, es in sorted(by_file.items()):
+        for e in es:
+            out.append(f"  {ws.pos(f, e.start, f)} {ws.texts[f][e.start:e.end]!r} -> {e.new_text!r}")
+    # rename back from where the name now is: the text comes back byte for byte
+    before = dict(ws.texts)
+    renamed = Workspace.__new__(Workspace)
+    renamed.root, renamed.cursors = ws.root, []
+    renamed.texts = {f: rename.apply_edits(t, by_file.get(f, [])) for f, t in ws.texts.items()}
+    renamed.index = WorkspaceIndex(complete=True)
+    for f, t in renamed.texts.items():
+        rel = Path(f).relative_to(ws.root).parts
+        module, role = (rel[1], file_role("/".join(rel[2:])) or "manifest") if rel[0] == "modules" else ("", "site")
+        renamed.index.add(index_source(f, t, module, role))
+    at = rename.moved_offset(offset, by_file.get(path, []))
+    back = rename.rename(renamed.analysis(path), at, p.placeholder if not isinstance(p, rename.Refusal) else "",
+                         renamed.texts.get, path)
+    if isinstance(back, rename.Refusal):
+        out.append(f"rename back: refused: {back.message}")
+        return out
+    again = {f: rename.apply_edits(t, [e for e in back if (e.path or path) == f]) for f, t in renamed.texts.items()}
+    out.append("rename back: " + ("restored" if again == before else
+                                  "DIFFERS in " + ", ".join(sorted(f for f in before if again[f] != before[f]))))
+    return out
 
 
 @pytest.mark.parametrize("root", CASES, ids=[p.name for p in CASES])
