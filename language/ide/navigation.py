@@ -287,11 +287,13 @@ def _targets(an: Analysis, sym: SymbolRef) -> list:
 
 @dataclass
 class _Files:
-    """The other files a question reads, each parsed once per question."""
+    """The other files a question reads, each parsed once per question (or once while its
+    text is unchanged, with a ``cache`` dict the caller keeps between questions)."""
 
     an: Analysis
     sources: Sources | None
     this_path: str
+    cache: dict | None = None
     models: dict = field(default_factory=dict)
 
     def model(self, path: str) -> FileModel | None:
@@ -300,26 +302,45 @@ class _Files:
         m = None
         text = self.sources(path) if self.sources is not None else None
         if text is not None:
-            entry = getattr(self.an.env, "files", {}).get(path)
-            m = FileModel(parse_for_role(text, entry.role if entry is not None else "manifest"))
+            hit = self.cache.get(path) if self.cache is not None else None
+            if hit is not None and hit[0] == text:
+                m = hit[1]
+            else:
+                entry = getattr(self.an.env, "files", {}).get(path)
+                m = FileModel(parse_for_role(text, entry.role if entry is not None else "manifest"))
+                if self.cache is not None:
+                    self.cache[path] = (text, m)
         self.models[path] = m
         return m
 
-    def paths(self, needle: str = "") -> list:
-        """Puppet files of the index other than the analysed one whose text contains
-        ``needle`` (lower-cased; '' for all)."""
+    def paths(self, *needles: str) -> list:
+        """Puppet files of the index other than the analysed one whose text contains every
+        one of ``needles`` (lower case; none: all files)."""
         if self.sources is None:
             return []
         out = []
         for path, entry in getattr(self.an.env, "files", {}).items():
             if path == self.this_path or entry.role not in PUPPET_ROLES:
                 continue
-            if needle:
+            if needles:
                 text = self.sources(path)
-                if text is None or needle not in text.lower():
+                if text is None:
+                    continue
+                low = self._lower(path, text)
+                if not all(n in low for n in needles):
                     continue
             out.append(path)
         return out
+
+    def _lower(self, path: str, text: str) -> str:
+        if self.cache is None:
+            return text.lower()
+        hit = self.cache.get(("lower", path))
+        if hit is not None and hit[0] == text:
+            return hit[1]
+        low = text.lower()
+        self.cache[("lower", path)] = (text, low)
+        return low
 
 
 def _member_definition(files: _Files, owner: tuple, var: str) -> list:
@@ -563,7 +584,9 @@ def member_occurrences(an: Analysis, owner: tuple, var: str, sources: Sources | 
     collectors of that class or defined type."""
     files = files or _Files(an, sources, this_path)
     out = _member_in_file(an.model, None, owner, var, an)
-    for path in files.paths(var.lower()):
+    # another file names it only with the owner's name: `$cls::x`, `cls { … x => }`,
+    # `Cls[…] { x => }`, `inherits cls`
+    for path in files.paths(var.lower(), owner[1]):
         m = files.model(path)
         if m is not None:
             out += _member_in_file(m, path, owner, var, None)

@@ -28,7 +28,7 @@ from ..syntax.tree import SyntaxNode, SyntaxToken
 from ..types.build import BUILTIN_RESOURCE_TYPES
 from ..types.type_docs import describe
 from . import lookup
-from .navigation import (Occurrence, Sources, SymbolRef, _Files, _local_occurrences,
+from .navigation import (Occurrence, Sources, SymbolRef, _Files, _local_occurrences, _string_of,
                          _member_definition, _var_spans, _variable_token, member_occurrences, symbol_at)
 
 
@@ -74,12 +74,15 @@ class _Plan:
     occurrences: list
     here: Occurrence           # the occurrence at the cursor
     owner: tuple | None = None
+    files: _Files | None = None
 
 
 def prepare_rename(an: Analysis, offset: int, sources: Sources | None = None,
-                   this_path: str = "") -> Renameable | Refusal:
-    """Whether the symbol at ``offset`` can be renamed, and the range of its name there."""
-    plan = _plan(an, offset, sources, this_path)
+                   this_path: str = "", cache: dict | None = None) -> Renameable | Refusal:
+    """Whether the symbol at ``offset`` can be renamed, and the range of its name there.
+    ``cache``: a dict the caller may keep between calls, so that a file is parsed once while
+    its text is unchanged."""
+    plan = _plan(an, offset, sources, this_path, cache)
     if isinstance(plan, Refusal):
         return plan
     h = plan.here
@@ -87,10 +90,10 @@ def prepare_rename(an: Analysis, offset: int, sources: Sources | None = None,
 
 
 def rename(an: Analysis, offset: int, new_name: str, sources: Sources | None = None,
-           this_path: str = "") -> list | Refusal:
+           this_path: str = "", cache: dict | None = None) -> list | Refusal:
     """The edits (``Edit``, grouped by file in source order) that rename the symbol at
     ``offset`` to ``new_name``, or why it cannot be done."""
-    plan = _plan(an, offset, sources, this_path)
+    plan = _plan(an, offset, sources, this_path, cache)
     if isinstance(plan, Refusal):
         return plan
     new_name = new_name.strip()
@@ -100,7 +103,7 @@ def rename(an: Analysis, offset: int, new_name: str, sources: Sources | None = N
         new_name = new_name.removeprefix("::")
         if _ALIAS_NAME.match(new_name):
             new_name = new_name.lower()     # typed over a reference written `Web::Vhost`
-    bad = _check_new_name(an, plan, new_name, sources, this_path)
+    bad = _check_new_name(an, plan, new_name, plan.files)
     if bad is not None:
         return bad
     edits = []
@@ -119,19 +122,20 @@ def _styled(name: str, style: str) -> str:
 
 # ---- what is renamed, and where ----------------------------------------------------------------
 
-def _plan(an: Analysis, offset: int, sources: Sources | None, this_path: str) -> _Plan | Refusal:
+def _plan(an: Analysis, offset: int, sources: Sources | None, this_path: str,
+          cache: dict | None = None) -> _Plan | Refusal:
     sym = symbol_at(an, offset)
     if sym is None:
         return Refusal(render("RENAME_NOTHING_HERE"))
-    files = _Files(an, sources, this_path)
+    files = _Files(an, sources, this_path, cache)
     if sym.kind in ("variable", "attribute"):
         return _variable_plan(an, sym, files, offset)
     kind, name = _named_kind(an, sym)
     if kind == "":
         return Refusal(name)
     occ = _name_occurrences(an.model, None, kind, name)
-    needle = name.rpartition("::")[2].lower()
-    for path in files.paths(needle):
+    # every occurrence spells the whole name (`Cls::Name` too, once lower-cased)
+    for path in files.paths(name.lower()):
         m = files.model(path)
         if m is not None:
             occ += _name_occurrences(m, path, kind, name)
@@ -147,7 +151,7 @@ def _plan(an: Analysis, offset: int, sources: Sources | None, this_path: str) ->
     here = _here(occ, offset)
     if here is None:
         return Refusal(render("RENAME_NOTHING_HERE"))
-    return _Plan(kind, name, occ, here)
+    return _Plan(kind, name, occ, here, None, files)
 
 
 def _here(occ: list, offset: int) -> Occurrence | None:
@@ -213,7 +217,7 @@ def _variable_plan(an: Analysis, sym: SymbolRef, files: _Files, offset: int) -> 
         occ = _local_occurrences(an.model, d)
         kind = "parameter" if d.kind in ("parameter", "lambda_parameter", "template_parameter") else "variable"
         scope_node = (None, d.scope.definition_scope)
-    if _renders_erb(scope_node):
+    if _erb_may_read(scope_node, var, files):
         return Refusal(render("RENAME_ERB_SCOPE", name="$" + var))
     if sym.owner is not None and sym.owner[0] == "class":
         qualified = f"{sym.owner[1]}::{var}"
@@ -223,8 +227,7 @@ def _variable_plan(an: Analysis, sym: SymbolRef, files: _Files, offset: int) -> 
     here = _here(occ, offset)
     if here is None:
         return Refusal(render("RENAME_NOTHING_HERE"))
-    p = _Plan(kind, var, occ, here, sym.owner)
-    return p
+    return _Plan(kind, var, occ, here, sym.owner, files)
 
 
 def _is_parameter(an: Analysis, files: _Files, owner: tuple, var: str) -> bool:
@@ -246,22 +249,47 @@ def _owner_scope(an: Analysis, files: _Files, owner: tuple) -> tuple:
     return (None, None)
 
 
-def _renders_erb(scope_node: tuple) -> bool:
-    """Does the scope call template() or inline_template()?  ERB reads every variable of the
-    scope that renders it (``@name``), and its text is not Puppet code rename can rewrite."""
+def _erb_may_read(scope_node: tuple, var: str, files: _Files) -> bool:
+    """Could an ERB template rendered in the scope (``template()``, ``inline_template()``)
+    read ``var``?  ERB sees every variable of the scope that renders it (``@name``), in text
+    rename does not rewrite: yes when the template's text spells the name, or when it cannot
+    be read (its name is computed, or the module or the file is not there)."""
     scope = scope_node[1]
     if scope is None:
         return False
+    word = re.compile(r"(?<![A-Za-z0-9_])" + re.escape(var) + r"(?![A-Za-z0-9_])")
     stack = [scope.node]
     while stack:
         node = stack.pop()
-        if node.kind in (K.CALL_EXPR, K.STATEMENT_CALL):
-            v = A.view(node)
-            if isinstance(v, (A.CallExpr, A.StatementCall)) and (v.name or "").lstrip(":") in (
-                    "template", "inline_template"):
-                return True
         stack.extend(node.children())
+        if node.kind not in (K.CALL_EXPR, K.STATEMENT_CALL):
+            continue
+        v = A.view(node)
+        if not isinstance(v, (A.CallExpr, A.StatementCall)):
+            continue
+        fn = (v.name or "").lstrip(":")
+        if fn not in ("template", "inline_template"):
+            continue
+        for arg in v.args():
+            text = _string_of(arg)
+            if text is None:
+                return True
+            if fn == "template":
+                text = _template_text(files, text)
+                if text is None:
+                    return True
+            if word.search(text):
+                return True
     return False
+
+
+def _template_text(files: _Files, name: str) -> str | None:
+    """The text of the template ``module/file.erb`` (in the module's ``templates/``)."""
+    module, _, rest = name.partition("/")
+    root = getattr(files.an.env, "module_roots", {}).get(module)
+    if not root or not rest or files.sources is None:
+        return None
+    return files.sources(root.rstrip("/") + "/templates/" + rest)
 
 
 def _name_occurrences(model: FileModel, path: str | None, kind: str, name: str) -> list:
@@ -422,10 +450,10 @@ def _short(path: str) -> str:
 
 # ---- the new name --------------------------------------------------------------------------------
 
-def _check_new_name(an: Analysis, plan: _Plan, new: str, sources: Sources | None, this_path: str) -> Refusal | None:
+def _check_new_name(an: Analysis, plan: _Plan, new: str, files: _Files | None) -> Refusal | None:
     kind = plan.kind
     if kind in ("variable", "parameter"):
-        pattern = _PARAMETER if (kind == "parameter" or plan.owner is not None) else _VARIABLE
+        pattern = _PARAMETER if kind == "parameter" and plan.owner is not None else _VARIABLE
         if not pattern.match(new):
             return Refusal(render("RENAME_INVALID_NAME", name=new, what="parameter" if kind == "parameter" else "variable"))
         if new in BUILTIN_VARIABLES or (kind == "parameter" and plan.owner is not None
@@ -433,7 +461,7 @@ def _check_new_name(an: Analysis, plan: _Plan, new: str, sources: Sources | None
             return Refusal(render("RENAME_RESERVED", name=new))
         if new == plan.name:
             return None
-        return _variable_collision(an, plan, new, sources, this_path)
+        return _variable_collision(an, plan, new, files)
     if kind == "type_alias":
         if not _ALIAS_NAME.match(new):
             return Refusal(render("RENAME_INVALID_NAME", name=new, what="type alias"))
@@ -455,12 +483,11 @@ def _check_new_name(an: Analysis, plan: _Plan, new: str, sources: Sources | None
     return None
 
 
-def _variable_collision(an: Analysis, plan: _Plan, new: str, sources: Sources | None, this_path: str) -> Refusal | None:
+def _variable_collision(an: Analysis, plan: _Plan, new: str, files: _Files | None) -> Refusal | None:
     """Would ``new`` be captured by, or capture, another variable where the old name is
     used?"""
-    files = _Files(an, sources, this_path)
     for o in plan.occurrences:
-        m = an.model if o.path is None else files.model(o.path)
+        m = an.model if o.path is None else (files.model(o.path) if files is not None else None)
         if m is None:
             continue
         tok = _variable_token(m.result.root, o.start)
