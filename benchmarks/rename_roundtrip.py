@@ -25,11 +25,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from puppet_ls.language.check import analyze  # noqa: E402
-from puppet_ls.language.ide import rename as R  # noqa: E402
-from puppet_ls.language.ide.diagnostics import file_diagnostics, parse_for_path  # noqa: E402
-from puppet_ls.language.ide.index import PUPPET_ROLES, index_source  # noqa: E402
-from puppet_ls.server.workspace import build_index, read_text  # noqa: E402
+from puppet_ls.language.check import analyze
+from puppet_ls.language.ide import rename as R
+from puppet_ls.language.ide.diagnostics import file_diagnostics, parse_for_path
+from puppet_ls.language.ide.index import PUPPET_ROLES, index_source
+from puppet_ls.server.workspace import build_index, read_text
 
 DEFAULT_MODULES = "apt,concat,haproxy,logrotate,memcached,mysql,ntp,postgresql,redis,rsync"
 
