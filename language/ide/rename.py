@@ -64,6 +64,8 @@ _VARIABLE = re.compile(r"\A[a-z_][A-Za-z0-9_]*\Z")
 _PARAMETER = re.compile(r"\A[a-z][a-z0-9_]*\Z")
 # Words a class, defined type or function may not be called (Puppet's keywords and the names
 # it gives its own scopes).
+# Variables Puppet does not let code assign or declare as parameters.
+_RESERVED_VARIABLES = frozenset({"trusted", "facts", "server_facts", "title", "name"})
 _RESERVED = frozenset(K.KEYWORDS) | frozenset(K.TASK_KEYWORDS) | {"main", "settings", "environment", "init"}
 
 
@@ -375,7 +377,9 @@ def _class_uses(model: FileModel, path: str | None, low: str) -> list:
         if written.lower() == low and "\\" not in written:
             s = inner_start + len(inner) - len(written)
             r = v.syntax.range
-            out.append(Occurrence(path, r[0], r[1], s, s + len(written)))
+            # `Class['Apt::Update']` keeps its capitals
+            style = "capitalized" if written != low and written == _styled(low, "capitalized") else "lower"
+            out.append(Occurrence(path, r[0], r[1], s, s + len(written), False, style))
 
     for c in model.calls:
         if c.name in ("include", "contain", "require") and c.form in ("call", "statement"):
@@ -456,8 +460,8 @@ def _check_new_name(an: Analysis, plan: _Plan, new: str, files: _Files | None) -
         pattern = _PARAMETER if kind == "parameter" and plan.owner is not None else _VARIABLE
         if not pattern.match(new):
             return Refusal(render("RENAME_INVALID_NAME", name=new, what="parameter" if kind == "parameter" else "variable"))
-        if new in BUILTIN_VARIABLES or (kind == "parameter" and plan.owner is not None
-                                        and (new in metaparameters() or new in ("title", "name"))):
+        if new in _RESERVED_VARIABLES or (kind == "parameter" and plan.owner is not None
+                                          and new in metaparameters()):
             return Refusal(render("RENAME_RESERVED", name=new))
         if new == plan.name:
             return None
@@ -496,16 +500,34 @@ def _variable_collision(an: Analysis, plan: _Plan, new: str, files: _Files | Non
             continue
         if tok.text.lstrip("$").lstrip(":") != tok.text.lstrip("$").lstrip(":").rpartition("::")[2]:
             continue      # $cls::x: qualified, cannot be captured
-        scope = m.scope_at(o.start)
         if o.write:
             d = m.definition_at(o.start)
-            if d is not None and new in d.scope.variables:
+            if d is None:
+                continue
+            if new in d.scope.variables:
                 return Refusal(render("RENAME_COLLISION", name="$" + new))
+            # a use of another `$new` (a built-in, an outer variable) inside the scope would
+            # read the renamed variable instead
+            for r in m.references:
+                if r.name == new and _inside(r.scope, d.scope):
+                    return Refusal(render("RENAME_COLLISION", name="$" + new))
             continue
-        target, status = m.lookup(new, scope, o.start)
-        if target is not None or status == "builtin":
+        # the renamed use must not find another `$new` first (a lambda's, say)
+        target, _ = m.lookup(new, m.scope_at(o.start), o.start)
+        if target is not None:
             return Refusal(render("RENAME_COLLISION", name="$" + new))
     return None
+
+
+def _inside(scope, outer) -> bool:
+    s = scope
+    while s is not None:
+        if s is outer:
+            return True
+        if s.kind != "lambda":
+            return False
+        s = s.parent
+    return False
 
 
 def apply_edits(text: str, edits: list) -> str:
