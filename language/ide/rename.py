@@ -207,6 +207,8 @@ def _variable_plan(an: Analysis, sym: SymbolRef, files: _Files, offset: int) -> 
         if is_core_fact(var) or an.env.has_fact(var) or an.env.has_top_variable(var) or sym.name.startswith("::"):
             return Refusal(render("RENAME_FACT_OR_TOP", name="$" + name))
         return Refusal(render("RENAME_NOT_IN_WORKSPACE", name="$" + name))
+    if sym.kind == "attribute" and var in metaparameters():
+        return Refusal(render("RENAME_BUILTIN", name=var))
     if sym.owner is not None:
         if not _member_definition(files, sym.owner, var):
             return Refusal(render("RENAME_NOT_IN_WORKSPACE", name="$" + name))
