@@ -717,3 +717,16 @@ _fragment("REGEXP_INVALID", "invalid regular expression: /{pattern}/")
 _def("DOCUMENT_TOO_LARGE", WARNING,
      "This file has {size} characters, more than puppet.documents.maxSize ({limit}): it is not "
      "analysed (no diagnostics, hovers, completion, outline or previews). Raise the setting to analyse it.")
+
+# ---- editor: why a rename is refused (language/ide/rename.py), the error of prepareRename/rename -
+_fragment("RENAME_NOTHING_HERE", "Nothing here can be renamed: put the cursor on a variable, parameter, attribute, class, defined type, function or type alias")
+_fragment("RENAME_BUILTIN", "'{name}' is built into Puppet and cannot be renamed")
+_fragment("RENAME_DEFINED_IN_RUBY", "'{name}' is defined in Ruby; rename renames Puppet code only")
+_fragment("RENAME_FACT_OR_TOP", "'{name}' is a fact or a top-scope variable set outside this code; it cannot be renamed here")
+_fragment("RENAME_NOT_IN_WORKSPACE", "'{name}' is not defined in the workspace, so not every use of it can be found")
+_fragment("RENAME_NESTED_DEFINITION", "'{name}' is defined inside another class ({where}); rename a class or defined type written with its full name")
+_fragment("RENAME_NAMED_IN_STRING", "'{name}' is also named in a string that rename cannot rewrite ({where})")
+_fragment("RENAME_ERB_SCOPE", "'{name}' may be read by an ERB template this scope renders (its text names it, or it cannot be read); rename does not rewrite templates")
+_fragment("RENAME_INVALID_NAME", "'{name}' is not a valid {what} name")
+_fragment("RENAME_RESERVED", "'{name}' is reserved by Puppet (a built-in variable or metaparameter)")
+_fragment("RENAME_COLLISION", "'{name}' is already in use here; renaming would merge two names")

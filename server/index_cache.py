@@ -37,7 +37,7 @@ from . import __version__
 
 log = logging.getLogger("puppet-ls")
 
-FORMAT = 1
+FORMAT = 2
 ENV_VAR = "PUPPET_LS_CACHE_DIR"
 STALE_DAYS = 30
 _DAY = 86_400.0

@@ -41,12 +41,14 @@ from puppet_ls.language.ide import folding as ide_folding
 from puppet_ls.language.ide import hover as ide_hover
 from puppet_ls.language.ide import navigation as ide_nav
 from puppet_ls.language.ide import preview as ide_preview
+from puppet_ls.language.ide import rename as ide_rename
 from puppet_ls.language.ide import semantic_tokens as ide_tokens
 from puppet_ls.language.ide import signature as ide_signature
 from puppet_ls.language.ide.diagnostics import file_diagnostics
 from puppet_ls.language.ide.index import WorkspaceIndex
 from puppet_ls.language.ide.symbols import document_symbols, workspace_symbols
 from puppet_ls.language.syntax.lines import LineIndex
+from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
@@ -552,13 +554,14 @@ def build_server() -> PuppetServer:
     @_isolated(list)
     def definition(ls: PuppetServer, params: lsp.DefinitionParams, doc: Document):
         offset = doc.codec.offset(params.position.line, params.position.character)
-        return _locations(ls, doc, ide_nav.definition(ls.analysis(doc), offset))
+        return _locations(ls, doc, ide_nav.definition(ls.analysis(doc), offset, _sources(ls), doc.path))
 
     @server.feature(lsp.TEXT_DOCUMENT_REFERENCES)
     @_isolated(list)
     def references(ls: PuppetServer, params: lsp.ReferenceParams, doc: Document):
         offset = doc.codec.offset(params.position.line, params.position.character)
-        locs = ide_nav.references(ls.analysis(doc), offset, params.context.include_declaration, doc.path)
+        locs = ide_nav.references(ls.analysis(doc), offset, params.context.include_declaration, doc.path,
+                                  _sources(ls))
         return _locations(ls, doc, locs)
 
     @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)
@@ -661,6 +664,34 @@ def build_server() -> PuppetServer:
     def code_action(ls: PuppetServer, params: lsp.CodeActionParams, doc: Document):
         return _code_actions(ls, params, doc)
 
+    # ---- rename (language/ide/rename) ------------------------------------------------------------
+    # A refusal is answered as a request error carrying its reason, which editors show; outside
+    # `_isolated` so that its isolation (an empty answer for any failure) does not swallow it.
+    @_isolated(None)
+    def _prepare_rename(ls: PuppetServer, params: lsp.PrepareRenameParams, doc: Document):
+        offset = doc.codec.offset(params.position.line, params.position.character)
+        res = ide_rename.prepare_rename(ls.analysis(doc), offset, _sources(ls), doc.path)
+        if isinstance(res, ide_rename.Refusal):
+            return res
+        return lsp.PrepareRenamePlaceholder(range=convert.rng(doc.codec, res.start, res.end),
+                                            placeholder=res.placeholder)
+
+    @_isolated(None)
+    def _rename(ls: PuppetServer, params: lsp.RenameParams, doc: Document):
+        offset = doc.codec.offset(params.position.line, params.position.character)
+        res = ide_rename.rename(ls.analysis(doc), offset, params.new_name, _sources(ls), doc.path)
+        if isinstance(res, ide_rename.Refusal):
+            return res
+        return _workspace_edit(ls, doc, res)
+
+    @server.feature(lsp.TEXT_DOCUMENT_PREPARE_RENAME)
+    async def prepare_rename(ls: PuppetServer, params: lsp.PrepareRenameParams):
+        return _refused(await _prepare_rename(ls, params))
+
+    @server.feature(lsp.TEXT_DOCUMENT_RENAME)
+    async def rename(ls: PuppetServer, params: lsp.RenameParams):
+        return _refused(await _rename(ls, params))
+
     @server.feature(lsp.TEXT_DOCUMENT_INLAY_HINT)
     @_isolated(list, evaluates=True)
     def inlay_hints(ls: PuppetServer, params: lsp.InlayHintParams, doc: Document, make_budget):
@@ -760,6 +791,48 @@ def _file_text(ls: PuppetServer, path: str) -> str | None:
     uri = from_fs_path(path)
     doc = ls.docs.get(uri) if uri else None
     return doc.text if doc is not None else read_text(path)
+
+
+def _sources(ls: PuppetServer):
+    """The text of a workspace file by path, for questions that read other files: an open
+    document's text, else the file's."""
+    return lambda path: _file_text(ls, path)
+
+
+def _refused(res):
+    """A rename's answer, or its refusal as a request error (LSP's RequestFailed) whose message
+    the editor shows."""
+    if isinstance(res, ide_rename.Refusal):
+        raise JsonRpcException(message=res.message, code=_REQUEST_FAILED)
+    return res
+
+
+_REQUEST_FAILED = -32803
+
+
+def _workspace_edit(ls: PuppetServer, doc: Document, edits: list) -> lsp.WorkspaceEdit:
+    """Rename's edits as a WorkspaceEdit: versioned document edits when the client takes
+    them (an open document's version, so a stale edit is rejected), else a ``changes`` map."""
+    by_uri: dict = {}
+    for e in edits:
+        if e.path is None or e.path == doc.path:
+            uri, codec, version = doc.uri, doc.codec, doc.version
+        else:
+            uri = from_fs_path(e.path) or e.path
+            open_doc = ls.docs.get(uri)
+            text = open_doc.text if open_doc is not None else read_text(e.path)
+            if text is None:
+                continue
+            codec = open_doc.codec if open_doc is not None else PositionCodec(LineIndex(text), ls.encoding)
+            version = open_doc.version if open_doc is not None else None
+        entry = by_uri.setdefault(uri, (codec, version, []))
+        entry[2].append(lsp.TextEdit(range=convert.rng(entry[0], e.start, e.end), new_text=e.new_text))
+    if ls.cap("workspace.workspace_edit.document_changes", False):
+        return lsp.WorkspaceEdit(document_changes=[
+            lsp.TextDocumentEdit(text_document=lsp.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version),
+                                 edits=list(tes))
+            for uri, (_, version, tes) in by_uri.items()])
+    return lsp.WorkspaceEdit(changes={uri: tes for uri, (_, _, tes) in by_uri.items()})
 
 
 def _locations(ls: PuppetServer, doc: Document, locs: list) -> list:

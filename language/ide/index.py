@@ -238,6 +238,12 @@ def uses_of(model: FileModel) -> list:
                     out.append(("class", name, rr[0], rr[1]))
         else:
             out.append(("type", r.type_name.lstrip(":").lower(), r.offset, r.end))
+    for n in model.named:
+        # `inherits parent` names a class
+        p = n.node.child(K.PARENT) if n.kind == "class" else None
+        tok = p.last_token() if p is not None else None
+        if tok is not None and tok.kind == K.NAME:
+            out.append(("class", tok.text.lstrip(":").lower(), tok.offset, tok.end))
     for t in model.type_refs:
         out.append(("type", t.name.lstrip(":").lower(), t.offset, t.end))
         # Class['x'] names a class by string
