@@ -17,6 +17,7 @@ from ..check.analysis import Analysis
 from ..check.builtins import BUILTIN_VARIABLES
 from ..check.signatures import builtin_function_names
 from ..diagnostics import Diagnostic
+from ..messages import WARNING
 from ..knowledge.resource_types import metaparameters
 from ..syntax import ast as A
 from ..syntax import kinds as K
@@ -55,19 +56,20 @@ def _overlaps(d: Diagnostic, start: int, end: int) -> bool:
 def quick_fixes(result: ParseResult, diags: list[Diagnostic], start: int, end: int,
                 tasks: bool = False, cache: dict | None = None) -> list[Action]:
     """A fix for each fixable style finding of ``diags`` touching [start, end], and an
-    "ignore" action for each style finding there.  ``cache`` (one per text) keeps the proofs:
+    "ignore" action for each style finding and each warning of the checker there.  ``cache`` (one per text) keeps the proofs:
     editors ask again at every move of the cursor."""
     cache = {} if cache is None else cache
     out: list[Action] = []
     view: TokenView | None = None
     seen: set[tuple[str, int]] = set()
     for d in diags:
-        if d.code not in CHECKS or not _overlaps(d, start, end):
+        style = d.code in CHECKS
+        if not (style or _silenceable(d)) or not _overlaps(d, start, end):
             continue
         proof = ("fix", d.code, d.offset, d.end)
-        if d.fix is not None and proof not in cache:
+        if style and d.fix is not None and proof not in cache:
             cache[proof] = fix_one(result, d, tasks) is not None
-        if d.fix is not None and cache[proof]:
+        if style and d.fix is not None and cache[proof]:
             out.append(Action(f"Fix {d.code}: {d.message}", QUICKFIX,
                               tuple(Edit(*e) for e in d.fix.edits), d, preferred=True))
         if view is None:
@@ -78,11 +80,18 @@ def quick_fixes(result: ParseResult, diags: list[Diagnostic], start: int, end: i
         seen.add((d.code, line))
         place = ("ignore", d.code, line)
         if place not in cache:
-            cache[place] = ignore_edit(result, view, d.code, line, tasks)
+            # a checker's code is written in lower case, as puppet-lint's check names are
+            cache[place] = ignore_edit(result, view, d.code if style else d.code.lower(), line, tasks)
         edit = cache[place]
         if edit is not None:
             out.append(Action(f"Ignore {d.code} on this line", QUICKFIX, (edit,), d))
     return out
+
+
+def _silenceable(d: Diagnostic) -> bool:
+    """A checker's warning, which a control comment may silence where the author knows better
+    (a variable set by an ENC, a module not installed here); errors are not offered."""
+    return d.severity == WARNING and d.code.isupper()
 
 
 def fix_all(result: ParseResult, path: str, enabled: frozenset[str], tasks: bool = False) -> Action | None:

@@ -3,7 +3,7 @@
 modulepath`` on the second line checks against the index of fixtures/check_static/modulepath)
 and their .expect: the findings in the range, then each action offered (title, kind, whether
 preferred) with the text its edit makes and how many findings of the code it answers are left
-in the range once it is made.  Regenerate with UPDATE_EXPECT=1."""
+in the range once it is made ("ignore" actions, writing the control comment, included).  Regenerate with UPDATE_EXPECT=1."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from puppet_ls.language.check import analyze
-from puppet_ls.language.ide.code_actions import checker_fixes
+from puppet_ls.language.ide.code_actions import checker_fixes, quick_fixes
 from puppet_ls.language.ide.diagnostics import file_diagnostics, parse_for_path
 from puppet_ls.server.workspace import build_index
 from tests.expect import assert_expected
@@ -46,7 +46,7 @@ def check(path: Path) -> str:
     an = analyze(parse_for_path(text, str(path)), env)
     found = _findings(text, str(path), env, start, end)
     out = [f"-- {d.code}: {d.message}" for d in found]
-    for a in checker_fixes(an, found, start, end):
+    for a in checker_fixes(an, found, start, end) + quick_fixes(an.result, found, start, end):
         new = edited(text, a.edits)
         out += [f"== {a.title} [{a.kind}{', preferred' if a.preferred else ''}]", new.rstrip("\n")]
         code = a.diagnostic.code if a.diagnostic is not None else ""
