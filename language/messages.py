@@ -590,6 +590,8 @@ _def("BLOCK_REQUIRED", ERROR, "'{name}' expects a lambda")
 _def("WRONG_LAMBDA_ARITY", ERROR, "'{name}' calls its lambda with {expected}; this lambda takes {actual}")
 _def("NO_SUCH_PARAMETER", ERROR, "{resource} has no parameter named '{param}'")
 _def("PARAMETER_TYPE_MISMATCH", ERROR, "{resource}: parameter '{param}' expects a value of type {expected}, got {actual}")
+# Puppet's own text; a warning, since resource defaults set by a calling scope may give the value
+_def("MISSING_RESOURCE_PARAMETER", WARNING, "{resource}: expects a value for parameter '{param}'")
 _def("DEFAULT_TYPE_MISMATCH", ERROR, "The default value of parameter ${param} does not match its type: expects a value of type {expected}, got {actual}")
 # The same findings against definitions read from other files of the workspace or modulepath:
 # warnings, because that code may not be the version that will really be used.

@@ -953,8 +953,9 @@ def _send_diagnostics(ls: PuppetServer, uri: str, doc: Document, compute_only: b
 
 
 def _code_actions(ls: PuppetServer, params: lsp.CodeActionParams, doc: Document) -> list:
-    """Quick fixes and "ignore" actions for the style findings in the range; "fix all" when
-    the client asks for source actions, or beside quick fixes."""
+    """Quick fixes and "ignore" actions for the style findings in the range, quick fixes of
+    the checker's findings there; "fix all" when the client asks for source actions, or beside
+    quick fixes."""
     if doc.is_epp or doc.result.errors or ls.cap("text_document.code_action.code_action_literal_support", None) is None:
         return []     # (a client without literal support takes commands only: none are offered)
     preferred = bool(ls.cap("text_document.code_action.is_preferred_support", False))
@@ -970,6 +971,7 @@ def _code_actions(ls: PuppetServer, params: lsp.CodeActionParams, doc: Document)
     if wanted(lsp.CodeActionKind.QuickFix):
         actions += ide_actions.quick_fixes(doc.result, found, start, end, tasks=doc.tasks,
                                            cache=doc.cache.setdefault("code_action_proofs", {}))
+        actions += ide_actions.checker_fixes(ls.analysis(doc), found, start, end, tasks=doc.tasks)
     if wanted(ide_actions.FIX_ALL) and (only is not None or any(a.edits and a.diagnostic is not None
                                                                 and a.diagnostic.fix is not None for a in actions)):
         path = doc.path if uri.startswith("file:") else ""

@@ -213,12 +213,22 @@ def index_files(roots: list, modulepath: list, complete: bool | None = None,
                 log.warning("indexing stopped at %d files (the index.maxFiles setting)", max_files)
                 break
     for sf in files:
-        if sf.module and sf.module not in index.module_roots:
-            for parent in Path(sf.path).parents:
-                if parent.name in _ROLE_SEGMENTS:
-                    index.add_module(sf.module, str(parent.parent))
-                    break
+        # modules without a metadata.json; each copy is recorded, so that the index keeps the
+        # first one only when a module is in two modulepath folders (as Puppet does)
+        root = _module_root_for(sf) if sf.module else None
+        if root is not None and root not in module_names:
+            module_names[root] = sf.module
+            index.add_module(sf.module, root)
     return index, files
+
+
+def _module_root_for(sf: SourceFile) -> str | None:
+    """The module folder of an indexed file: above the segment ``classify`` found its role at."""
+    parts = sf.path.split(os.sep)
+    for i in range(len(parts) - 2, 0, -1):
+        if parts[i] in _ROLE_SEGMENTS and file_role("/".join(parts[i:])) == sf.role:
+            return os.sep.join(parts[:i]) or os.sep
+    return None
 
 
 def build_index(roots: list, modulepath: list, complete: bool | None = None,

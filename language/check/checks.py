@@ -58,6 +58,7 @@ class _Checker:
         self.in_plan = any(n.kind == "plan" for n in self.model.named)
         # variables of node definitions are visible in the classes the nodes declare
         self.node_variables = {name for sc in self.model.scopes if sc.kind == "node" for name in sc.variables}
+        self._defaults_for: frozenset | None = None     # types given resource defaults in this file
 
     def add(self, code: str, start: int, end: int, related: tuple = (), **args) -> None:
         self.out.append(Diagnostic.of(code, start, end, related, **args))
@@ -340,14 +341,49 @@ class _Checker:
 
     def _check_params(self, tname: str, d: A.DefineDef, res: A.ResourceExpr, name_range: tuple) -> None:
         params = {p.name: self._param_type(p) for p in d.params()}
+        related = ((name_range[0], name_range[1], "defined here"),)
         for body in res.bodies():
-            self._check_body(_title_text(tname, body, self.an), body, params,
-                             ((name_range[0], name_range[1], "defined here"),))
+            self._check_body(_title_text(tname, body, self.an), body, params, related)
+        self._required_given(tname, [p.name for p in d.params() if not p.has_default and not p.captures_rest],
+                             res, related)
 
     def _check_params_entity(self, tname: str, e, res: A.ResourceExpr) -> None:
         params = {p.name: self._text_type(p.type_text) for p in e.params}
         for body in res.bodies():
             self._check_body(_title_text(tname, body, self.an), body, params, indexed=True)
+        self._required_given(tname, [p.name for p in e.params if not p.has_default and not p.captures_rest], res)
+
+    def _required_given(self, tname: str, required: list, res: A.ResourceExpr, related: tuple = ()) -> None:
+        """Each declared instance of a defined type gives every parameter without a default
+        (Puppet: "expects a value for parameter"; Optional types too).  Not said where a value
+        may come from elsewhere: a splat, a ``default:`` body, or resource defaults for the type
+        in this file (defaults set by a calling scope are not seen: hence a warning)."""
+        if not required or tname.lstrip(":").lower() in self._types_with_defaults():
+            return
+        bodies = res.bodies()
+        if any(_is_default_title(b) for b in bodies):
+            return
+        for body in bodies:
+            ops = body.ops()
+            title = body.title()
+            if title is None or any(op.is_splat for op in ops):
+                continue
+            given = {t.text for t in (op.syntax.first_token() for op in ops) if t is not None}
+            for name in required:
+                if name not in given:
+                    rng = title.range
+                    self.add("MISSING_RESOURCE_PARAMETER", rng[0], rng[1], related,
+                             resource=_title_text(tname, body, self.an, first=True), param=name)
+
+    def _types_with_defaults(self) -> frozenset:
+        if self._defaults_for is None:
+            names = set()
+            for node in self.an.result.root.descendants():
+                if node.kind == K.RESOURCE_DEFAULTS:
+                    ref = A.ResourceDefaults(node).type_ref()
+                    names.add(ref.syntax.trimmed_text().lstrip(":").lower() if ref is not None else "")
+            self._defaults_for = frozenset(names)
+        return self._defaults_for
 
     def _param_type(self, p: A.Param):
         te = p.type_expr()
@@ -425,8 +461,17 @@ class _Checker:
 
 # ---- helpers ---------------------------------------------------------------------------------
 
-def _title_text(tname: str, body, an: Analysis) -> str:
+def _is_default_title(body) -> bool:
+    """Is this the ``default:`` body of a resource (its values go to the other bodies)?"""
+    t = body.title()
+    tok = t.syntax.first_token() if t is not None else None
+    return tok is not None and tok.kind == K.DEFAULT and t.syntax.trimmed_text() == "default"
+
+
+def _title_text(tname: str, body, an: Analysis, first: bool = False) -> str:
     v = an.const_value(body.title()) if body.title() is not None else NOT_CONST
+    if first and isinstance(v, list) and v:
+        v = v[0]       # an array of titles: Puppet names the first resource that fails
     cap = "::".join(s[:1].upper() + s[1:] for s in tname.lstrip(":").split("::"))
     if isinstance(v, str):
         return f"{cap}[{v}]"

@@ -1,5 +1,6 @@
-"""Code actions on style findings: the quick fix of each fixable finding in a range, "fix all
-puppet-lint issues" for the file, and "ignore <check> on this line" (a control comment).
+"""Code actions: the quick fix of each fixable style finding in a range, "fix all puppet-lint
+issues" for the file, "ignore <check> on this line" (a control comment), and the quick fixes
+of the checker's findings (did you mean, add a missing parameter).
 
 Every edit offered is proven as ``check --fix`` proves its edits (``lint.fix``): a quick fix is
 offered only if its result keeps the tree, and a control comment is only written where it is
@@ -7,13 +8,26 @@ a comment to Puppet (never inside a multi-line string or heredoc).
 """
 from __future__ import annotations
 
+import difflib
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
+from ..check.analysis import Analysis
+from ..check.builtins import BUILTIN_VARIABLES
+from ..check.signatures import builtin_function_names
 from ..diagnostics import Diagnostic
+from ..messages import WARNING
+from ..knowledge.resource_types import metaparameters
+from ..syntax import ast as A
+from ..syntax import kinds as K
+from ..types.build import BUILTIN_RESOURCE_TYPES
+from ..types.type_docs import CATALOGUE
+from . import lookup
 from ..lint import CHECKS
 from ..lint.fix import fix_one, fix_text, verify
 from ..lint.tokens import COMMENTS, TokenView
-from ..syntax.parser import ParseResult
+from ..syntax.parser import ParseResult, parse
 
 QUICKFIX = "quickfix"
 FIX_ALL = "source.fixAll.puppet-ls"
@@ -42,19 +56,20 @@ def _overlaps(d: Diagnostic, start: int, end: int) -> bool:
 def quick_fixes(result: ParseResult, diags: list[Diagnostic], start: int, end: int,
                 tasks: bool = False, cache: dict | None = None) -> list[Action]:
     """A fix for each fixable style finding of ``diags`` touching [start, end], and an
-    "ignore" action for each style finding there.  ``cache`` (one per text) keeps the proofs:
+    "ignore" action for each style finding and each warning of the checker there.  ``cache`` (one per text) keeps the proofs:
     editors ask again at every move of the cursor."""
     cache = {} if cache is None else cache
     out: list[Action] = []
     view: TokenView | None = None
     seen: set[tuple[str, int]] = set()
     for d in diags:
-        if d.code not in CHECKS or not _overlaps(d, start, end):
+        style = d.code in CHECKS
+        if not (style or _silenceable(d)) or not _overlaps(d, start, end):
             continue
         proof = ("fix", d.code, d.offset, d.end)
-        if d.fix is not None and proof not in cache:
+        if style and d.fix is not None and proof not in cache:
             cache[proof] = fix_one(result, d, tasks) is not None
-        if d.fix is not None and cache[proof]:
+        if style and d.fix is not None and cache[proof]:
             out.append(Action(f"Fix {d.code}: {d.message}", QUICKFIX,
                               tuple(Edit(*e) for e in d.fix.edits), d, preferred=True))
         if view is None:
@@ -65,11 +80,18 @@ def quick_fixes(result: ParseResult, diags: list[Diagnostic], start: int, end: i
         seen.add((d.code, line))
         place = ("ignore", d.code, line)
         if place not in cache:
-            cache[place] = ignore_edit(result, view, d.code, line, tasks)
+            # a checker's code is written in lower case, as puppet-lint's check names are
+            cache[place] = ignore_edit(result, view, d.code if style else d.code.lower(), line, tasks)
         edit = cache[place]
         if edit is not None:
             out.append(Action(f"Ignore {d.code} on this line", QUICKFIX, (edit,), d))
     return out
+
+
+def _silenceable(d: Diagnostic) -> bool:
+    """A checker's warning, which a control comment may silence where the author knows better
+    (a variable set by an ENC, a module not installed here); errors are not offered."""
+    return d.severity == WARNING and d.code.isupper()
 
 
 def fix_all(result: ParseResult, path: str, enabled: frozenset[str], tasks: bool = False) -> Action | None:
@@ -145,3 +167,211 @@ def _block(text: str, view: TokenView, start: int, eol: int, word: str) -> Edit 
     indent = text[start:start + len(text[start:eol]) - len(text[start:eol].lstrip(" \t"))]
     nl = "\r\n" if text.find("\n") > 0 and text[text.find("\n") - 1] == "\r" else "\n"
     return Edit(start, eol, f"{indent}# {word}{nl}{text[start:eol]}{nl}{indent}# lint:endignore")
+
+
+# ---- quick fixes of the checker's findings -----------------------------------------------------
+
+#: the checker's codes for a name that is not known, and what kind of name each is
+UNKNOWN_NAME_CODES = {"UNDEFINED_VARIABLE": "variable", "UNDEFINED_CLASS_VARIABLE": "class_variable",
+                      "UNDEFINED_FUNCTION": "function", "UNDEFINED_CLASS": "class",
+                      "UNDEFINED_RESOURCE_TYPE": "resource_type", "UNDEFINED_TYPE": "type",
+                      "NO_SUCH_PARAMETER": "attribute", "UNKNOWN_PARAMETER": "attribute",
+                      "RESOURCE_NO_SUCH_PARAMETER": "attribute"}
+_NAME = re.compile(r"(?:::)?[A-Za-z_][\w]*(?:::[A-Za-z_]\w*)*")
+
+
+def did_you_mean(name: str, candidates: Iterable[str], limit: int = 3) -> list[str]:
+    """The known names closest to ``name`` (the one place suggestions are made): close in
+    spelling, compared without case, best first."""
+    by_lower: dict[str, str] = {}
+    for c in candidates:
+        if c and c.lower() != name.lower():
+            by_lower.setdefault(c.lower(), c)
+    close = difflib.get_close_matches(name.lower(), list(by_lower), n=limit, cutoff=0.75)
+    return [by_lower[c] for c in close]
+
+
+def checker_fixes(an: Analysis, diags: list[Diagnostic], start: int, end: int,
+                  tasks: bool = False) -> list[Action]:
+    """For the checker's findings touching [start, end]: "Change to 'x'" where a name is not
+    known and close ones are, and "Add parameter 'p'" where an instance of a defined type
+    misses one (with a placeholder value of the parameter's type, to be filled in)."""
+    out: list[Action] = []
+    missing: dict[int, list[Diagnostic]] = {}
+    for d in diags:
+        if not _overlaps(d, start, end):
+            continue
+        if d.code in UNKNOWN_NAME_CODES:
+            out += _rename_fixes(an, d, tasks)
+        elif d.code == "MISSING_RESOURCE_PARAMETER":
+            missing.setdefault(d.offset, []).append(d)
+    for group in missing.values():
+        out += _missing_parameter_fixes(an, group, tasks)
+    return out
+
+
+def _rename_fixes(an: Analysis, d: Diagnostic, tasks: bool) -> list[Action]:
+    text = an.result.text
+    m = _NAME.search(text, d.offset, d.end)
+    if m is None:
+        return []
+    written = m.group(0)
+    s, e = m.start(), m.end()
+    if written.startswith("::"):
+        s += 2
+        written = written[2:]
+    kind = UNKNOWN_NAME_CODES[d.code]
+    if kind == "class_variable":
+        # only the variable's own part after the class: $class::name
+        cls, _, var = written.rpartition("::")
+        s += len(cls) + 2
+        written, names = var, _class_variables(an, cls)
+    else:
+        names = _known_names(an, kind, d)
+    capital = written[:1].isupper()
+    out: list[Action] = []
+    for name in did_you_mean(written, names):
+        if kind in ("type", "resource_type") and capital:
+            name = "::".join(p[:1].upper() + p[1:] for p in name.split("::"))
+        elif kind == "resource_type":
+            name = name.lower()
+        if not _parses_alike(an.result, text[:s] + name + text[e:], tasks):
+            continue
+        shown = f"${text[m.start():s].lstrip(':')}{name}" if kind in ("variable", "class_variable") else name
+        out.append(Action(f"Change to '{shown}'", QUICKFIX, (Edit(s, e, name),), d, preferred=not out))
+    return out
+
+
+def _known_names(an: Analysis, kind: str, d: Diagnostic) -> list[str]:
+    """The names of ``kind`` known where the finding ``d`` is."""
+    env, model = an.env, an.model
+    own = {n.name.lstrip(":").lower() for n in model.named if n.kind in ("class", "define", "function", "type_alias")}
+    if kind == "variable":
+        return list(model.visible_variables(d.offset)) + sorted(BUILTIN_VARIABLES)
+    if kind == "function":
+        return ([n.name.lstrip(":") for n in model.named if n.kind == "function"]
+                + list(builtin_function_names()) + list(env.names("function")))
+    if kind == "class":
+        return [n.name.lstrip(":") for n in model.named if n.kind == "class"] + list(env.names("class"))
+    if kind == "resource_type":
+        return (sorted(BUILTIN_RESOURCE_TYPES) + [n for n in own if any(x.kind == "define" and x.name.lstrip(":").lower() == n
+                                                                      for x in model.named)]
+                + list(env.names("define")) + list(env.names("resource_type")))
+    if kind == "type":
+        aliases = [n.name.lstrip(":") for n in model.named if n.kind == "type_alias"] + list(env.names("type_alias"))
+        return list(CATALOGUE) + aliases + sorted(BUILTIN_RESOURCE_TYPES) + list(env.names("define"))
+    if kind == "attribute":
+        return list(_resource_params(an, d.offset)) + list(metaparameters())
+    return []
+
+
+def _class_variables(an: Analysis, cls: str) -> list[str]:
+    low = cls.lower()
+    for n in an.model.named:
+        if n.kind == "class" and n.name.lstrip(":").lower() == low and n.scope is not None:
+            return list(n.scope.variables)
+    return [v for e in an.env.lookup("class", low) for v in e.variables]
+
+
+def _resource_of(an: Analysis, offset: int):
+    """The resource body holding ``offset`` and its resource expression (None, None outside one)."""
+    tok = an.result.root.token_at(offset)
+    node = tok.parent if tok is not None else None
+    while node is not None and node.kind != K.RESOURCE_BODY:
+        node = node.parent
+    if node is None or node.parent is None or node.parent.kind != K.RESOURCE_EXPR:
+        return None, None
+    return A.ResourceBody(node), A.ResourceExpr(node.parent)
+
+
+def _resource_params(an: Analysis, offset: int) -> dict:
+    """name -> (type text, default text, doc) of the parameters of the resource at ``offset``."""
+    body, res = _resource_of(an, offset)
+    if body is None or res is None:
+        return {}
+    te = res.type_expr()
+    type_name = te.name if isinstance(te, (A.QName, A.TypeRef)) else "class" if te is None else ""
+    if type_name.lower() == "class":
+        title = an.const_value(body.title()) if body.title() is not None else None
+        targets = lookup.find(an, "class", title) if isinstance(title, str) else []
+        return targets[0].params if targets else {}
+    t = lookup.resource_type_target(an, type_name) if type_name else None
+    return t.params if t is not None else {}
+
+
+def _placeholder(type_text: str) -> str:
+    """A value of a parameter's type for the user to replace (``undef`` would count as not given)."""
+    t = re.sub(r"\s+", "", type_text)
+    while True:
+        m = re.fullmatch(r"(?:Optional|NotUndef|Sensitive)\[(.*)\]", t)
+        if m is None:
+            break
+        t = m.group(1)
+    head = t.split("[", 1)[0]
+    enum = re.fullmatch(r"Enum\[\s*(['\"])(.*?)\1.*\]", t)
+    if enum:
+        return f"'{enum.group(2)}'"
+    return {"Integer": "0", "Float": "0.0", "Numeric": "0", "Boolean": "false", "Array": "[]", "Tuple": "[]",
+            "Hash": "{}", "Struct": "{}"}.get(head, "''")
+
+
+def _missing_parameter_fixes(an: Analysis, group: list[Diagnostic], tasks: bool) -> list[Action]:
+    body, _ = _resource_of(an, group[0].offset)
+    if body is None:
+        return []
+    params = _resource_params(an, group[0].offset)
+    names = [m.group(1) for d in group if (m := re.search(r"parameter '(\w+)'", d.message))]
+    out = []
+    for d, name in zip(group, names):
+        edit = _add_attribute(an, body, [(name, _placeholder(params.get(name, ("",))[0]))], tasks)
+        if edit is not None:
+            out.append(Action(f"Add parameter '{name}'", QUICKFIX, (edit,), d, preferred=len(group) == 1))
+    if len(names) > 1:
+        edit = _add_attribute(an, body, [(n, _placeholder(params.get(n, ("",))[0])) for n in names], tasks)
+        if edit is not None:
+            out.append(Action(f"Add the {len(names)} missing parameters", QUICKFIX, (edit,), group[0], preferred=True))
+    return out
+
+
+def _add_attribute(an: Analysis, body, attrs: list[tuple[str, str]], tasks: bool) -> Edit | None:
+    """The edit adding ``name => value`` attributes at the end of a resource body: each on its
+    own line, arrows aligned with the last one, where the body's attributes are one a line;
+    else after the last one (or the title's colon) on the same line."""
+    text = an.result.text
+    ops = body.ops()
+    if ops:
+        last = ops[-1].syntax
+        after = last.range[1]
+        tok = an.result.root.token_at(after)
+        while tok is not None and tok.is_trivia and "\n" not in tok.text:
+            tok = an.result.root.token_at(tok.end)
+        comma = tok is not None and tok.kind == K.COMMA
+        at = tok.end if comma and tok is not None else after
+        lead = "" if comma else ","
+        line_start = text.rfind("\n", 0, last.range[0]) + 1
+        own_line = not text[line_start:last.range[0]].strip()
+        indent = text[line_start:last.range[0]]
+        arrow = last.token(K.FARROW)
+        width = arrow.offset - last.range[0] if arrow is not None and own_line else 0
+    else:
+        colon = body.syntax.token(K.COLON)
+        if colon is None:
+            return None
+        at, lead, own_line, width = colon.end, "", False, 0
+        after_colon = text[colon.end:body.syntax.end]
+        if "\n" in text[colon.end:colon.end + len(after_colon) - len(after_colon.lstrip())] or (
+                "\n" in text[colon.end:body.syntax.parent.range[1]] if body.syntax.parent is not None else False):
+            line_start = text.rfind("\n", 0, colon.offset) + 1
+            indent = text[line_start:len(text[:line_start]) + len(text[line_start:]) - len(text[line_start:].lstrip(" \t"))]
+            indent += "  "
+            own_line = True
+    if own_line:
+        new = lead + "".join(f"\n{indent}{n.ljust(width - 1) if width else n} => {v}," for n, v in attrs)
+    else:
+        new = lead + "".join(f" {n} => {v}," for n, v in attrs)
+    return Edit(at, at, new) if _parses_alike(an.result, text[:at] + new + text[at:], tasks) else None
+
+
+def _parses_alike(before: ParseResult, after_text: str, tasks: bool) -> bool:
+    """Does the edited text parse with the same errors (none, where actions are offered)?"""
+    return [x.code for x in parse(after_text, tasks=tasks).errors] == [x.code for x in before.errors]

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import re
+import textwrap
 from dataclasses import dataclass, field
 
 from ..check.env import Entity, Environment, ParamSig
@@ -312,19 +313,48 @@ def _index_ruby4(entry: FileEntry, text: str) -> None:
                                  api="ruby4"))
 
 
+# 3.x functions: a file may define several (docker's docker_run_flags.rb also defines
+# 'docker::escape'), with a quoted namespaced name; the doc is a string or heredoc option.
+_RB3_NEW = re.compile(r"\bnewfunction\s*\(\s*(?::(\w+)|:?(['\"])([\w:]+)\2)")
+_RB3_DOC = re.compile(r"(?::doc\s*=>|(?<![\w:])doc:)\s*(?:<<([-~]?)(['\"]?)(\w+)\2"
+                      r"|\"((?:[^\"\\]|\\.)*)\"|'((?:[^'\\]|\\.)*)')", re.DOTALL)
+
+
+def _ruby3_doc(text: str, start: int, end: int) -> str:
+    """The doc option of the ``newfunction`` call in text[start:end], as puppet-strings text."""
+    dm = _RB3_DOC.search(text, start, end)
+    if not dm:
+        return ""
+    if dm.group(3):        # a heredoc: its body starts on the next line
+        body_start = text.find("\n", dm.end())
+        if body_start < 0:
+            return ""
+        lines = []
+        for line in text[body_start + 1:].split("\n"):
+            if line.strip() == dm.group(3):
+                break
+            lines.append(line)
+        raw = "\n".join(lines)
+    elif dm.group(4) is not None:
+        raw = re.sub(r"\\(.)", lambda m: "\n" if m.group(1) == "n" else m.group(1), dm.group(4))
+    else:
+        raw = re.sub(r"\\([\\'])", r"\1", dm.group(5) or "")
+    return textwrap.dedent(raw)
+
+
 def _index_ruby3(entry: FileEntry, text: str) -> None:
-    m = re.search(r"newfunction\(\s*:?['\"]?(\w+)", text)
-    if not m:
-        return
-    dm = re.search(r":doc\s*=>\s*(?:<<-?~?['\"]?(\w+)['\"]?\s*\n(.*?)\n\s*\1|\"((?:[^\"\\]|\\.)*)\"|'((?:[^'\\]|\\.)*)')",
-                   text[m.end():], re.DOTALL)
-    doc = ""
-    if dm:
-        raw = dm.group(2) or dm.group(3) or dm.group(4) or ""
-        d = parse_doc("\n".join(line.strip() for line in raw.splitlines()))
-        doc = d.short()
-    entry.entities.append(Entity("function", m.group(1).lower(), entry.path, m.start(1), m.end(1),
-                                 signature=f"{m.group(1)}(...)", doc=doc, api="ruby3"))
+    found = list(_RB3_NEW.finditer(text))
+    for i, m in enumerate(found):
+        group = 1 if m.group(1) else 3
+        name = m.group(group).lstrip(":")
+        if not name:
+            continue
+        end = found[i + 1].start() if i + 1 < len(found) else len(text)
+        # no doc option: the comment above the call (as for 4.x functions)
+        doc = parse_doc(_ruby3_doc(text, m.end(), end) or leading_comment(text, m.start()))
+        entry.entities.append(Entity("function", name.lower(), entry.path, m.start(group), m.end(group),
+                                     signature=f"{name}(...)", doc=doc.short(), api="ruby3",
+                                     extra={"text": doc.text}))
 
 
 _RB_ATTR = re.compile(r"\b(newparam|newproperty|newcheck)\s*\(\s*:(\w+)|^\s*(ensurable)\b", re.MULTILINE)
@@ -381,6 +411,7 @@ class WorkspaceIndex(Environment):
         self.files: dict = {}                 # path -> FileEntry
         self.module_roots: dict = {}          # module name -> root directory
         self.module_meta: dict = {}           # module name -> metadata dict
+        self._shadowed_roots: dict = {}       # module name -> later roots of it (not indexed)
         self._by_name: dict = {}              # (kind, name) -> [Entity]
         self._facts: set = set()
         self._top_vars: set = set()
@@ -390,11 +421,28 @@ class WorkspaceIndex(Environment):
 
     # -- building ------------------------------------------------------------------------------
     def add_module(self, name: str, root: str, metadata: dict | None = None) -> None:
-        self.module_roots[name] = root
+        """Record a module folder.  A module found again in a later folder (a second modulepath
+        entry) is shadowed there: Puppet loads the first folder that has it, so the first root
+        is kept and the files of the later ones are not indexed (see ``add``)."""
+        first = self.module_roots.setdefault(name, root)
+        if first != root:
+            self._shadowed_roots.setdefault(name, set()).add(root.rstrip("/\\"))
+            return
         if metadata:
             self.module_meta[name] = metadata
 
+    def shadowed(self, entry: FileEntry) -> bool:
+        """Is ``entry`` a file of a module copy that an earlier folder of the same module hides?"""
+        roots = self._shadowed_roots.get(entry.module)
+        if not roots:
+            return False
+        path = entry.path.replace("\\", "/")
+        first = self.module_roots[entry.module].replace("\\", "/").rstrip("/") + "/"
+        return not path.startswith(first) and any(path.startswith(r.replace("\\", "/") + "/") for r in roots)
+
     def add(self, entry: FileEntry) -> None:
+        if self.shadowed(entry):
+            return
         if entry.path in self.files:
             self.remove(entry.path)
         self.files[entry.path] = entry

@@ -46,3 +46,23 @@ async def test_fix_all_source_action(client):
     uri, actions = await _actions(client, only=[types.CodeActionKind.Source])
     assert [a.title for a in actions] == ["Fix all puppet-lint issues"]
     assert _edited(uri, actions[0]) == TEXT.replace('mode => "0644"', "mode   => '0644'")
+
+
+CHECKED = ("# demo\nclass demo (String $service_name = 'web') {\n  notice($servce_name)\n}\n"
+           "# demo::site\ndefine demo::site (String $host) { }\n")
+
+
+async def test_quick_fixes_of_the_checker(client):
+    """Did you mean, for an unknown variable; the preferred action is the closest name."""
+    uri = new_uri("checked.pp")
+    open_doc(client, uri, CHECKED)
+    diags = await wait_for_diagnostics(client, uri)
+    found = [d for d in diags if d.code == "UNDEFINED_VARIABLE"]
+    assert len(found) == 1, diags
+    actions = await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), range=found[0].range,
+        context=types.CodeActionContext(diagnostics=found, only=[types.CodeActionKind.QuickFix])))
+    fixes = [a for a in actions if a.title.startswith("Change to")]
+    assert fixes[0].title == "Change to '$service_name'"
+    assert apply(CHECKED, fixes[0].edit.changes[uri]) == CHECKED.replace("$servce_name", "$service_name")
+    assert fixes[0].diagnostics and fixes[0].diagnostics[0].code == "UNDEFINED_VARIABLE"
