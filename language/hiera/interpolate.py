@@ -135,8 +135,11 @@ class Interpolator:
             return {self.value(k, allow_methods): self.value(v, allow_methods) for k, v in value.items()}
         return value
 
-    def scope_value(self, key: str) -> Any:
-        segments = split_key(key)
+    def scope_value(self, key: str, subject: str = "") -> Any:
+        try:
+            segments = split_key(key)
+        except HieraError:
+            raise HieraError("HIERA_INTERPOLATION_SYNTAX", subject=subject or key) from None
         root = segments.pop(0)
         if isinstance(root, str) and root.startswith("::"):
             root = root[2:]
@@ -182,7 +185,7 @@ class Interpolator:
             if method == "literal":
                 value: Any = key
             elif method == "scope":
-                value = self.scope_value(key)
+                value = self.scope_value(key, subject)
             else:
                 value = self._lookup(key)
             mark = f"scope:{key}" if method == "scope" else key

@@ -157,7 +157,13 @@ class Hiera:
                     if trail is not None:
                         trail.append(Step(layer.name, level.name, path, False))
                     raise NotFound
-                value = interp.value(df.data[root_key], True)
+                try:
+                    value = interp.value(df.data[root_key], True)
+                except HieraError:
+                    if trail is not None:
+                        trail.append(Step(layer.name, level.name, path, True, df.data[root_key],
+                                          span=df.key_spans.get(root_key)))
+                    raise
                 if trail is not None:
                     trail.append(Step(layer.name, level.name, path, True, value,
                                       span=df.key_spans.get(root_key)))
@@ -215,7 +221,8 @@ class Hiera:
         interp = Interpolator(scope)
         interp.lookup = lambda k: self._nested(k, interp)
         try:
-            found, value = self._lookup(key, interp, merge, result.trail if explain else None, result)
+            found, value = interp._checked(key, lambda: self._lookup(
+                key, interp, merge, result.trail if explain else None, result))
             result.found, result.value = found, value
         except HieraError as e:
             result.error_code = e.code

@@ -94,6 +94,10 @@ def compose(text: str) -> tuple[yaml.Node | None, Diagnostic | None]:
         return yaml.compose(text, Loader=yaml.SafeLoader), None
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
+        # Reaching the end of the text inside a construct (an unclosed quote or bracket) is
+        # best shown where the construct began.
+        if e.context_mark is not None and mark is not None and mark.index >= len(text.rstrip()):
+            mark = e.context_mark
         offset = mark.index if mark is not None else 0
         problem = e.problem or e.context or "invalid YAML"
         if e.context and e.problem:
