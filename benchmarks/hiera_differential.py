@@ -208,7 +208,7 @@ def run_puppet(envpath: str, env: str, facts: dict, pairs: list, work: str, idx:
            "--hiera_config", global_cfg if os.path.exists(global_cfg) else os.path.join(work, "none.yaml"),
            "--confdir", os.path.join(work, "conf"), "--vardir", os.path.join(work, "var"),
            "--codedir", os.path.join(work, "code"), "--basemodulepath", BASEMODULEPATH]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300, check=False)
     m = re.search(r"HIERA-DIFF-RESULT (.*?)(?:\x1b\[0m)?$", proc.stdout + proc.stderr, re.M)
     if not m:
         tail = "\n".join((proc.stdout + proc.stderr).splitlines()[-5:])
