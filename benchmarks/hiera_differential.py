@@ -209,7 +209,7 @@ def run_puppet(envpath: str, env: str, facts: dict, pairs: list, work: str, idx:
            "--confdir", os.path.join(work, "conf"), "--vardir", os.path.join(work, "var"),
            "--codedir", os.path.join(work, "code"), "--basemodulepath", BASEMODULEPATH]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300, check=False)
-    m = re.search(r"HIERA-DIFF-RESULT (.*?)(?:\x1b\[0m)?$", proc.stdout + proc.stderr, re.M)
+    m = re.search(r"HIERA-DIFF-RESULT (.*?)(?:\x1b\[0m)?$", proc.stdout + proc.stderr, re.MULTILINE)
     if not m:
         tail = "\n".join((proc.stdout + proc.stderr).splitlines()[-5:])
         raise RuntimeError(f"puppet failed for {env} facts {idx}: {tail}")
