@@ -634,6 +634,7 @@ _def("HIERA_LOOKUP_OPTIONS_MODULE_KEY", ERROR, "all lookup_options keys must sta
 _def("HIERA_CONVERT_TO_FAILED", ERROR, "The convert_to lookup_option for key '{key}' raised error: {reason}")
 # Findings in data files against the classes of the workspace (automatic parameter lookup).
 _def("HIERA_UNKNOWN_CLASS_PARAMETER", WARNING, "'{key}': class '{cls}' has no parameter '{param}'{suggestion}")
+_def("HIERA_UNBOUND_CLASS_KEY", INFO, "'{key}' is in the namespace of class '{cls}' but binds none of its parameters; only an explicit lookup() reads it")
 _def("HIERA_VALUE_TYPE_MISMATCH", WARNING, "'{key}' is bound to parameter ${param} of class '{cls}', which expects a value of type {expected}, got {actual}")
 
 # ==== formatter (puppet_ls.language.formatter) ===================================================

@@ -105,6 +105,47 @@ class Hiera:
                 return la
         return None
 
+    def data_paths(self) -> list:
+        """Every data file of every readable level's datadir: (layer, level, path)."""
+        out: list = []
+        seen: set = set()
+        for layer in self.layers:
+            for level in layer.config.hierarchy:
+                if not level.readable:
+                    continue
+                datadir = posixpath.normpath(posixpath.join(layer.config.root, level.datadir))
+                ext = (".json",) if level.function == "json_data" else (
+                    (".eyaml", ".yaml") if level.function == "eyaml_lookup_key" else (".yaml", ".yml"))
+                for f in self.list_files(datadir) or []:
+                    if f.endswith(ext) and f not in seen:
+                        seen.add(f)
+                        out.append((layer, level, f))
+        return out
+
+    def all_keys(self) -> dict:
+        """key -> [(path, offset, end)] over every data file (for completion and definition)."""
+        keys: dict = {}
+        for _layer, level, path in self.data_paths():
+            df = self.data_file(path, eyaml=level.function == "eyaml_lookup_key")
+            if df is None:
+                continue
+            for k, span in df.key_spans.items():
+                if isinstance(k, str):
+                    keys.setdefault(k, []).append((path, *span))
+        return keys
+
+    def all_lookup_options(self) -> dict:
+        """The lookup_options of every data file, merged (the first file that names a key
+        wins): for judging data without a fact set."""
+        out: dict = {}
+        for _layer, level, path in self.data_paths():
+            df = self.data_file(path, eyaml=level.function == "eyaml_lookup_key")
+            opts = df.data.get("lookup_options") if df is not None else None
+            if isinstance(opts, dict):
+                for k, v in opts.items():
+                    out.setdefault(k, v)
+        return out
+
     # ---- locations ------------------------------------------------------------------------
     def locations(self, layer: Layer, level: Level, interp: Interpolator) -> list:
         """The resolved paths of a level: [(path, exists)]."""
