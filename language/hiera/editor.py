@@ -150,14 +150,18 @@ def _is_data(v: Any) -> bool:
     return v is None or isinstance(v, (str, int, float, bool))
 
 
-def _converted(key: str, options: dict) -> bool:
+def _not_judged(key: str, options: dict) -> bool:
+    """Does ``lookup_options`` convert the key's value (``convert_to``) or merge it (one file
+    then holds only a part of the value the parameter gets)?"""
+    def applies(v: Any) -> bool:
+        return isinstance(v, dict) and ("convert_to" in v or v.get("merge") not in (None, "first"))
     if key in options:
-        return isinstance(options[key], dict) and "convert_to" in options[key]
+        return applies(options[key])
     for k, v in options.items():
-        if isinstance(k, str) and k.startswith("^") and isinstance(v, dict) and "convert_to" in v:
+        if isinstance(k, str) and k.startswith("^"):
             try:
                 if re.search(k, key):
-                    return True
+                    return applies(v)
             except re.error:
                 continue
     return False
@@ -167,7 +171,7 @@ def data_diagnostics(df: DataFile, env: Environment, lookup_options: dict | None
     """The findings of one data file: its reading problems, then each ``<class>::<param>``
     key whose class is indexed but has no such parameter (with a did-you-mean), and each
     value whose type does not match the parameter's (interpolated values, and values that
-    ``lookup_options`` give a ``convert_to``, are not judged)."""
+    ``lookup_options`` convert or merge, are not judged)."""
     out = list(df.diagnostics)
     for key, (start, end) in df.key_spans.items():
         if not isinstance(key, str) or "::" not in key or key == "lookup_options":
@@ -189,7 +193,7 @@ def data_diagnostics(df: DataFile, env: Environment, lookup_options: dict | None
         value = df.data.get(key)
         p = params[param]
         if (not p.type_text or not _is_data(value) or _has_interpolation(value)
-                or _converted(key, lookup_options or {})):
+                or _not_judged(key, lookup_options or {})):
             continue
         ptype = _param_type(env, p.type_text)
         if ptype is None or has_unresolved(ptype):

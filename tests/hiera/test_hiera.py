@@ -139,3 +139,15 @@ def test_unique_merge_keeps_ruby_identity() -> None:
 ])
 def test_glob(pattern: str, path: str, matches: bool) -> None:
     assert bool(glob_regex(pattern).fullmatch(path)) is matches
+
+
+def test_check_reports_hiera_files(monkeypatch) -> None:
+    """`puppet-ls check` on a control repository reports its Hiera files too: hiera.yaml
+    problems, and in the data files keys that bind no parameter and values of the wrong type."""
+    from click.testing import CliRunner
+
+    from puppet_ls.server.cli import main
+    monkeypatch.chdir(FIXTURES / "workspace")
+    result = CliRunner().invoke(main, ["check", "--no-cache", "hiera-repo"], catch_exceptions=False)
+    assert_expected(HIERA / "check-hiera-repo.expect", result.stdout)
+    assert "23 files checked: 0 errors, 5 warnings" in result.stderr

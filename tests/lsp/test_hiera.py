@@ -107,8 +107,8 @@ async def test_data_file_diagnostics(client: LanguageClient):
     uri, _ = _open(client, REPO / "data" / "role" / "webserver.yaml", "yaml")
     diags = await wait_for_diagnostics(client, uri)
     got = sorted((d.range.start.line, d.code, d.message) for d in diags)
-    # profile::web::docroot's type is an alias of stdlib, which this repository does not have:
-    # its value is not judged
+    # profile::web::docroot's type is the repository's own alias Profile::Absolutepath, which
+    # '/srv/web' matches
     assert got == [
         (3, "HIERA_UNBOUND_CLASS_KEY", ("'profile::web::vhosts' is in the namespace of class 'profile::web' but "
                                         "binds none of its parameters; only an explicit lookup() reads it")),
