@@ -607,6 +607,38 @@ _def("ARGUMENT_TYPE_MISMATCH", WARNING, "'{name}' parameter '{param}' expects a 
 _def("RESOURCE_NO_SUCH_PARAMETER", ERROR, "no parameter named '{param}' on {resource}")
 _def("INVALID_ATTRIBUTE_VALUE", WARNING, "Parameter {param} failed on {resource}: Invalid value {value}. {valid} (Puppet refuses it when the catalog is applied)")
 
+# ==== Hiera 5 (puppet_ls.language.hiera) ========================================================
+# Problems of hiera.yaml files and Hiera data files, and of lookups in them.  Codes are Puppet's
+# where Puppet has one (HIERA_*); the others are puppet-ls's own.
+_def("HIERA_YAML_SYNTAX", ERROR, "YAML syntax error: {problem}")
+_def("HIERA_JSON_SYNTAX", ERROR, "JSON syntax error: {problem}")
+_def("HIERA_DATA_NOT_HASH", ERROR, "A Hiera data file must hold a hash of keys and values, not {kind}")
+_def("HIERA_CONFIG_NOT_HASH", ERROR, "hiera.yaml must hold a hash (version, defaults, hierarchy), not {kind}; Puppet falls back to the Hiera 3 defaults")
+_def("HIERA_OLD_VERSION", WARNING, "Hiera version {version} configuration: Puppet still reads it, but puppet-ls reads only version 5 and shows no data from this layer; migrate it to version 5")
+_def("HIERA_UNSUPPORTED_VERSION", ERROR, "This runtime does not support Hiera version {version}")
+_def("HIERA_UNKNOWN_KEY", ERROR, "Unknown key '{key}' in {where}; expected one of {expected}")
+_def("HIERA_BAD_VALUE", ERROR, "'{key}' in {where} must be {expected}")
+_def("HIERA_MISSING_DATA_PROVIDER_FUNCTION", ERROR, "One of data_hash, lookup_key, data_dig, or hiera3_backend must be defined in hierarchy '{name}'")
+_def("HIERA_MULTIPLE_DATA_PROVIDER_FUNCTIONS", ERROR, "Only one of data_hash, lookup_key, data_dig, or hiera3_backend can be defined in hierarchy '{name}'")
+_def("HIERA_MULTIPLE_LOCATION_SPECS", ERROR, "Only one of path, paths, glob, globs, uri, uris, or mapped_paths can be defined in hierarchy '{name}'")
+_def("HIERA_HIERARCHY_NAME_MULTIPLY_DEFINED", ERROR, "Hierarchy name '{name}' defined more than once")
+_def("HIERA_DEFAULT_HIERARCHY_NOT_IN_MODULE", ERROR, "'default_hierarchy' is only allowed in the module layer")
+_def("HIERA_UNKNOWN_FUNCTION", INFO, "{kind} function '{name}' is not one puppet-ls can read (it reads yaml_data, json_data and eyaml_lookup_key); level '{name_of_level}' is skipped in lookups")
+_def("HIERA_INTERPOLATION_UNKNOWN_INTERPOLATION_METHOD", ERROR, "Unknown interpolation method '{name}'")
+_def("HIERA_INTERPOLATION_ALIAS_NOT_ENTIRE_STRING", ERROR, "'alias' interpolation is only permitted if the expression is equal to the entire string")
+_def("HIERA_INTERPOLATION_METHOD_SYNTAX_NOT_ALLOWED", ERROR, "Interpolation using method syntax is not allowed in this context")
+_def("HIERA_INTERPOLATION_SYNTAX", ERROR, "Syntax error in string: {subject}")
+_def("HIERA_RECURSIVE_LOOKUP", ERROR, "Recursive lookup detected in [{chain}]")
+_def("HIERA_MERGE_TYPE_MISMATCH", ERROR, "The {strategy} merge of '{key}' expects {expected}, got {actual}")
+_def("HIERA_DIG_MISMATCH", ERROR, "Data Provider type mismatch: Got {klass} when a hash-like object was expected to access value using '{segment}' from key '{key}'")
+_def("HIERA_LOOKUP_OPTIONS_NOT_HASH", ERROR, "value of lookup_options must be a hash")
+_def("HIERA_LOOKUP_OPTIONS_MODULE_KEY", ERROR, "all lookup_options keys must start with module name '{module}'")
+_def("HIERA_CONVERT_TO_FAILED", ERROR, "The convert_to lookup_option for key '{key}' raised error: {reason}")
+# Findings in data files against the classes of the workspace (automatic parameter lookup).
+_def("HIERA_UNKNOWN_CLASS_PARAMETER", WARNING, "'{key}': class '{cls}' has no parameter '{param}'{suggestion}")
+_def("HIERA_UNBOUND_CLASS_KEY", INFO, "'{key}' is in the namespace of class '{cls}' but binds none of its parameters; only an explicit lookup() reads it")
+_def("HIERA_VALUE_TYPE_MISMATCH", WARNING, "'{key}' is bound to parameter ${param} of class '{cls}', which expects a value of type {expected}, got {actual}")
+
 # ==== formatter (puppet_ls.language.formatter) ===================================================
 # Why (part of) a file was left as it was; the formatter never writes text it cannot prove safe.
 _def("FORMAT_SKIPPED_STATEMENT", INFO, "This statement has syntax errors: it was left as it is, not formatted")
@@ -714,6 +746,8 @@ _fragment("ONIGMO_BAD_REPEAT_RANGE", "upper is smaller than lower in repeat rang
 _fragment("ONIGMO_EMPTY_RANGE", "empty range in char class")
 _fragment("REGEXP_ERROR", "{reason}: /{pattern}/")
 _fragment("REGEXP_INVALID", "invalid regular expression: /{pattern}/")
+# A suggestion appended to HIERA_UNKNOWN_CLASS_PARAMETER.
+_fragment("HIERA_DID_YOU_MEAN", "; did you mean '{name}'?")
 
 # ==== server (puppet_ls.server): limits of the language server ==================================
 _def("DOCUMENT_TOO_LARGE", WARNING,

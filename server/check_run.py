@@ -942,3 +942,54 @@ if __name__ == "__main__":
     # Run as a worker: through the package, so that there is one copy of this module.
     from puppet_ls.server.check_run import worker_main as _worker_main
     sys.exit(_worker_main())
+
+
+# ---- Hiera data (hiera.yaml and the data files of the environments being checked) -------------
+
+def hiera_reports(env_roots: list, modulepath: list, index, max_bytes: int = DEFAULT_MAX_FILE_BYTES,
+                  excluded: Callable[[str], bool] = lambda path: False) -> list:
+    """Reports for the Hiera files of each environment in ``env_roots``: its hiera.yaml and
+    those of its own modules (problems of the configuration), and every data file below a
+    datadir of those layers (YAML errors, keys that bind no class parameter, values of the
+    wrong type, judged against ``index``).  Files outside the environment folder (modules of
+    the base modulepath) are not reported."""
+    from puppet_ls.language.hiera import read_config, read_data
+    from puppet_ls.language.hiera.editor import data_diagnostics
+
+    from .workspace import hiera_for_environment, read_text
+
+    reports: list = []
+    seen: set = set()
+    cwd = os.getcwd()
+
+    def shown(path: str) -> str:
+        # as the Puppet files of the run are shown: relative to the current folder when inside it
+        return display_path(os.path.relpath(path, cwd) if path.startswith(cwd + os.sep) else path)
+
+    for env in env_roots:
+        env_real = os.path.realpath(env)
+        hiera = hiera_for_environment(env, modulepath)
+
+        def ours(path: str, env_real: str = env_real) -> bool:
+            real = os.path.realpath(path)
+            return real.startswith(env_real + os.sep) and real not in seen and not excluded(path)
+
+        for layer in hiera.all_layers:
+            cfg_path = layer.config.path
+            if cfg_path is None or not ours(cfg_path):
+                continue
+            seen.add(os.path.realpath(cfg_path))
+            text = read_text(cfg_path, max_bytes) or ""
+            diags = read_config(cfg_path, os.path.dirname(cfg_path), text, layer.name).diagnostics
+            reports.append(FileReport(shown(cfg_path), text, sorted(diags, key=lambda d: (d.offset, d.end))))
+        options = hiera.all_lookup_options()
+        for _layer, level, path in hiera.data_paths():
+            if not ours(path):
+                continue
+            seen.add(os.path.realpath(path))
+            data_text = read_text(path, max_bytes)
+            if data_text is None:
+                continue
+            df = read_data(path, data_text, eyaml=level.function == "eyaml_lookup_key")
+            reports.append(FileReport(shown(path), data_text, data_diagnostics(df, index, options)))
+    return reports

@@ -420,6 +420,17 @@ def check(ctx: click.Context, paths: tuple[str, ...], fmt: str, output_file: str
             reports += list(bar)
     else:
         reports += list(checked)
+    # Hiera: the hiera.yaml and data files of the environments being checked (not for
+    # standard input, nor for single files named on their own)
+    env_roots = [r for r in dict.fromkeys(map(environment_root_of, [str(p) for p in paths if p != "-"]))
+                 if r is not None and os.path.isfile(os.path.join(r, "hiera.yaml"))]
+    hiera_count = 0
+    if env_roots and not (fix or diff):
+        from .check_run import hiera_reports
+        env_index = build_index(roots, dirs, max_file_bytes=max_bytes, exclude=cfg.excluder)
+        found = hiera_reports(env_roots, dirs, env_index, max_bytes, lambda path: cfg.ignored_path(path))
+        hiera_count = len(found)
+        reports += [lintconfig.apply(cfg, r.path, r) for r in found]
     # Every finding counts for the exit status; the configuration decides which are shown
     # (puppet-lint's --error-level hides findings that still fail the run).
     errors = sum(1 for r in reports for d in r.diagnostics if d.severity == "error")
@@ -440,7 +451,7 @@ def check(ctx: click.Context, paths: tuple[str, ...], fmt: str, output_file: str
     else:
         write_report(fmt, shown, output_file, show_ignored=show_ignored, show_source=show_source, color=use_color)
     if not quiet and fmt == "text":
-        count = len(files) + (stdin_data is not None)
+        count = len(files) + (stdin_data is not None) + hiera_count
         click.echo(f"{count} file{'s' if count != 1 else ''} checked: "
                    f"{errors} error{'s' if errors != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''}", err=True)
     sys.exit(1 if cfg.fails(errors, warnings) else 0)

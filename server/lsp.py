@@ -47,6 +47,9 @@ from puppet_ls.language.ide import signature as ide_signature
 from puppet_ls.language.ide.diagnostics import file_diagnostics
 from puppet_ls.language.ide.index import WorkspaceIndex
 from puppet_ls.language.ide.symbols import document_symbols, workspace_symbols
+from puppet_ls.language.ide.completion import CompletionItem
+from puppet_ls.language.ide.navigation import Location
+from puppet_ls.language.hiera import editor as hiera_editor
 from puppet_ls.language.syntax.lines import LineIndex
 from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
@@ -58,6 +61,7 @@ from . import __version__, convert, framing
 from . import config as lintconfig
 from .documents import Document, SemanticTokensCache, apply_changes, is_puppet_document, open_document
 from .evalworker import EvalWorker
+from .hiera_ls import DataDocument, HieraSupport, is_data_document
 from .index_cache import IndexCache, default_folder
 from .positions import UTF8, UTF16, UTF32, PositionCodec
 from .settings import DEFAULTS, Settings, parse_settings
@@ -189,6 +193,8 @@ class PuppetServer(LanguageServer):
         # workspace folder (server/config.py), so that the editor and CI report the same.
         self.lint_config = lintconfig.resolve([])
         self.config_key = 0                    # bumps whenever lint_config changes
+        # Hiera: the layers of the workspace's environment and the open data documents
+        self.hiera_support = HieraSupport()
 
     def load_lint_config(self) -> bool:
         """Read the workspace's lint configuration again; True when it changed."""
@@ -303,8 +309,11 @@ class PuppetServer(LanguageServer):
     def analysis(self, doc: Document):
         return doc.analysis(self.index, self.index_key)
 
+    def hiera(self):
+        return self.hiera_support.hiera(self.roots(), self.modulepath(), self.settings.hiera_global_config)
 
-def _isolated(empty, evaluates: bool = False, heavy: bool = False):
+
+def _isolated(empty, evaluates: bool = False, heavy: bool = False, data: bool = False):
     """Request handler wrapper: drop the request if its document changed while it waited,
     and turn any exception into a logged empty answer.  A handler that ``evaluates`` runs in
     the evaluation thread pool (the event loop stays free) with ``ls.request_budget`` bound
@@ -318,11 +327,14 @@ def _isolated(empty, evaluates: bool = False, heavy: bool = False):
             before = ls.docs.get(uri) if uri else None
             await asyncio.sleep(0)     # let queued edits and cancellations run first
             doc = ls.docs.get(uri) if uri else None
+            if doc is None and data and uri is not None:
+                # an open Hiera data file (a DataDocument, never parsed as Puppet)
+                doc = before = ls.hiera_support.docs.get(uri)
             if uri is not None and before is not None and doc is not before:
                 # the answer would be for a text the client no longer has: drop it
                 log.debug("dropping %s: %s changed while it waited", fn.__name__, uri)
                 return empty() if callable(empty) else empty
-            if uri is not None and (doc is None or doc.too_large):
+            if uri is not None and (doc is None or getattr(doc, "too_large", False)):
                 return empty() if callable(empty) else empty
             t0 = time.perf_counter()
             try:
@@ -436,6 +448,10 @@ def build_server() -> PuppetServer:
     def did_open(ls: PuppetServer, params: lsp.DidOpenTextDocumentParams) -> None:
         td = params.text_document
         if not is_puppet_document(td.language_id or "", uri_to_path(td.uri)):
+            if is_data_document(td.language_id or "", uri_to_path(td.uri)):
+                ls.hiera_support.docs[td.uri] = DataDocument(td.uri, uri_to_path(td.uri), td.version, td.text)
+                _publish_data(ls, td.uri)
+                return
             log.info("not analysing %s: language %r is not Puppet", td.uri, td.language_id)
             return
         ls.docs[td.uri] = open_document(td.uri, uri_to_path(td.uri), td.version, td.text, ls.encoding,
@@ -448,6 +464,11 @@ def build_server() -> PuppetServer:
         uri = params.text_document.uri
         doc = ls.docs.get(uri)
         if doc is None:
+            data_doc = ls.hiera_support.docs.get(uri)
+            if data_doc is not None:
+                data_doc.text = _apply_text_changes(data_doc.text, params.content_changes, ls.encoding)
+                data_doc.version = params.text_document.version
+                _publish_data(ls, uri)
             return
         try:
             ls.docs[uri] = apply_changes(doc, params.content_changes, params.text_document.version,
@@ -469,6 +490,11 @@ def build_server() -> PuppetServer:
         uri = params.text_document.uri
         doc = ls.docs.get(uri)
         if doc is None:
+            if uri in ls.hiera_support.docs:
+                # the data on disk changed: lookups read it again
+                ls.hiera_support.invalidate()
+                for other in list(ls.hiera_support.docs):
+                    _publish_data(ls, other)
             return
         try:
             entry = index_entry_for(doc.path, doc.text, ls.roots() + ls.modulepath())
@@ -486,6 +512,7 @@ def build_server() -> PuppetServer:
     def did_close(ls: PuppetServer, params: lsp.DidCloseTextDocumentParams) -> None:
         uri = params.text_document.uri
         ls.docs.pop(uri, None)
+        ls.hiera_support.docs.pop(uri, None)
         ls.last_change.pop(uri, None)
         ls.semantic_tokens_cache.forget(uri)
         h = ls.timers.pop(uri, None)
@@ -499,23 +526,38 @@ def build_server() -> PuppetServer:
     def hover(ls: PuppetServer, params: lsp.HoverParams, doc: Document, make_budget):
         codec = doc.codec
         offset = codec.offset(params.position.line, params.position.character)
+        fmts = ls.cap("text_document.hover.content_format", None) or [lsp.MarkupKind.PlainText]
+        hiera_md = _hiera_hover(ls, doc, offset)
+        if hiera_md is not None and hiera_md[0] == "key":
+            _, md, start, end = hiera_md
+            return lsp.Hover(contents=convert.markup(md, lsp.MarkupKind.Markdown in fmts),
+                             range=convert.rng(codec, start, end))
         # A hover's value is worth less than a prompt hover: a shorter total deadline.
         budget = make_budget(_budget(ls, total_ms=150))
         res = ide_hover.hover(ls.analysis(doc), offset, budget, values=ls.settings.hover_values)
+        if hiera_md is not None:
+            # a class parameter: the code's hover, then the value Hiera binds to it
+            _, md, start, end = hiera_md
+            if res is not None:
+                md = res.markdown + "\n\n---\n\n" + md
+            return lsp.Hover(contents=convert.markup(md, lsp.MarkupKind.Markdown in fmts),
+                             range=convert.rng(codec, start, end))
         if res is None:
             return None
-        fmts = ls.cap("text_document.hover.content_format", None) or [lsp.MarkupKind.PlainText]
         return lsp.Hover(contents=convert.markup(res.markdown, lsp.MarkupKind.Markdown in fmts),
                          range=convert.rng(codec, res.start, res.end))
 
     @server.feature(lsp.TEXT_DOCUMENT_COMPLETION,
                     lsp.CompletionOptions(trigger_characters=["$", ":", "[", ".", "'", "\"", ">", " "],
                                           resolve_provider=False))
-    @_isolated(lambda: lsp.CompletionList(is_incomplete=False, items=[]))
+    @_isolated(lambda: lsp.CompletionList(is_incomplete=False, items=[]), data=True)
     def completion(ls: PuppetServer, params: lsp.CompletionParams, doc: Document):
+        if isinstance(doc, DataDocument):
+            return _data_completion(ls, params, doc)
         codec = doc.codec
         offset = codec.offset(params.position.line, params.position.character)
-        items = ide_completion.complete(ls.analysis(doc), offset)
+        keys = _hiera_key_completion(ls, doc, offset)
+        items = keys if keys is not None else ide_completion.complete(ls.analysis(doc), offset)
         if params.context is not None and params.context.trigger_character in (" ", ">"):
             # space and '>' only complete attribute values ("ensure => ")
             items = [i for i in items if i.kind == "value"]
@@ -554,6 +596,9 @@ def build_server() -> PuppetServer:
     @_isolated(list)
     def definition(ls: PuppetServer, params: lsp.DefinitionParams, doc: Document):
         offset = doc.codec.offset(params.position.line, params.position.character)
+        hiera_locs = _hiera_definition(ls, doc, offset)
+        if hiera_locs:
+            return _locations(ls, doc, hiera_locs)
         return _locations(ls, doc, ide_nav.definition(ls.analysis(doc), offset, _sources(ls), doc.path))
 
     @server.feature(lsp.TEXT_DOCUMENT_REFERENCES)
@@ -852,6 +897,96 @@ def _locations(ls: PuppetServer, doc: Document, locs: list) -> list:
     return out
 
 
+# ---- Hiera ---------------------------------------------------------------------------------------
+
+def _hiera_target(ls: PuppetServer, doc: Document, offset: int) -> tuple | None:
+    """("key", key, start, end) for a lookup('...') key, ("param", key, start, end) for a class
+    parameter (automatic parameter lookup binds <class>::<param>); None elsewhere."""
+    at = hiera_editor.lookup_key_at(doc.text, offset)
+    if at is not None and at.key:
+        return "key", at.key, at.start, at.end
+    param = hiera_editor.class_param_at(doc.result, offset)
+    if param is not None:
+        cls, name, start, end = param
+        return "param", f"{cls}::{name}", start, end
+    return None
+
+
+def _hiera_hover(ls: PuppetServer, doc: Document, offset: int) -> tuple | None:
+    target = _hiera_target(ls, doc, offset)
+    if target is None:
+        return None
+    hiera = ls.hiera()
+    if hiera is None:
+        return None
+    kind, key, start, end = target
+    root = ls.hiera_support.environment(ls.roots()) or ""
+    return kind, ls.hiera_support.lookup_hover(hiera, key, ls.settings, root), start, end
+
+
+def _hiera_definition(ls: PuppetServer, doc: Document, offset: int) -> list:
+    target = _hiera_target(ls, doc, offset)
+    hiera = ls.hiera() if target is not None else None
+    if target is None or hiera is None:
+        return []
+    return [Location(path, start, end) for path, start, end in
+            ls.hiera_support.key_locations(hiera, target[1], ls.settings)]
+
+
+def _hiera_key_completion(ls: PuppetServer, doc: Document, offset: int) -> list | None:
+    """Inside the key string of lookup('...'): the keys of every data file (None elsewhere)."""
+    at = hiera_editor.lookup_key_at(doc.text, offset)
+    if at is None:
+        return None
+    hiera = ls.hiera()
+    if hiera is None:
+        return []
+    typed = doc.text[at.start:offset]
+    return [CompletionItem(key, "value", detail=f"Hiera key ({len(places)} file{'s' if len(places) != 1 else ''})",
+                           edit_start=at.start)
+            for key, places in sorted(hiera.all_keys().items())
+            if key.startswith(typed) and key != "lookup_options"]
+
+
+def _data_completion(ls: PuppetServer, params: lsp.CompletionParams, doc: DataDocument):
+    codec = PositionCodec(LineIndex(doc.text), ls.encoding)
+    offset = codec.offset(params.position.line, params.position.character)
+    found = hiera_editor.data_key_completions(doc.text, offset, ls.index)
+    items = [CompletionItem(c.label, "attribute", detail=c.detail, documentation=c.documentation,
+                            insert_text=c.label + ": ", edit_start=c.start) for c in found]
+    fmts = ls.cap("text_document.completion.completion_item.documentation_format", None) or []
+    return lsp.CompletionList(is_incomplete=False, items=convert.completion_items(codec, offset, items, False, list(fmts)))
+
+
+def _apply_text_changes(text: str, changes, encoding: str) -> str:
+    for ch in changes:
+        rng = getattr(ch, "range", None)
+        if rng is None:
+            text = ch.text
+            continue
+        codec = PositionCodec(LineIndex(text), encoding)
+        start = codec.offset(rng.start.line, rng.start.character)
+        end = codec.offset(rng.end.line, rng.end.character)
+        text = text[:min(start, end)] + ch.text + text[max(start, end):]
+    return text
+
+
+def _publish_data(ls: PuppetServer, uri: str) -> None:
+    """Diagnostics of an open Hiera file (hiera.yaml, or data below a datadir)."""
+    doc = ls.hiera_support.docs.get(uri)
+    if doc is None:
+        return
+    diags: list = []
+    if ls.settings.diagnostics_enable:
+        try:
+            found = ls.hiera_support.data_diagnostics(doc, ls.index, ls.hiera())
+            codec = PositionCodec(LineIndex(doc.text), ls.encoding)
+            diags = convert.diagnostics(codec, uri, found, False)
+        except Exception:
+            log.exception("Hiera diagnostics failed for %s", uri)
+    ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, version=doc.version, diagnostics=diags))
+
+
 def _apply_settings(ls: PuppetServer, raw) -> None:
     settings, problems = parse_settings(raw)
     ls.settings = settings
@@ -1111,6 +1246,10 @@ def _start_indexing(ls: PuppetServer) -> None:
         log.info("indexed %d files of %d modules in %.1f s", len(index.files), len(index.modules()), seconds)
         for uri in list(ls.docs):
             _schedule_diagnostics(ls, uri, 0)
+        # data files are judged against the classes the index now knows
+        ls.hiera_support.invalidate()
+        for uri in list(ls.hiera_support.docs):
+            _publish_data(ls, uri)
 
     def work():
         t0 = time.monotonic()

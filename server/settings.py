@@ -40,6 +40,10 @@ class Settings:
     completion_snippets: bool = True
     # server log level: error, warning, info, debug
     log_level: str = "info"
+    # Hiera: the facts lookups are shown for (a JSON object like `facter --json`'s; empty:
+    # a few facts of this machine), and the global hiera.yaml ('' = none)
+    hiera_facts: tuple = ()
+    hiera_global_config: str = ""
 
 
 # JSON path (inside the "puppet" section) -> field name
@@ -59,6 +63,8 @@ _KEYS = {
     ("hover", "values"): "hover_values",
     ("completion", "snippets"): "completion_snippets",
     ("log", "level"): "log_level",
+    ("hiera", "facts"): "hiera_facts",
+    ("hiera", "globalConfig"): "hiera_global_config",
 }
 _RANGES = {"index_max_files": (1, 1_000_000), "diagnostics_debounce_ms": (0, 10_000),
            "previews_max_steps": (100, 10_000_000), "previews_timeout_ms": (1, 10_000),
@@ -99,6 +105,13 @@ def parse_settings(raw) -> tuple:
                 problems.append(f"{key} must be a list of directories (or a '{os.pathsep}'-separated string)")
                 continue
             values[name] = tuple(v)
+            continue
+        if name == "hiera_facts":
+            if not isinstance(v, dict):
+                problems.append(f"{key} must be an object of facts (as `facter --json` prints them)")
+                continue
+            # kept as sorted pairs: Settings is frozen and hashable
+            values[name] = tuple(sorted(v.items(), key=lambda kv: str(kv[0])))
             continue
         if isinstance(default, bool):
             if not isinstance(v, bool):

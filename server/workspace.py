@@ -475,3 +475,63 @@ def environment_root_of(path: str) -> str | None:
         if parent == d:
             return None
         d = parent
+
+
+# ---- Hiera: the files of the layers, for puppet_ls.language.hiera (which reads none) ---------
+
+def hiera_files_under(folder: str, limit: int = 20_000) -> list:
+    """Every regular file below ``folder`` (for Hiera's globs), hidden folders skipped."""
+    out: list = []
+    for dirpath, dirnames, filenames in os.walk(folder, followlinks=True):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        out.extend(os.path.join(dirpath, f) for f in sorted(filenames))
+        if len(out) > limit:
+            break
+    return out
+
+
+def _hiera_config(path: str, layer: str):
+    from puppet_ls.language.hiera import read_config
+    text = read_text(path)
+    if text is None:
+        return None
+    return read_config(path, os.path.dirname(path), text, layer)
+
+
+def module_folders(modulepath: list) -> dict:
+    """Module name -> folder for the modules of a modulepath (the first of a name wins, as in
+    Puppet)."""
+    found: dict = {}
+    for entry in modulepath:
+        try:
+            names = sorted(os.listdir(entry))
+        except OSError:
+            continue
+        for name in names:
+            folder = os.path.join(entry, name)
+            if os.path.isdir(folder) and not name.startswith("."):
+                found.setdefault(_module_of(folder), folder)
+    return found
+
+
+def hiera_for_environment(env_root: str, modulepath: list, global_config: str | None = None,
+                          converter=None):
+    """The Hiera layers of an environment: the global hiera.yaml when given, the environment's
+    hiera.yaml, and each module's on the modulepath (a layer without hiera.yaml takes no part,
+    as in Puppet).  Returns a ``language.hiera.Hiera`` that reads files through ``read_text``."""
+    from puppet_ls.language.hiera import Hiera, Layer
+    layers = []
+    if global_config:
+        cfg = _hiera_config(global_config, "global")
+        if cfg is not None:
+            layers.append(Layer("global", cfg))
+    cfg = _hiera_config(os.path.join(env_root, "hiera.yaml"), "environment")
+    if cfg is not None:
+        layers.append(Layer("environment", cfg))
+    for name, folder in module_folders(modulepath).items():
+        path = os.path.join(folder, "hiera.yaml")
+        if os.path.isfile(path):
+            cfg = _hiera_config(path, "module")
+            if cfg is not None:
+                layers.append(Layer("module", cfg, name))
+    return Hiera(layers, read_text, lambda d: hiera_files_under(d) if os.path.isdir(d) else None, converter)
