@@ -78,16 +78,22 @@ def _builtin_signatures(name: str) -> tuple | None:
     facts = declared_function(name)
     if facts is None:
         return None
+    return tuple(signatures_of_dispatches(facts.name, facts.dispatches))
+
+
+def signatures_of_dispatches(name: str, dispatches) -> list:
+    """Signatures from declared dispatches (``knowledge.functions.Dispatch``: Puppet's
+    built-in functions, Bolt's plan functions)."""
     out = []
-    for d in facts.dispatches:
+    for d in dispatches:
         params = tuple(SigParam(p.name, _declared_type(p.type), p.type,
                                 "repeated" if p.kind in ("repeated", "required_repeated") else p.kind)
                        for p in d.params)
         block = "none" if d.block is None else ("optional" if d.block.optional else "required")
         block_type = _declared_type(d.block.type) if d.block is not None else None
-        out.append(Signature(facts.name, params, d.min_args, d.max_args, block, block_type,
+        out.append(Signature(name, params, d.min_args, d.max_args, block, block_type,
                              d.block.type if d.block is not None else "", d.return_type or ""))
-    return tuple(out)
+    return out
 
 
 def builtin_signatures(name: str) -> list | None:
