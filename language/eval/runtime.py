@@ -20,9 +20,7 @@ from ..types.values import (REGEXP_COMPILE_ERRORS, URI, Binary, Deferred, Defaul
                             compile_python_regexp, translate_ruby_regexp)
 from ..types.errors import TypeSystemError
 from ..messages import render
-
-MAX_INTEGER = (1 << 63) - 1
-MIN_INTEGER = -(1 << 63)
+from ..syntax.ast import MAX_INTEGER, MIN_INTEGER  # the range is a syntax fact (literals beyond it)
 
 
 class FrozenHash(dict):

@@ -21,7 +21,7 @@ from ..syntax import kinds as K
 from ..syntax import parse
 from ..syntax.parser import ParseResult
 from ..syntax.tree import SyntaxNode, SyntaxToken
-from .layout import DEFAULT_OPTIONS, Edit, FormatOptions, layout_edits, long_line_lists
+from .layout import DEFAULT_OPTIONS, MAX_LINE, Edit, FormatOptions, layout_edits, long_line_lists
 from .reorder import ensure_first
 from .safety import check_safe, dump_problem, tree_problem
 
@@ -117,6 +117,8 @@ def _break_long_lines(text: str, epp: bool, options: FormatOptions, tasks: bool)
     least one list and a broken list stays broken, so this ends; formatting the result again
     finds nothing more to break, which keeps formatting idempotent)."""
     for _ in range(_MAX_BREAK_ROUNDS):
+        if not any(len(line) > MAX_LINE for line in text.split("\n")):
+            break       # (a line of MAX_LINE columns and its '\r' is not long: see long_line_lists)
         result = parse(text, epp=epp, tasks=tasks)
         clean = clean_statements(result)[0] if result.errors else None
         spread = long_line_lists(text, result.root, clean)

@@ -895,6 +895,12 @@ def walk(node: AstNode) -> Iterator[AstNode]:
 
 # ---- value decoding -------------------------------------------------------------------------
 
+# Puppet's Integer is a signed 64-bit value: a literal beyond it is a NUMERIC_OVERFLOW error
+# (found by validation, as Puppet's parser does; the evaluator's arithmetic checks the same range)
+MAX_INTEGER = (1 << 63) - 1
+MIN_INTEGER = -(1 << 63)
+
+
 def number_value(text: str):
     """The value of a NUMBER token (int or float); None when malformed."""
     try:

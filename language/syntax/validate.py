@@ -106,10 +106,21 @@ class _Validator:
                     self.variable_name(SyntaxToken(c[0], c[1], off, node, i))
                 elif c[0] == K.STRING_TEXT and kind == K.DQ_STRING and "\\" in c[1]:
                     self.escapes(off, c[1])
+                elif c[0] == K.NUMBER and len(c[1]) >= 18:      # (shorter ones are in range)
+                    self.integer_range(off, c[1])
                 off += len(c[1])
             else:
                 self.walk(SyntaxNode(c, off, node, i))
                 off += c.width
+
+    # ---- numbers ---------------------------------------------------------------------------
+    def integer_range(self, off: int, text: str) -> None:
+        """An integer literal beyond Puppet's 64 bits (the sign is an operator: '-2**63' is
+        an overflow too, as in Puppet)."""
+        v = A.number_value(text)
+        if type(v) is int and v > A.MAX_INTEGER:
+            self.add("NUMERIC_OVERFLOW", (off, off + len(text)), expression="A Literal Integer", kind="max",
+                     value="+0x" + format(v, "x"))
 
     # ---- escapes ---------------------------------------------------------------------------
     def escapes(self, off: int, text: str) -> None:
