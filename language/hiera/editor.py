@@ -219,6 +219,45 @@ def _has_interpolation(v: Any) -> bool:
     return False
 
 
+_TOP_KEY = re.compile(r"""^(["']?)([A-Za-z0-9_:]+)\1\s*:""")
+
+
+def data_key_at(text: str, offset: int) -> tuple | None:
+    """(key, start, end) of the top-level key of a data file under ``offset``."""
+    line_start = text.rfind("\n", 0, offset) + 1
+    line_end = text.find("\n", offset)
+    m = _TOP_KEY.match(text[line_start: len(text) if line_end < 0 else line_end])
+    if m is None:
+        return None
+    start = line_start + m.start(2)
+    end = line_start + m.end(2)
+    return (m.group(2), start, end) if start <= offset <= end else None
+
+
+def data_key_hover(text: str, offset: int, env: Environment) -> tuple | None:
+    """(markdown, start, end) for a ``<class>::<param>`` key: the parameter it binds, with its
+    type, default and documentation."""
+    at = data_key_at(text, offset)
+    if at is None or "::" not in at[0]:
+        return None
+    key, start, end = at
+    cls, _, param = key.rpartition("::")
+    ents = env.lookup("class", cls.lower())
+    if not ents:
+        return None
+    ent = ents[0]
+    p = next((p for p in ent.params if p.name == param), None)
+    if p is None:
+        return None
+    sig = f"{p.type_text + ' ' if p.type_text else ''}${p.name}" + (f" = {p.default_text}" if p.default_text else "")
+    lines = [f"Binds parameter `${p.name}` of class `{ent.name}` (automatic parameter lookup)",
+             "", "```puppet", sig, "```"]
+    doc = (ent.extra.get("param_docs") or {}).get(p.name) if isinstance(ent.extra, dict) else None
+    if doc:
+        lines += ["", str(doc)]
+    return "\n".join(lines), start, end
+
+
 @dataclass(frozen=True, slots=True)
 class KeyCompletion:
     label: str
