@@ -22,6 +22,7 @@ from ..types.algebra import generalize, infer_set
 from ..types.errors import TypeSystemError
 from ..types.format import format_value, type_to_string
 from ..types.relations import is_instance
+from .interpolate import interpolation_problems
 from .lookup import LookupResult
 from .yamldata import DataFile, Encrypted
 
@@ -150,6 +151,19 @@ def _is_data(v: Any) -> bool:
     return v is None or isinstance(v, (str, int, float, bool))
 
 
+def interpolation_diagnostics(df: DataFile) -> list:
+    """Interpolations that cannot work, each at its ``%{...}`` in the text when it is written
+    there as it is (else on the whole string)."""
+    out = []
+    for start, end, value in df.interpolated:
+        raw = df.text[start:end]
+        for s_, e_, code, args in interpolation_problems(value):
+            at = raw.find(value[s_:e_])
+            span = (start + at, start + at + e_ - s_) if at >= 0 else (start, end)
+            out.append(Diagnostic.of(code, *span, **args))
+    return out
+
+
 def _not_judged(key: str, options: dict) -> bool:
     """Does ``lookup_options`` convert the key's value (``convert_to``) or merge it (one file
     then holds only a part of the value the parameter gets)?"""
@@ -173,6 +187,7 @@ def data_diagnostics(df: DataFile, env: Environment, lookup_options: dict | None
     value whose type does not match the parameter's (interpolated values, and values that
     ``lookup_options`` convert or merge, are not judged)."""
     out = list(df.diagnostics)
+    out += interpolation_diagnostics(df)
     for key, (start, end) in df.key_spans.items():
         if not isinstance(key, str) or "::" not in key or key == "lookup_options":
             continue
