@@ -436,6 +436,9 @@ def build_server() -> PuppetServer:
         # A client that watches the configuration files (puppet-ls.toml, .puppet-ls.toml,
         # pyproject.toml, .puppet-lint.rc) tells us when one changes: read them again.
         names = (*lintconfig.TOML_NAMES, ".puppet-lint.rc")
+        if any(uri_to_path(c.uri).endswith((".yaml", ".yml", ".json", ".eyaml")) for c in params.changes):
+            # Hiera data or a hiera.yaml changed on disk (a pull, a checkout): read them again
+            ls.hiera_support.invalidate()
         if any(uri_to_path(c.uri).endswith(names) for c in params.changes) and ls.load_lint_config():
             _start_indexing(ls)
             for uri in list(ls.docs):
