@@ -422,7 +422,8 @@ def check(ctx: click.Context, paths: tuple[str, ...], fmt: str, output_file: str
         reports += list(checked)
     # Hiera: the hiera.yaml and data files of the environments being checked (not for
     # standard input, nor for single files named on their own)
-    env_roots = [r for r in dict.fromkeys(map(environment_root_of, [str(p) for p in paths if p != "-"]))
+    env_roots = [r for r in dict.fromkeys(map(environment_root_of, [str(p) for p in paths
+                                                                    if p != "-" and os.path.isdir(p)]))
                  if r is not None and os.path.isfile(os.path.join(r, "hiera.yaml"))]
     hiera_count = 0
     if env_roots and not (fix or diff):

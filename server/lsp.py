@@ -438,6 +438,9 @@ def build_server() -> PuppetServer:
         # A client that watches the configuration files (puppet-ls.toml, .puppet-ls.toml,
         # pyproject.toml, .puppet-lint.rc) tells us when one changes: read them again.
         names = (*lintconfig.TOML_NAMES, ".puppet-lint.rc")
+        if any(uri_to_path(c.uri).endswith((".yaml", ".yml", ".json", ".eyaml")) for c in params.changes):
+            # Hiera data or a hiera.yaml changed on disk (a pull, a checkout): read them again
+            ls.hiera_support.invalidate()
         if any(uri_to_path(c.uri).endswith(names) for c in params.changes) and ls.load_lint_config():
             _start_indexing(ls)
             for uri in list(ls.docs):
@@ -522,11 +525,19 @@ def build_server() -> PuppetServer:
 
     # ---- features --------------------------------------------------------------------------------
     @server.feature(lsp.TEXT_DOCUMENT_HOVER)
-    @_isolated(None, evaluates=True)
+    @_isolated(None, evaluates=True, data=True)
     def hover(ls: PuppetServer, params: lsp.HoverParams, doc: Document, make_budget):
+        fmts = ls.cap("text_document.hover.content_format", None) or [lsp.MarkupKind.PlainText]
+        if isinstance(doc, DataDocument):
+            data_codec = PositionCodec(LineIndex(doc.text), ls.encoding)
+            found = hiera_editor.data_key_hover(
+                doc.text, data_codec.offset(params.position.line, params.position.character), ls.index)
+            if found is None:
+                return None
+            return lsp.Hover(contents=convert.markup(found[0], lsp.MarkupKind.Markdown in fmts),
+                             range=convert.rng(data_codec, found[1], found[2]))
         codec = doc.codec
         offset = codec.offset(params.position.line, params.position.character)
-        fmts = ls.cap("text_document.hover.content_format", None) or [lsp.MarkupKind.PlainText]
         hiera_md = _hiera_hover(ls, doc, offset)
         if hiera_md is not None and hiera_md[0] == "key":
             _, md, start, end = hiera_md
@@ -917,8 +928,8 @@ def _hiera_hover(ls: PuppetServer, doc: Document, offset: int) -> tuple | None:
     if target is None:
         return None
     hiera = ls.hiera()
-    if hiera is None:
-        return None
+    if hiera is None or not hiera.layers:
+        return None      # no Hiera in this workspace: the code's own hover
     kind, key, start, end = target
     root = ls.hiera_support.environment(ls.roots()) or ""
     return kind, ls.hiera_support.lookup_hover(hiera, key, ls.settings, root), start, end

@@ -8,7 +8,7 @@ by its default, so a typo in a user's configuration gives a message, not a broke
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
@@ -42,7 +42,7 @@ class Settings:
     log_level: str = "info"
     # Hiera: the facts lookups are shown for (a JSON object like `facter --json`'s; empty:
     # a few facts of this machine), and the global hiera.yaml ('' = none)
-    hiera_facts: tuple = ()
+    hiera_facts: dict = field(default_factory=dict)
     hiera_global_config: str = ""
 
 
@@ -110,8 +110,7 @@ def parse_settings(raw) -> tuple:
             if not isinstance(v, dict):
                 problems.append(f"{key} must be an object of facts (as `facter --json` prints them)")
                 continue
-            # kept as sorted pairs: Settings is frozen and hashable
-            values[name] = tuple(sorted(v.items(), key=lambda kv: str(kv[0])))
+            values[name] = dict(v)
             continue
         if isinstance(default, bool):
             if not isinstance(v, bool):

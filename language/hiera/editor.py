@@ -22,6 +22,7 @@ from ..types.algebra import generalize, infer_set
 from ..types.errors import TypeSystemError
 from ..types.format import format_value, type_to_string
 from ..types.relations import is_instance
+from .interpolate import interpolation_problems
 from .lookup import LookupResult
 from .yamldata import DataFile, Encrypted
 
@@ -150,6 +151,19 @@ def _is_data(v: Any) -> bool:
     return v is None or isinstance(v, (str, int, float, bool))
 
 
+def interpolation_diagnostics(df: DataFile) -> list:
+    """Interpolations that cannot work, each at its ``%{...}`` in the text when it is written
+    there as it is (else on the whole string)."""
+    out = []
+    for start, end, value in df.interpolated:
+        raw = df.text[start:end]
+        for s_, e_, code, args in interpolation_problems(value):
+            at = raw.find(value[s_:e_])
+            span = (start + at, start + at + e_ - s_) if at >= 0 else (start, end)
+            out.append(Diagnostic.of(code, *span, **args))
+    return out
+
+
 def _not_judged(key: str, options: dict) -> bool:
     """Does ``lookup_options`` convert the key's value (``convert_to``) or merge it (one file
     then holds only a part of the value the parameter gets)?"""
@@ -173,6 +187,7 @@ def data_diagnostics(df: DataFile, env: Environment, lookup_options: dict | None
     value whose type does not match the parameter's (interpolated values, and values that
     ``lookup_options`` convert or merge, are not judged)."""
     out = list(df.diagnostics)
+    out += interpolation_diagnostics(df)
     for key, (start, end) in df.key_spans.items():
         if not isinstance(key, str) or "::" not in key or key == "lookup_options":
             continue
@@ -217,6 +232,45 @@ def _has_interpolation(v: Any) -> bool:
     if isinstance(v, dict):
         return any(_has_interpolation(k) or _has_interpolation(e) for k, e in v.items())
     return False
+
+
+_TOP_KEY = re.compile(r"""^(["']?)([A-Za-z0-9_:]+)\1\s*:""")
+
+
+def data_key_at(text: str, offset: int) -> tuple | None:
+    """(key, start, end) of the top-level key of a data file under ``offset``."""
+    line_start = text.rfind("\n", 0, offset) + 1
+    line_end = text.find("\n", offset)
+    m = _TOP_KEY.match(text[line_start: len(text) if line_end < 0 else line_end])
+    if m is None:
+        return None
+    start = line_start + m.start(2)
+    end = line_start + m.end(2)
+    return (m.group(2), start, end) if start <= offset <= end else None
+
+
+def data_key_hover(text: str, offset: int, env: Environment) -> tuple | None:
+    """(markdown, start, end) for a ``<class>::<param>`` key: the parameter it binds, with its
+    type, default and documentation."""
+    at = data_key_at(text, offset)
+    if at is None or "::" not in at[0]:
+        return None
+    key, start, end = at
+    cls, _, param = key.rpartition("::")
+    ents = env.lookup("class", cls.lower())
+    if not ents:
+        return None
+    ent = ents[0]
+    p = next((p for p in ent.params if p.name == param), None)
+    if p is None:
+        return None
+    sig = f"{p.type_text + ' ' if p.type_text else ''}${p.name}" + (f" = {p.default_text}" if p.default_text else "")
+    lines = [f"Binds parameter `${p.name}` of class `{ent.name}` (automatic parameter lookup)",
+             "", "```puppet", sig, "```"]
+    doc = (ent.extra.get("param_docs") or {}).get(p.name) if isinstance(ent.extra, dict) else None
+    if doc:
+        lines += ["", str(doc)]
+    return "\n".join(lines), start, end
 
 
 @dataclass(frozen=True, slots=True)

@@ -201,6 +201,37 @@ class Interpolator:
         return value if found else ""
 
 
+def interpolation_problems(subject: str, allow_methods: bool = True) -> list:
+    """What is wrong with the interpolations of ``subject``, without looking anything up:
+    ``[(start, end, code, args)]`` with offsets into ``subject`` (unknown method, ``alias``
+    not alone, methods where they are refused, a dotted key that does not parse)."""
+    out: list = []
+    for m in _INTERP.finditer(subject):
+        expr = m.group(1).strip()
+        if expr in _EMPTY:
+            continue
+        mm = _METHOD.match(expr)
+        if mm:
+            method = mm.group(1)
+            if not allow_methods:
+                out.append((m.start(), m.end(), "HIERA_INTERPOLATION_METHOD_SYNTAX_NOT_ALLOWED", {}))
+            elif method not in METHODS:
+                out.append((m.start(), m.end(), "HIERA_INTERPOLATION_UNKNOWN_INTERPOLATION_METHOD", {"name": method}))
+            elif method == "alias" and m.group(0) != subject:
+                out.append((m.start(), m.end(), "HIERA_INTERPOLATION_ALIAS_NOT_ENTIRE_STRING", {}))
+            continue
+        if re.match(r"^\w+\(", expr):
+            name = expr.split("(", 1)[0]
+            if name not in METHODS:
+                out.append((m.start(), m.end(), "HIERA_INTERPOLATION_UNKNOWN_INTERPOLATION_METHOD", {"name": name}))
+                continue
+        try:
+            split_key(expr)
+        except HieraError:
+            out.append((m.start(), m.end(), "HIERA_INTERPOLATION_SYNTAX", {"subject": m.group(0)}))
+    return out
+
+
 def scope_for(facts: dict, trusted: dict | None = None, variables: dict | None = None) -> dict:
     """The top scope of a lookup: every fact as a variable, ``$facts``, ``$trusted`` and any
     further top-scope variables."""

@@ -35,6 +35,8 @@ class DataFile:
     value_spans: dict = field(default_factory=dict)   # key -> (offset, end) of its value
     diagnostics: list = field(default_factory=list)
     ok: bool = True                                   # False when the text could not be read
+    interpolated: list = field(default_factory=list)  # (offset, end, value) of each scalar holding '%{'
+    text: str = ""
 
 
 _CONSTRUCTOR = yaml.SafeLoader("")   # only its scalar constructors are used, never its reader
@@ -88,6 +90,25 @@ def _pairs(node: yaml.MappingNode) -> list:
     return pairs
 
 
+def _collect_interpolated(node: yaml.Node, out: list) -> None:
+    stack = [node]
+    seen: set = set()
+    while stack:
+        n = stack.pop()
+        if id(n) in seen:       # an anchor used twice is one node
+            continue
+        seen.add(id(n))
+        if isinstance(n, yaml.ScalarNode):
+            if "%{" in n.value:
+                out.append((n.start_mark.index, n.end_mark.index, n.value))
+        elif isinstance(n, yaml.SequenceNode):
+            stack.extend(reversed(n.value))
+        elif isinstance(n, yaml.MappingNode):
+            for k, v in reversed(n.value):
+                stack.extend((v, k))
+    out.sort()
+
+
 def compose(text: str) -> tuple[yaml.Node | None, Diagnostic | None]:
     """The root node of ``text`` (``None`` for an empty document), or the positioned error."""
     try:
@@ -120,7 +141,7 @@ def kind_of(node: yaml.Node | None) -> str:
 def read_data(path: str, text: str, eyaml: bool = False) -> DataFile:
     """Read one data file; JSON is read by the same YAML reader (JSON is YAML), with JSON's
     code for its errors."""
-    result = DataFile(path)
+    result = DataFile(path, text=text)
     node, err = compose(text)
     if err is not None:
         if path.endswith(".json"):
@@ -136,6 +157,7 @@ def read_data(path: str, text: str, eyaml: bool = False) -> DataFile:
             "HIERA_DATA_NOT_HASH", node.start_mark.index, node.end_mark.index, kind=kind_of(node)))
         result.ok = False
         return result
+    _collect_interpolated(node, result.interpolated)
     for k, v in _pairs(node):
         key = node_value(k, eyaml)
         try:

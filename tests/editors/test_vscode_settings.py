@@ -31,6 +31,8 @@ def test_default_type_and_range_match_the_server(key):
     prop = PROPS[key]
     if isinstance(default, tuple):
         assert prop["type"] == "array" and prop["default"] == list(default)
+    elif isinstance(default, dict):
+        assert prop["type"] == "object" and prop["default"] == default
     elif isinstance(default, bool):
         assert prop["type"] == "boolean" and prop["default"] is default
     elif isinstance(default, int):

@@ -13,7 +13,9 @@ import pytest
 import yaml
 
 from puppet_ls.language.hiera import read_config, read_data, scope_for
+from puppet_ls.language.check.env import EMPTY
 from puppet_ls.language.hiera.convert import convert
+from puppet_ls.language.hiera.editor import data_diagnostics
 from puppet_ls.language.hiera.interpolate import HieraError, split_key
 from puppet_ls.language.hiera.lookup import glob_regex
 from puppet_ls.language.hiera.merge import deep_merge, strategy
@@ -59,7 +61,8 @@ def test_data_files(path: Path) -> None:
     for key, value in df.data.items():
         line, col = lines.position(df.key_spans[key][0])
         out.append(f"{line + 1}:{col + 1} {key!r} = {json.dumps(value, default=str)}")
-    out += _diags(text, df.diagnostics)
+    # what the file says on its own (no class is known): reading and interpolation problems
+    out += _diags(text, data_diagnostics(df, EMPTY))
     check(path, out)
 
 

@@ -145,3 +145,13 @@ async def test_data_file_key_completion_from_class_parameters(client: LanguageCl
     assert [(i.label, i.detail) for i in res.items] == [
         ("profile::web::http_port", "Integer $http_port (required)"),
         ("profile::web::https_port", "Integer $https_port (has a default)")]
+
+
+async def test_data_file_key_hover_shows_the_parameter(client: LanguageClient):
+    uri, text = _open(client, REPO / "data" / "nodes" / "web01.example.com.yaml", "yaml")
+    md = await _hover(client, uri, text, "profile::web::http_port", 3)
+    assert md == ("Binds parameter `$http_port` of class `profile::web` (automatic parameter lookup)\n\n"
+                  "```puppet\nInteger $http_port\n```\n\nThe HTTP port.")
+    res = await client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=position(text, "ntp::servers", 2)))
+    assert res is not None and "`$servers` of class `ntp`" in res.contents.value
