@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from ..check.analysis import Analysis
 from ..check.builtins import BUILTIN_VARIABLES
+from ..check.checks import DATA_TYPE_NAMES
 from ..check.signatures import builtin_function_names
 from ..diagnostics import Diagnostic
 from ..messages import WARNING
@@ -22,7 +23,6 @@ from ..knowledge.resource_types import metaparameters
 from ..syntax import ast as A
 from ..syntax import kinds as K
 from ..types.build import BUILTIN_RESOURCE_TYPES
-from ..types.type_docs import CATALOGUE
 from . import lookup
 from ..lint import CHECKS
 from ..lint.fix import fix_one, fix_text, verify
@@ -181,14 +181,39 @@ _NAME = re.compile(r"(?:::)?[A-Za-z_][\w]*(?:::[A-Za-z_]\w*)*")
 
 
 def did_you_mean(name: str, candidates: Iterable[str], limit: int = 3) -> list[str]:
-    """The known names closest to ``name`` (the one place suggestions are made): close in
-    spelling, compared without case, best first."""
-    by_lower: dict[str, str] = {}
+    """The known names a typo away from ``name`` (the one place suggestions are made): at most
+    one edit (a letter added, dropped, changed or two swapped) for a last name segment of up
+    to 5 letters, two up to 10, three beyond, compared without case; closest first.  Bounding
+    the edits by the last segment keeps ``Stdlib::Ipv4`` from suggesting ``Stdlib::Port``."""
+    low = name.lower()
+    last = len(low.rsplit("::", 1)[-1])
+    bound = 1 if last <= 5 else 2 if last <= 10 else 3
+    scored: dict[str, tuple[int, float, str]] = {}
     for c in candidates:
-        if c and c.lower() != name.lower():
-            by_lower.setdefault(c.lower(), c)
-    close = difflib.get_close_matches(name.lower(), list(by_lower), n=limit, cutoff=0.75)
-    return [by_lower[c] for c in close]
+        cl = c.lower() if c else ""
+        if not cl or cl == low or cl in scored or abs(len(cl) - len(low)) > bound:
+            continue
+        dist = _edits(low, cl, bound)
+        if dist <= bound:
+            scored[cl] = (dist, -difflib.SequenceMatcher(None, low, cl).ratio(), c)
+    return [c for _, _, c in sorted(scored.values())[:limit]]
+
+
+def _edits(a: str, b: str, bound: int) -> int:
+    """The optimal string alignment distance of ``a`` and ``b``, or ``bound + 1`` once over it."""
+    prev2: list[int] = []
+    prev = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        cur = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = a[i - 1] != b[j - 1]
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                cur[j] = min(cur[j], prev2[j - 2] + 1)
+        if min(cur) > bound:
+            return bound + 1
+        prev2, prev = prev, cur
+    return prev[-1]
 
 
 def checker_fixes(an: Analysis, diags: list[Diagnostic], start: int, end: int,
@@ -259,7 +284,7 @@ def _known_names(an: Analysis, kind: str, d: Diagnostic) -> list[str]:
                 + list(env.names("define")) + list(env.names("resource_type")))
     if kind == "type":
         aliases = [n.name.lstrip(":") for n in model.named if n.kind == "type_alias"] + list(env.names("type_alias"))
-        return list(CATALOGUE) + aliases + sorted(BUILTIN_RESOURCE_TYPES) + list(env.names("define"))
+        return sorted(DATA_TYPE_NAMES) + aliases + sorted(BUILTIN_RESOURCE_TYPES) + list(env.names("define"))
     if kind == "attribute":
         return list(_resource_params(an, d.offset)) + list(metaparameters())
     return []
