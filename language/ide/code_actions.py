@@ -24,6 +24,7 @@ from ..syntax import ast as A
 from ..syntax import kinds as K
 from ..types.build import BUILTIN_RESOURCE_TYPES
 from . import lookup
+from .docs import leading_comment_lines, parse_doc
 from ..lint import CHECKS
 from ..lint.fix import fix_one, fix_text, verify
 from ..lint.tokens import COMMENTS, TokenView
@@ -400,3 +401,211 @@ def _add_attribute(an: Analysis, body, attrs: list[tuple[str, str]], tasks: bool
 def _parses_alike(before: ParseResult, after_text: str, tasks: bool) -> bool:
     """Does the edited text parse with the same errors (none, where actions are offered)?"""
     return [x.code for x in parse(after_text, tasks=tasks).errors] == [x.code for x in before.errors]
+
+
+# ---- refactors -------------------------------------------------------------------------------
+
+EXTRACT = "refactor.extract"
+REWRITE = "refactor.rewrite"
+
+# What may be taken out into a variable: values, never names (a function's, a type's in a
+# resource declaration) nor variables themselves.
+_EXTRACTABLE = frozenset({K.LITERAL, K.DQ_STRING, K.ARRAY, K.HASH, K.PAREN_EXPR, K.BINARY_EXPR, K.UNARY_EXPR,
+                          K.ACCESS_EXPR, K.SELECTOR_EXPR, K.CALL_EXPR, K.METHOD_CALL, K.TYPE_REF})
+# Evaluated only on some paths, or once per something: moving them before their statement
+# would evaluate them when Puppet would not (or once instead of many times).
+_CONDITIONAL = frozenset({K.ELSIF_CLAUSE, K.ELSE_CLAUSE, K.CASE_OPTION, K.SELECTOR_ENTRY, K.COLLECT_QUERY,
+                          K.PARAM_LIST, K.PARAM, K.INTERPOLATION, K.HEREDOC_EXPR, K.RESOURCE_DEFAULTS})
+_STATEMENT_LISTS = frozenset({K.BLOCK, K.STATEMENTS, K.SOURCE_FILE})
+
+
+def refactors(an: Analysis, start: int, end: int, tasks: bool = False) -> list[Action]:
+    """The refactors offered for a selection or a cursor position: extract the selected
+    expression into a variable, declare each title of a resource's title array as its own
+    resource, add the missing ``@param`` lines to a class's or defined type's doc comment."""
+    if an.result.errors or an.result.green.kind == K.EPP_FILE:
+        return []
+    out: list[Action] = []
+    for make in (_extract_variable, _split_titles, _document_params):
+        try_action = make(an, start, end, tasks)
+        if try_action is not None:
+            out.append(try_action)
+    return out
+
+
+def _extract_variable(an: Analysis, start: int, end: int, tasks: bool) -> Action | None:
+    text = an.result.text
+    s, e = start, end
+    while s < e and text[s].isspace():
+        s += 1
+    while e > s and text[e - 1].isspace():
+        e -= 1
+    if s >= e:
+        return None
+    node = an.result.root.covering_node(s, e)
+    while node is not None and node.range != (s, e):
+        node = node.parent if node.range[0] >= s and node.range[1] <= e else None
+    if node is None or node.kind not in _EXTRACTABLE:
+        return None
+    parent = node.parent
+    if parent is None or (node.kind == K.TYPE_REF and parent.kind in (K.RESOURCE_EXPR, K.COLLECT_EXPR)):
+        return None
+    # the statement the expression belongs to, and nothing evaluated only on some paths between
+    stmt = node
+    while stmt.parent is not None and stmt.parent.kind not in _STATEMENT_LISTS:
+        child, stmt = stmt, stmt.parent
+        if stmt.kind in _CONDITIONAL or stmt.kind in (K.LAMBDA, K.BLOCK, K.CLASS_DEF, K.DEFINE_DEF,
+                                                      K.FUNCTION_DEF, K.NODE_DEF, K.PLAN_DEF, K.TYPE_ALIAS):
+            return None
+        first = next(stmt.children(), None)
+        if stmt.kind == K.BINARY_EXPR and (child.range != first.range if first is not None else True) and \
+                any(t.kind in (K.AND, K.OR) for t in stmt.tokens() if t.parent is not None and t.parent.range == stmt.range):
+            return None          # the right operand of 'and'/'or' is evaluated only sometimes
+        if stmt.kind == K.ASSIGNMENT and first is not None and child.range == first.range:
+            return None          # the variable being assigned
+    if stmt.parent is None:
+        return None
+    at = stmt.range[0]
+    line_start = text.rfind("\n", 0, at) + 1
+    indent = text[line_start:at]
+    if indent.strip():
+        return None              # the statement does not start its line
+    name = _free_name(an, _name_for(node, parent), at)
+    new_text = text[:at] + f"${name} = {text[s:e]}\n{indent}" + text[at:s] + f"${name}" + text[e:]
+    if not _parses_alike(an.result, new_text, tasks) or not _validates_alike(an.result, new_text, tasks):
+        return None
+    return Action(f"Extract into variable ${name}", EXTRACT,
+                  (Edit(at, at, f"${name} = {text[s:e]}\n{indent}"), Edit(s, e, f"${name}")))
+
+
+def _name_for(node, parent) -> str:
+    if parent.kind == K.ATTRIBUTE_OP:
+        tok = parent.first_token()
+        if tok is not None and tok.kind == K.NAME:
+            return tok.text
+    if node.kind in (K.CALL_EXPR, K.METHOD_CALL):
+        names = [t.text for t in node.tokens((K.NAME,))]
+        if names:
+            return (names[0] if node.kind == K.CALL_EXPR else names[-1]).split("::")[-1]
+    return "value"
+
+
+def _free_name(an: Analysis, base: str, offset: int) -> str:
+    """``base``, or ``base_2``…, a name no variable in scope has (Puppet refuses reassignment)."""
+    scope = an.model.scope_at(offset)
+    taken = set(an.model.visible_variables(offset)) | set(scope.variables)
+    name, n = base, 1
+    while name in taken:
+        n += 1
+        name = f"{base}_{n}"
+    return name
+
+
+def _validates_alike(before: ParseResult, after_text: str, tasks: bool) -> bool:
+    from ..syntax.validate import validate
+    return [d.code for d in validate(parse(after_text, tasks=tasks))] == [d.code for d in validate(before)]
+
+
+def _split_titles(an: Analysis, start: int, end: int, tasks: bool) -> Action | None:
+    """``type { ['a', 'b']: attrs }`` as one declaration per title (only that simple form: one
+    body, a literal array of literal titles, the cursor on the array)."""
+    tok = an.result.root.token_at(start)
+    node = tok.parent if tok is not None else None
+    while node is not None and node.kind != K.ARRAY:
+        node = node.parent
+    if node is None or node.parent is None or node.parent.kind != K.RESOURCE_BODY:
+        return None
+    body, res = node.parent, node.parent.parent
+    if res is None or res.kind != K.RESOURCE_EXPR or A.ResourceBody(body).title() is None \
+            or A.ResourceBody(body).title().syntax.range != node.range or len(A.ResourceExpr(res).bodies()) != 1:
+        return None
+    items = [c for c in node.children() if c.kind in (K.LITERAL, K.DQ_STRING)]
+    if len(items) < 2 or len(items) != sum(1 for _ in node.children()):
+        return None
+    text = an.result.text
+    rs, re_ = res.range
+    line_start = text.rfind("\n", 0, rs) + 1
+    indent = text[line_start:rs]
+    if indent.strip():
+        return None
+    ts, te = node.range
+    copies = [text[rs:ts] + text[i.range[0]:i.range[1]] + text[te:re_] for i in items]
+    new = f"\n{indent}".join(copies)
+    if not _parses_alike(an.result, text[:rs] + new + text[re_:], tasks):
+        return None
+    return Action(f"Declare each of the {len(items)} titles separately", REWRITE, (Edit(rs, re_, new),))
+
+
+def _document_params(an: Analysis, start: int, end: int, tasks: bool) -> Action | None:
+    """``# @param name`` lines for the parameters a class's or defined type's doc comment does
+    not describe, in parameter order, where the cursor is on its name or a parameter."""
+    tok = an.result.root.token_at(start)
+    node = tok.parent if tok is not None else None
+    while node is not None and node.kind not in (K.CLASS_DEF, K.DEFINE_DEF):
+        if node.kind == K.BLOCK:
+            return None          # inside the body: not on the definition's head
+        node = node.parent
+    if node is None:
+        return None
+    text = an.result.text
+    view = A.ClassDef(node) if node.kind == K.CLASS_DEF else A.DefineDef(node)
+    names = [p.name for p in view.params()]
+    comment_lines = leading_comment_lines(text, node.range[0])
+    documented = parse_doc("\n".join(t for _, t in comment_lines)).params
+    missing = [n for n in names if n not in documented]
+    if not missing:
+        return None
+    line_start = text.rfind("\n", 0, node.range[0]) + 1
+    indent = text[line_start:node.range[0]]
+    if indent.strip():
+        return None
+    nl = "\r\n" if "\r\n" in text else "\n"
+    edits = []
+    # after the @param block of the nearest documented parameter declared before, else before
+    # the first tag that is not a @param (or the end of the comment)
+    blocks = _param_blocks(comment_lines + [(line_start, "")])
+    for name in missing:
+        before = [n for n in names[:names.index(name)] if n in blocks]
+        if before:
+            at = blocks[before[-1]]
+        else:
+            after_tags = [off for off, t in comment_lines if t.lstrip().startswith("@") and not t.lstrip().startswith("@param")]
+            first_param = min((blocks_start for blocks_start in _param_starts(comment_lines)), default=None)
+            at = first_param if first_param is not None else (after_tags[0] if after_tags else line_start)
+        edits.append(Edit(at, at, f"{indent}# @param {name}{nl}"))
+    merged: dict[int, str] = {}
+    for ed in edits:
+        merged[ed.start] = merged.get(ed.start, "") + ed.text
+    final = tuple(Edit(k, k, v) for k, v in sorted(merged.items()))
+    new_text = text
+    for ed in sorted(final, key=lambda x: x.start, reverse=True):
+        new_text = new_text[:ed.start] + ed.text + new_text[ed.end:]
+    if not _parses_alike(an.result, new_text, tasks):
+        return None
+    what = f"${missing[0]}" if len(missing) == 1 else f"the {len(missing)} undocumented parameters"
+    return Action(f"Document {what} (@param)", REWRITE, final)
+
+
+def _param_starts(lines: list[tuple[int, str]]) -> list[int]:
+    return [off for off, t in lines if t.startswith("@param")]
+
+
+def _param_blocks(lines: list[tuple[int, str]]) -> dict[str, int]:
+    """Parameter name -> the offset just after its @param tag and continuation lines (``lines``
+    ends with the line after the comment)."""
+    out: dict[str, int] = {}
+    current = None
+    for i, (off, t) in enumerate(lines):
+        if t.startswith("@param"):
+            words = _without_types_words(t[len("@param"):])
+            current = words.lstrip("$") if words else None
+        elif not (current and t.startswith((" ", "\t"))):
+            current = None
+        if current and i + 1 < len(lines):
+            out[current] = lines[i + 1][0]
+    return out
+
+
+def _without_types_words(rest: str) -> str:
+    """The parameter name of a ``@param`` tag's text (types in brackets skipped)."""
+    return next(iter(parse_doc("@param" + rest).params), "")
