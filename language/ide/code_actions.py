@@ -220,8 +220,9 @@ def _edits(a: str, b: str, bound: int) -> int:
 def checker_fixes(an: Analysis, diags: list[Diagnostic], start: int, end: int,
                   tasks: bool = False) -> list[Action]:
     """For the checker's findings touching [start, end]: "Change to 'x'" where a name is not
-    known and close ones are, and "Add parameter 'p'" where an instance of a defined type
-    misses one (with a placeholder value of the parameter's type, to be filled in)."""
+    known and close ones are, "Add parameter 'p'" where an instance of a defined type misses
+    one (with a placeholder value of the parameter's type, to be filled in), and the missing
+    ``@param`` lines for puppet-lint-param-docs' ``parameter_documentation``."""
     out: list[Action] = []
     missing: dict[int, list[Diagnostic]] = {}
     for d in diags:
@@ -231,6 +232,10 @@ def checker_fixes(an: Analysis, diags: list[Diagnostic], start: int, end: int,
             out += _rename_fixes(an, d, tasks)
         elif d.code == "MISSING_RESOURCE_PARAMETER":
             missing.setdefault(d.offset, []).append(d)
+        elif d.code == "parameter_documentation":
+            doc = _document_params(an, d.offset, d.offset, tasks)
+            if doc is not None and all(a.edits != doc.edits for a in out):
+                out.append(Action(doc.title, QUICKFIX, doc.edits, d, preferred=True))
     for group in missing.values():
         out += _missing_parameter_fixes(an, group, tasks)
     return out
