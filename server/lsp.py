@@ -713,9 +713,11 @@ def build_server() -> PuppetServer:
         offset = codec.offset(params.position.line, params.position.character)
         return convert.text_edits(codec, formatter.on_type_edits(doc.text, offset, doc.is_epp, tasks=doc.tasks))
 
-    # ---- code actions on style findings (language/ide/code_actions) ----------------------------
+    # ---- code actions: fixes and refactors (language/ide/code_actions) --------------------------
     @server.feature(lsp.TEXT_DOCUMENT_CODE_ACTION,
-                    lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix, ide_actions.FIX_ALL]))
+                    lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix, ide_actions.FIX_ALL,
+                                                             lsp.CodeActionKind.RefactorExtract,
+                                                             lsp.CodeActionKind.RefactorRewrite]))
     @_isolated(list, heavy=True)
     def code_action(ls: PuppetServer, params: lsp.CodeActionParams, doc: Document):
         return _code_actions(ls, params, doc)
@@ -1100,8 +1102,8 @@ def _send_diagnostics(ls: PuppetServer, uri: str, doc: Document, compute_only: b
 
 def _code_actions(ls: PuppetServer, params: lsp.CodeActionParams, doc: Document) -> list:
     """Quick fixes and "ignore" actions for the style findings in the range, quick fixes of
-    the checker's findings there; "fix all" when the client asks for source actions, or beside
-    quick fixes."""
+    the checker's findings there, refactors of the selection; "fix all" when the client asks
+    for source actions, or beside quick fixes."""
     if doc.is_epp or doc.result.errors or ls.cap("text_document.code_action.code_action_literal_support", None) is None:
         return []     # (a client without literal support takes commands only: none are offered)
     preferred = bool(ls.cap("text_document.code_action.is_preferred_support", False))
@@ -1118,6 +1120,8 @@ def _code_actions(ls: PuppetServer, params: lsp.CodeActionParams, doc: Document)
         actions += ide_actions.quick_fixes(doc.result, found, start, end, tasks=doc.tasks,
                                            cache=doc.cache.setdefault("code_action_proofs", {}))
         actions += ide_actions.checker_fixes(ls.analysis(doc), found, start, end, tasks=doc.tasks)
+    if only is None or any(wanted(k) for k in (ide_actions.EXTRACT, ide_actions.REWRITE)):
+        actions += [a for a in ide_actions.refactors(ls.analysis(doc), start, end, tasks=doc.tasks) if wanted(a.kind)]
     if wanted(ide_actions.FIX_ALL) and (only is not None or any(a.edits and a.diagnostic is not None
                                                                 and a.diagnostic.fix is not None for a in actions)):
         path = doc.path if uri.startswith("file:") else ""

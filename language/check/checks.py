@@ -29,7 +29,8 @@ from .builtins import BUILTIN_VARIABLES, is_core_fact
 from .scopes import Named
 from .signatures import INF, builtin_signatures, entity_signature, puppet_function_signature
 
-_DATA_TYPE_NAMES = frozenset(m.SIMPLE_TYPES) | frozenset({
+# the data type names Puppet knows (read by the quick fixes of UNDEFINED_TYPE too)
+DATA_TYPE_NAMES = frozenset(m.SIMPLE_TYPES) | frozenset({
     "Node", "TypeReference", "TypeAlias", "TypeSet", "Object", "Error", "Deferred", "Init",
     "CatalogEntry", "Resource", "Class"})
 _CLASS_DECLARERS = frozenset({"include", "contain", "require"})
@@ -423,7 +424,7 @@ class _Checker:
     def type_refs(self) -> None:
         for ref in self.model.type_refs:
             name = ref.name.lstrip(":")
-            if name in _DATA_TYPE_NAMES or name in m.SIMPLE_TYPES or name.startswith("Puppet::") or self.in_plan:
+            if name in DATA_TYPE_NAMES or name in m.SIMPLE_TYPES or name.startswith("Puppet::") or self.in_plan:
                 continue      # (Puppet::LookupContext and friends are Puppet's own object types)
             low = name.lower()
             if low in BUILTIN_RESOURCE_TYPES:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from ..check.analysis import Analysis
 from ..check.builtins import BUILTIN_VARIABLES
+from ..check.checks import DATA_TYPE_NAMES
 from ..check.signatures import builtin_function_names
 from ..diagnostics import Diagnostic
 from ..messages import WARNING
@@ -22,8 +23,8 @@ from ..knowledge.resource_types import metaparameters
 from ..syntax import ast as A
 from ..syntax import kinds as K
 from ..types.build import BUILTIN_RESOURCE_TYPES
-from ..types.type_docs import CATALOGUE
 from . import lookup
+from .docs import leading_comment_lines, parse_doc
 from ..lint import CHECKS
 from ..lint.fix import fix_one, fix_text, verify
 from ..lint.tokens import COMMENTS, TokenView
@@ -181,21 +182,47 @@ _NAME = re.compile(r"(?:::)?[A-Za-z_][\w]*(?:::[A-Za-z_]\w*)*")
 
 
 def did_you_mean(name: str, candidates: Iterable[str], limit: int = 3) -> list[str]:
-    """The known names closest to ``name`` (the one place suggestions are made): close in
-    spelling, compared without case, best first."""
-    by_lower: dict[str, str] = {}
+    """The known names a typo away from ``name`` (the one place suggestions are made): at most
+    one edit (a letter added, dropped, changed or two swapped) for a last name segment of up
+    to 5 letters, two up to 10, three beyond, compared without case; closest first.  Bounding
+    the edits by the last segment keeps ``Stdlib::Ipv4`` from suggesting ``Stdlib::Port``."""
+    low = name.lower()
+    last = len(low.rsplit("::", 1)[-1])
+    bound = 1 if last <= 5 else 2 if last <= 10 else 3
+    scored: dict[str, tuple[int, float, str]] = {}
     for c in candidates:
-        if c and c.lower() != name.lower():
-            by_lower.setdefault(c.lower(), c)
-    close = difflib.get_close_matches(name.lower(), list(by_lower), n=limit, cutoff=0.75)
-    return [by_lower[c] for c in close]
+        cl = c.lower() if c else ""
+        if not cl or cl == low or cl in scored or abs(len(cl) - len(low)) > bound:
+            continue
+        dist = _edits(low, cl, bound)
+        if dist <= bound:
+            scored[cl] = (dist, -difflib.SequenceMatcher(None, low, cl).ratio(), c)
+    return [c for _, _, c in sorted(scored.values())[:limit]]
+
+
+def _edits(a: str, b: str, bound: int) -> int:
+    """The optimal string alignment distance of ``a`` and ``b``, or ``bound + 1`` once over it."""
+    prev2: list[int] = []
+    prev = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        cur = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = a[i - 1] != b[j - 1]
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                cur[j] = min(cur[j], prev2[j - 2] + 1)
+        if min(cur) > bound:
+            return bound + 1
+        prev2, prev = prev, cur
+    return prev[-1]
 
 
 def checker_fixes(an: Analysis, diags: list[Diagnostic], start: int, end: int,
                   tasks: bool = False) -> list[Action]:
     """For the checker's findings touching [start, end]: "Change to 'x'" where a name is not
-    known and close ones are, and "Add parameter 'p'" where an instance of a defined type
-    misses one (with a placeholder value of the parameter's type, to be filled in)."""
+    known and close ones are, "Add parameter 'p'" where an instance of a defined type misses
+    one (with a placeholder value of the parameter's type, to be filled in), and the missing
+    ``@param`` lines for puppet-lint-param-docs' ``parameter_documentation``."""
     out: list[Action] = []
     missing: dict[int, list[Diagnostic]] = {}
     for d in diags:
@@ -205,6 +232,10 @@ def checker_fixes(an: Analysis, diags: list[Diagnostic], start: int, end: int,
             out += _rename_fixes(an, d, tasks)
         elif d.code == "MISSING_RESOURCE_PARAMETER":
             missing.setdefault(d.offset, []).append(d)
+        elif d.code == "parameter_documentation":
+            doc = _document_params(an, d.offset, d.offset, tasks)
+            if doc is not None and all(a.edits != doc.edits for a in out):
+                out.append(Action(doc.title, QUICKFIX, doc.edits, d, preferred=True))
     for group in missing.values():
         out += _missing_parameter_fixes(an, group, tasks)
     return out
@@ -259,7 +290,7 @@ def _known_names(an: Analysis, kind: str, d: Diagnostic) -> list[str]:
                 + list(env.names("define")) + list(env.names("resource_type")))
     if kind == "type":
         aliases = [n.name.lstrip(":") for n in model.named if n.kind == "type_alias"] + list(env.names("type_alias"))
-        return list(CATALOGUE) + aliases + sorted(BUILTIN_RESOURCE_TYPES) + list(env.names("define"))
+        return sorted(DATA_TYPE_NAMES) + aliases + sorted(BUILTIN_RESOURCE_TYPES) + list(env.names("define"))
     if kind == "attribute":
         return list(_resource_params(an, d.offset)) + list(metaparameters())
     return []
@@ -375,3 +406,211 @@ def _add_attribute(an: Analysis, body, attrs: list[tuple[str, str]], tasks: bool
 def _parses_alike(before: ParseResult, after_text: str, tasks: bool) -> bool:
     """Does the edited text parse with the same errors (none, where actions are offered)?"""
     return [x.code for x in parse(after_text, tasks=tasks).errors] == [x.code for x in before.errors]
+
+
+# ---- refactors -------------------------------------------------------------------------------
+
+EXTRACT = "refactor.extract"
+REWRITE = "refactor.rewrite"
+
+# What may be taken out into a variable: values, never names (a function's, a type's in a
+# resource declaration) nor variables themselves.
+_EXTRACTABLE = frozenset({K.LITERAL, K.DQ_STRING, K.ARRAY, K.HASH, K.PAREN_EXPR, K.BINARY_EXPR, K.UNARY_EXPR,
+                          K.ACCESS_EXPR, K.SELECTOR_EXPR, K.CALL_EXPR, K.METHOD_CALL, K.TYPE_REF})
+# Evaluated only on some paths, or once per something: moving them before their statement
+# would evaluate them when Puppet would not (or once instead of many times).
+_CONDITIONAL = frozenset({K.ELSIF_CLAUSE, K.ELSE_CLAUSE, K.CASE_OPTION, K.SELECTOR_ENTRY, K.COLLECT_QUERY,
+                          K.PARAM_LIST, K.PARAM, K.INTERPOLATION, K.HEREDOC_EXPR, K.RESOURCE_DEFAULTS})
+_STATEMENT_LISTS = frozenset({K.BLOCK, K.STATEMENTS, K.SOURCE_FILE})
+
+
+def refactors(an: Analysis, start: int, end: int, tasks: bool = False) -> list[Action]:
+    """The refactors offered for a selection or a cursor position: extract the selected
+    expression into a variable, declare each title of a resource's title array as its own
+    resource, add the missing ``@param`` lines to a class's or defined type's doc comment."""
+    if an.result.errors or an.result.green.kind == K.EPP_FILE:
+        return []
+    out: list[Action] = []
+    for make in (_extract_variable, _split_titles, _document_params):
+        try_action = make(an, start, end, tasks)
+        if try_action is not None:
+            out.append(try_action)
+    return out
+
+
+def _extract_variable(an: Analysis, start: int, end: int, tasks: bool) -> Action | None:
+    text = an.result.text
+    s, e = start, end
+    while s < e and text[s].isspace():
+        s += 1
+    while e > s and text[e - 1].isspace():
+        e -= 1
+    if s >= e:
+        return None
+    node = an.result.root.covering_node(s, e)
+    while node is not None and node.range != (s, e):
+        node = node.parent if node.range[0] >= s and node.range[1] <= e else None
+    if node is None or node.kind not in _EXTRACTABLE:
+        return None
+    parent = node.parent
+    if parent is None or (node.kind == K.TYPE_REF and parent.kind in (K.RESOURCE_EXPR, K.COLLECT_EXPR)):
+        return None
+    # the statement the expression belongs to, and nothing evaluated only on some paths between
+    stmt = node
+    while stmt.parent is not None and stmt.parent.kind not in _STATEMENT_LISTS:
+        child, stmt = stmt, stmt.parent
+        if stmt.kind in _CONDITIONAL or stmt.kind in (K.LAMBDA, K.BLOCK, K.CLASS_DEF, K.DEFINE_DEF,
+                                                      K.FUNCTION_DEF, K.NODE_DEF, K.PLAN_DEF, K.TYPE_ALIAS):
+            return None
+        first = next(stmt.children(), None)
+        if stmt.kind == K.BINARY_EXPR and (child.range != first.range if first is not None else True) and \
+                any(t.kind in (K.AND, K.OR) for t in stmt.tokens() if t.parent is not None and t.parent.range == stmt.range):
+            return None          # the right operand of 'and'/'or' is evaluated only sometimes
+        if stmt.kind == K.ASSIGNMENT and first is not None and child.range == first.range:
+            return None          # the variable being assigned
+    if stmt.parent is None:
+        return None
+    at = stmt.range[0]
+    line_start = text.rfind("\n", 0, at) + 1
+    indent = text[line_start:at]
+    if indent.strip():
+        return None              # the statement does not start its line
+    name = _free_name(an, _name_for(node, parent), at)
+    new_text = text[:at] + f"${name} = {text[s:e]}\n{indent}" + text[at:s] + f"${name}" + text[e:]
+    if not _parses_alike(an.result, new_text, tasks) or not _validates_alike(an.result, new_text, tasks):
+        return None
+    return Action(f"Extract into variable ${name}", EXTRACT,
+                  (Edit(at, at, f"${name} = {text[s:e]}\n{indent}"), Edit(s, e, f"${name}")))
+
+
+def _name_for(node, parent) -> str:
+    if parent.kind == K.ATTRIBUTE_OP:
+        tok = parent.first_token()
+        if tok is not None and tok.kind == K.NAME:
+            return tok.text
+    if node.kind in (K.CALL_EXPR, K.METHOD_CALL):
+        names = [t.text for t in node.tokens((K.NAME,))]
+        if names:
+            return (names[0] if node.kind == K.CALL_EXPR else names[-1]).split("::")[-1]
+    return "value"
+
+
+def _free_name(an: Analysis, base: str, offset: int) -> str:
+    """``base``, or ``base_2``…, a name no variable in scope has (Puppet refuses reassignment)."""
+    scope = an.model.scope_at(offset)
+    taken = set(an.model.visible_variables(offset)) | set(scope.variables)
+    name, n = base, 1
+    while name in taken:
+        n += 1
+        name = f"{base}_{n}"
+    return name
+
+
+def _validates_alike(before: ParseResult, after_text: str, tasks: bool) -> bool:
+    from ..syntax.validate import validate
+    return [d.code for d in validate(parse(after_text, tasks=tasks))] == [d.code for d in validate(before)]
+
+
+def _split_titles(an: Analysis, start: int, end: int, tasks: bool) -> Action | None:
+    """``type { ['a', 'b']: attrs }`` as one declaration per title (only that simple form: one
+    body, a literal array of literal titles, the cursor on the array)."""
+    tok = an.result.root.token_at(start)
+    node = tok.parent if tok is not None else None
+    while node is not None and node.kind != K.ARRAY:
+        node = node.parent
+    if node is None or node.parent is None or node.parent.kind != K.RESOURCE_BODY:
+        return None
+    body, res = node.parent, node.parent.parent
+    if res is None or res.kind != K.RESOURCE_EXPR or A.ResourceBody(body).title() is None \
+            or A.ResourceBody(body).title().syntax.range != node.range or len(A.ResourceExpr(res).bodies()) != 1:
+        return None
+    items = [c for c in node.children() if c.kind in (K.LITERAL, K.DQ_STRING)]
+    if len(items) < 2 or len(items) != sum(1 for _ in node.children()):
+        return None
+    text = an.result.text
+    rs, re_ = res.range
+    line_start = text.rfind("\n", 0, rs) + 1
+    indent = text[line_start:rs]
+    if indent.strip():
+        return None
+    ts, te = node.range
+    copies = [text[rs:ts] + text[i.range[0]:i.range[1]] + text[te:re_] for i in items]
+    new = f"\n{indent}".join(copies)
+    if not _parses_alike(an.result, text[:rs] + new + text[re_:], tasks):
+        return None
+    return Action(f"Declare each of the {len(items)} titles separately", REWRITE, (Edit(rs, re_, new),))
+
+
+def _document_params(an: Analysis, start: int, end: int, tasks: bool) -> Action | None:
+    """``# @param name`` lines for the parameters a class's or defined type's doc comment does
+    not describe, in parameter order, where the cursor is on its name or a parameter."""
+    tok = an.result.root.token_at(start)
+    node = tok.parent if tok is not None else None
+    while node is not None and node.kind not in (K.CLASS_DEF, K.DEFINE_DEF):
+        if node.kind == K.BLOCK:
+            return None          # inside the body: not on the definition's head
+        node = node.parent
+    if node is None:
+        return None
+    text = an.result.text
+    view = A.ClassDef(node) if node.kind == K.CLASS_DEF else A.DefineDef(node)
+    names = [p.name for p in view.params()]
+    comment_lines = leading_comment_lines(text, node.range[0])
+    documented = parse_doc("\n".join(t for _, t in comment_lines)).params
+    missing = [n for n in names if n not in documented]
+    if not missing:
+        return None
+    line_start = text.rfind("\n", 0, node.range[0]) + 1
+    indent = text[line_start:node.range[0]]
+    if indent.strip():
+        return None
+    nl = "\r\n" if "\r\n" in text else "\n"
+    edits = []
+    # after the @param block of the nearest documented parameter declared before, else before
+    # the first tag that is not a @param (or the end of the comment)
+    blocks = _param_blocks(comment_lines + [(line_start, "")])
+    for name in missing:
+        before = [n for n in names[:names.index(name)] if n in blocks]
+        if before:
+            at = blocks[before[-1]]
+        else:
+            after_tags = [off for off, t in comment_lines if t.lstrip().startswith("@") and not t.lstrip().startswith("@param")]
+            first_param = min((blocks_start for blocks_start in _param_starts(comment_lines)), default=None)
+            at = first_param if first_param is not None else (after_tags[0] if after_tags else line_start)
+        edits.append(Edit(at, at, f"{indent}# @param {name}{nl}"))
+    merged: dict[int, str] = {}
+    for ed in edits:
+        merged[ed.start] = merged.get(ed.start, "") + ed.text
+    final = tuple(Edit(k, k, v) for k, v in sorted(merged.items()))
+    new_text = text
+    for ed in sorted(final, key=lambda x: x.start, reverse=True):
+        new_text = new_text[:ed.start] + ed.text + new_text[ed.end:]
+    if not _parses_alike(an.result, new_text, tasks):
+        return None
+    what = f"${missing[0]}" if len(missing) == 1 else f"the {len(missing)} undocumented parameters"
+    return Action(f"Document {what} (@param)", REWRITE, final)
+
+
+def _param_starts(lines: list[tuple[int, str]]) -> list[int]:
+    return [off for off, t in lines if t.startswith("@param")]
+
+
+def _param_blocks(lines: list[tuple[int, str]]) -> dict[str, int]:
+    """Parameter name -> the offset just after its @param tag and continuation lines (``lines``
+    ends with the line after the comment)."""
+    out: dict[str, int] = {}
+    current = None
+    for i, (off, t) in enumerate(lines):
+        if t.startswith("@param"):
+            words = _without_types_words(t[len("@param"):])
+            current = words.lstrip("$") if words else None
+        elif not (current and t.startswith((" ", "\t"))):
+            current = None
+        if current and i + 1 < len(lines):
+            out[current] = lines[i + 1][0]
+    return out
+
+
+def _without_types_words(rest: str) -> str:
+    """The parameter name of a ``@param`` tag's text (types in brackets skipped)."""
+    return next(iter(parse_doc("@param" + rest).params), "")

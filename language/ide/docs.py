@@ -54,6 +54,12 @@ def join_summary(summary: str, text: str) -> str:
 def leading_comment(text: str, offset: int) -> str:
     """The text of the ``#`` comment lines directly above the line holding ``offset`` (no
     blank line in between), without the ``#`` markers."""
+    return "\n".join(line for _, line in leading_comment_lines(text, offset))
+
+
+def leading_comment_lines(text: str, offset: int) -> list[tuple[int, str]]:
+    """(offset of the line, its text after ``#`` and one space) of each comment line directly
+    above the line holding ``offset``, in order."""
     line_start = text.rfind("\n", 0, offset) + 1
     lines: list = []
     pos = line_start
@@ -63,12 +69,12 @@ def leading_comment(text: str, offset: int) -> str:
         line = text[prev_start:prev_end].strip()
         if not line.startswith("#"):
             break
-        lines.append(line[1:][1:] if line[1:2] == " " else line[1:])
+        lines.append((prev_start, line[1:][1:] if line[1:2] == " " else line[1:]))
         pos = prev_start
         if len(lines) > 20_000:     # a bound, far above real doc comments (apache::vhost: ~1,800 lines)
             break
     lines.reverse()
-    return "\n".join(lines)
+    return lines
 
 
 def parse_doc(comment: str) -> DocComment:

@@ -66,3 +66,22 @@ async def test_quick_fixes_of_the_checker(client):
     assert fixes[0].title == "Change to '$service_name'"
     assert apply(CHECKED, fixes[0].edit.changes[uri]) == CHECKED.replace("$servce_name", "$service_name")
     assert fixes[0].diagnostics and fixes[0].diagnostics[0].code == "UNDEFINED_VARIABLE"
+
+
+async def test_extract_variable_refactor(client):
+    """A selected expression becomes a variable assigned before its statement."""
+    uri = new_uri("extract.pp")
+    text = "# demo\nclass demo {\n  file { '/a':\n    mode => sprintf('%04o', 420),\n  }\n}\n"
+    open_doc(client, uri, text)
+    await wait_for_diagnostics(client, uri)
+    start = text.index("sprintf")
+    line = text.count("\n", 0, start)
+    col = start - (text.rfind("\n", 0, start) + 1)
+    rng = types.Range(types.Position(line, col), types.Position(line, col + len("sprintf('%04o', 420)")))
+    actions = await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), range=rng,
+        context=types.CodeActionContext(diagnostics=[], only=[types.CodeActionKind.Refactor])))
+    assert [a.title for a in actions] == ["Extract into variable $mode"]
+    assert actions[0].kind == types.CodeActionKind.RefactorExtract
+    assert apply(text, actions[0].edit.changes[uri]) == text.replace(
+        "  file {", "  $mode = sprintf('%04o', 420)\n  file {").replace("mode => sprintf('%04o', 420)", "mode => $mode")
