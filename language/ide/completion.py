@@ -78,6 +78,8 @@ _FACTS_KEY = re.compile(r"\$\{?(?:::)?facts((?:\[\s*(['\"])[\w.-]*\2\s*\])*)\[\s
 _KEY = re.compile(r"\[\s*['\"]([\w.-]*)['\"]\s*\]")
 _CLASS_DECL = re.compile(r"\b(?:include|contain|require)\s+(?:[\w:'\"]+\s*,\s*)*(['\"]?)((?:::)?[\w:]*)\Z")
 _CLASS_RESOURCE = re.compile(r"\bclass\s*\{\s*(['\"])((?:::)?[\w:]*)\Z")
+# what a variable being typed is assigned to: '$x = ', 'Type $x = ' or 'x => '
+_TARGET = re.compile(r"(?:\$(\w+)\s*=|\b(\w+)\s*=>)\s*\Z")
 _METHOD = re.compile(r"[\w)\]}'\"]\s*\.\s*([a-z_]\w*)?\Z")
 
 
@@ -104,6 +106,13 @@ def complete(an: Analysis, offset: int) -> list:
     m = _VAR.search(before)
     if m and (cur is None or cur.kind not in (K.STRING,) or cur.end < offset):
         items = _variables(an, offset, m.group(2), offset - len(m.group(2)))
+        h = _TARGET.search(before, 0, m.start())
+        if h is not None:
+            # '$port = $app::params::p', 'String $port = ...', 'port => $...': the same name first
+            want = h.group(1) or h.group(2)
+            for it in items:
+                if it.label.rpartition("::")[2] == want and "::" in it.label.lstrip(":"):
+                    it.sort_text = " " + it.sort_text
         if m.group(1) and "::" not in m.group(2):
             # "${basename($path)}": inside an interpolation a bare word is a call too
             items += _functions(an, offset - len(m.group(2)))
@@ -322,7 +331,7 @@ def _qualified_variables(an: Analysis, lead: str, typed_class: str, edit_start: 
     ``module`` only, when given), the current module's and its dependencies' first."""
     # offered for a bare '$ap', a class of this file is left out: its variables are read unqualified
     here = {n.name.lstrip(":").lower() for n in an.model.named if n.kind == "class"} if module else set()
-    classes = [c for c in an.env.names("class") if c.startswith(typed_class) and c not in here
+    classes = [c for c in an.env.names("class") if (c + "::").startswith(typed_class) and c not in here
                and (not module or c == module or c.startswith(module + "::"))][:_MAX_CLASSES]
     near = _near_modules(an)
     # classes whose variables this file already reads, or that its classes inherit, first
