@@ -365,7 +365,7 @@ def _use_counts(env, generation: int) -> dict:
 def _own_module(an: Analysis) -> str:
     """The module of the analysed file, read from the first class or defined type it defines."""
     for n in an.model.named:
-        if n.kind in ("class", "define") and "::" in n.name.lstrip(":") or n.kind == "class":
+        if n.kind == "class" or (n.kind == "define" and "::" in n.name.lstrip(":")):
             return n.name.lstrip(":").split("::", 1)[0].lower()
     return ""
 
