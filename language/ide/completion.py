@@ -124,7 +124,7 @@ def complete(an: Analysis, offset: int) -> list:
         return []          # inside a string
     wm = _WORD.search(before)      # matches at the end of any text, possibly empty
     word = wm.group(0) if wm else ""
-    word = word.removeprefix("::")            # '::apache::mod' names the same as 'apache::mod'
+    word = word.lstrip(":")            # "::apache::mod" (or its first ":") names the same as "apache::mod"
     start = offset - len(word)
     m = _METHOD.search(before)
     if m and not word[:1].isupper():
