@@ -59,6 +59,7 @@ from _corpus import corpus_files
 from puppet_ls.language.check import analyze
 from puppet_ls.language.ide import completion, navigation
 from puppet_ls.language.ide.diagnostics import parse_for_path
+from puppet_ls.language.ide.index import index_source
 from puppet_ls.language.syntax import kinds as K
 from puppet_ls.language.syntax import parse
 from puppet_ls.server.workspace import build_index
@@ -462,8 +463,17 @@ def completion_rank(sample: Sample, text: str, env, rng: random.Random):
     name_len = sample.tok_end - quoted - sample.name_start
     cut = sample.name_start + rng.randint(1, max(1, name_len - 1))
     new = text[:cut] + text[sample.tok_end - quoted:]
-    an = analyze(parse_for_path(new, sample.path), env)
-    items = completion.complete(an, cut)
+    # the index holds the file as cut (as a server re-indexing the edited file would), so the
+    # token being measured does not count itself among the workspace's uses
+    entry = env.files.get(sample.path)
+    if entry is not None:
+        env.add(index_source(sample.path, new, entry.module, entry.role))
+    try:
+        an = analyze(parse_for_path(new, sample.path), env)
+        items = completion.complete(an, cut)
+    finally:
+        if entry is not None:
+            env.add(entry)
     line_start = new.rfind("\n", 0, cut) + 1
     word = _WORDCHARS.search(new[line_start:cut]).group(0)
     keep = []

@@ -39,9 +39,11 @@ from puppet_ls.language.ide import code_actions as ide_actions
 from puppet_ls.language.ide import completion as ide_completion
 from puppet_ls.language.ide import folding as ide_folding
 from puppet_ls.language.ide import hover as ide_hover
+from puppet_ls.language.ide import links as ide_links
 from puppet_ls.language.ide import navigation as ide_nav
 from puppet_ls.language.ide import preview as ide_preview
 from puppet_ls.language.ide import rename as ide_rename
+from puppet_ls.language.ide import selection as ide_selection
 from puppet_ls.language.ide import semantic_tokens as ide_tokens
 from puppet_ls.language.ide import signature as ide_signature
 from puppet_ls.language.ide.diagnostics import file_diagnostics
@@ -649,6 +651,32 @@ def build_server() -> PuppetServer:
                                                                    convert.rng(codec, e.offset, e.end))))
         return out
 
+    # ---- document links and selection ranges (issue 17) -------------------------------------
+    @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_LINK, lsp.DocumentLinkOptions(resolve_provider=False))
+    @_isolated(list, heavy=True)
+    def document_link(ls: PuppetServer, params: lsp.DocumentLinkParams, doc: Document):
+        out = []
+        tooltips = bool(ls.cap("text_document.document_link.tooltip_support", False))
+        for link in ide_links.document_links(doc.result):
+            target = _module_file(ls, doc, link.module, link.folder, link.path)
+            if target is not None:
+                out.append(lsp.DocumentLink(range=convert.rng(doc.codec, link.start, link.end),
+                                            target=from_fs_path(target),
+                                            tooltip=link.relative if tooltips else None))
+        return out
+
+    @server.feature(lsp.TEXT_DOCUMENT_SELECTION_RANGE)
+    @_isolated(list)
+    def selection_range(ls: PuppetServer, params: lsp.SelectionRangeParams, doc: Document):
+        codec = doc.codec
+        out = []
+        for pos in params.positions:
+            parent = None
+            for start, end in reversed(ide_selection.selection_range(doc.result, codec.offset(pos.line, pos.character))):
+                parent = lsp.SelectionRange(range=convert.rng(codec, start, end), parent=parent)
+            out.append(parent or lsp.SelectionRange(range=lsp.Range(pos, pos)))
+        return out
+
     @server.feature(lsp.TEXT_DOCUMENT_FOLDING_RANGE)
     @_isolated(list, heavy=True)
     def folding(ls: PuppetServer, params: lsp.FoldingRangeParams, doc: Document):
@@ -843,6 +871,21 @@ def _command_location(args) -> tuple:
                     "end": {"line": rng_.end.line, "character": rng_.end.character}}
         return args[0], rng_
     raise ValueError("expected a document URI and a range")
+
+
+def _module_file(ls: PuppetServer, doc: Document, module: str, folder: str, rel: str) -> str | None:
+    """The existing file ``<module>/<folder>/<rel>``: the module as indexed, else the module the
+    document itself is in (before the index is ready)."""
+    roots = [ls.index.module_roots.get(module)]
+    own = module_root_of(doc.path)
+    if own is not None and os.path.basename(own) == module:
+        roots.append(own)
+    for root in roots:
+        if root:
+            path = os.path.join(root, folder, *rel.split("/"))
+            if ".." not in rel.split("/") and os.path.isfile(path):
+                return path
+    return None
 
 
 def _file_text(ls: PuppetServer, path: str) -> str | None:

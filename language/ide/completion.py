@@ -71,12 +71,15 @@ _KEYWORD_SNIPPETS = {
     "function": "function ${1:name}(${2}) >> ${3:Any} {\n\t$0\n}", "node": "node ${1:'name'} {\n\t$0\n}",
 }
 _WORD = re.compile(r"[A-Za-z0-9_:]*\Z")
-_VAR = re.compile(r"\$(\{)?((?:::)?(?:[a-z0-9_]+::)*[a-z0-9_]*)\Z")
+# a variable being typed, maybe half-way through a '::' ('$:', '$apache:')
+_VAR = re.compile(r"\$(\{)?((?:::?)?(?:[a-z0-9_]+::)*[a-z0-9_]*:?)\Z")
 # $facts['os']['fam| : the keys before the one being typed, its opening quote, what is typed
 _FACTS_KEY = re.compile(r"\$\{?(?:::)?facts((?:\[\s*(['\"])[\w.-]*\2\s*\])*)\[\s*(['\"]?)([\w.-]*)\Z")
 _KEY = re.compile(r"\[\s*['\"]([\w.-]*)['\"]\s*\]")
 _CLASS_DECL = re.compile(r"\b(?:include|contain|require)\s+(?:[\w:'\"]+\s*,\s*)*(['\"]?)((?:::)?[\w:]*)\Z")
 _CLASS_RESOURCE = re.compile(r"\bclass\s*\{\s*(['\"])((?:::)?[\w:]*)\Z")
+# what a variable being typed is assigned to: '$x = ', 'Type $x = ' or 'x => '
+_TARGET = re.compile(r"(?:\$(\w+)\s*=|\b(\w+)\s*=>)\s*\Z")
 _METHOD = re.compile(r"[\w)\]}'\"]\s*\.\s*([a-z_]\w*)?\Z")
 
 
@@ -99,10 +102,21 @@ def complete(an: Analysis, offset: int) -> list:
             return []
     m = _FACTS_KEY.search(before)
     if m:
-        return _fact_keys(_KEY.findall(m.group(1)), m.group(3), m.group(4), offset)
+        return _fact_keys(an, _KEY.findall(m.group(1)), m.group(3), m.group(4), offset)
     m = _VAR.search(before)
     if m and (cur is None or cur.kind not in (K.STRING,) or cur.end < offset):
-        return _variables(an, offset, m.group(2), offset - len(m.group(2)))
+        items = _variables(an, offset, m.group(2), offset - len(m.group(2)))
+        h = _TARGET.search(before, 0, m.start())
+        if h is not None:
+            # '$port = $app::params::p', 'String $port = ...', 'port => $...': the same name first
+            want = h.group(1) or h.group(2)
+            for it in items:
+                if it.label.rpartition("::")[2] == want and "::" in it.label.lstrip(":"):
+                    it.sort_text = " " + it.sort_text
+        if m.group(1) and "::" not in m.group(2):
+            # "${basename($path)}": inside an interpolation a bare word is a call too
+            items += _functions(an, offset - len(m.group(2)))
+        return items
     m = _CLASS_DECL.search(before) or _CLASS_RESOURCE.search(before)
     if m:
         return _classes(an, m.group(2), offset - len(m.group(2)))
@@ -110,6 +124,7 @@ def complete(an: Analysis, offset: int) -> list:
         return []          # inside a string
     wm = _WORD.search(before)      # matches at the end of any text, possibly empty
     word = wm.group(0) if wm else ""
+    word = word.lstrip(":")            # "::apache::mod" (or its first ":") names the same as "apache::mod"
     start = offset - len(word)
     m = _METHOD.search(before)
     if m and not word[:1].isupper():
@@ -122,7 +137,7 @@ def complete(an: Analysis, offset: int) -> list:
         if ctx is not None:
             return ctx
     if word[:1].isupper():
-        return _types(an, start)
+        return _types(an, start, refs_first=not _type_position(root, opener, start))
     inside = opener is not None and opener.kind in (K.LPAREN, K.WSLPAREN, K.LBRACK, K.LISTSTART, K.INTERP_OPEN)
     return _general(an, start, word, statements=not inside)
 
@@ -176,8 +191,20 @@ def _bracket_context(an: Analysis, root, opener, start: int, word: str) -> list 
         items = _attribute_values(an, type_name, attr, start, title_value)
         if word[:1] == "$":
             return None
+        if word[:1].isupper():
+            return items + _types(an, start, refs_first=True)     # require => File['x']
         return items + _general(an, start, word, statements=False)
     return None
+
+
+def _type_position(root, opener, start: int) -> bool:
+    """Is a capitalised word at ``start`` more likely a data type (in a parameter list, after
+    ``=``, ``=~``, ``>>``) than a resource reference (``File['x'] -> Service['y']``, statement
+    start, an array of references)?"""
+    if opener is not None and opener.parent is not None and opener.parent.kind == K.PARAM_LIST:
+        return True
+    prev = next(iter(tokens_before(root, start)), None)
+    return prev is not None and prev.end <= start and prev.kind in (K.EQUALS, K.MATCH, K.NOMATCH, K.RSHIFT)
 
 
 def _reference_type(root, rbrack) -> str | None:
@@ -226,8 +253,10 @@ def _title_of(an: Analysis, between: list):
 
 def _variables(an: Analysis, offset: int, typed: str, edit_start: int) -> list:
     out = []
-    if "::" in typed.lstrip(":"):
-        cls = typed.lstrip(":").rpartition("::")[0]
+    bare = typed.lstrip(":")
+    lead = "::" if typed.startswith(":") else ""
+    if "::" in bare:
+        cls = bare.rpartition("::")[0]
         for t in lookup.find(an, "class", cls):
             names = list(t.params)
             if t.path is None:
@@ -237,12 +266,21 @@ def _variables(an: Analysis, offset: int, typed: str, edit_start: int) -> list:
             else:
                 for e in an.env.lookup("class", cls.lower()):
                     names = sorted(set(names) | set(e.variables))
-            prefix = typed[: len(typed) - len(typed.rpartition("::")[2])]
+            prefix = lead + cls + "::"
             for n in names:
                 out.append(CompletionItem(prefix + n, "variable", f"variable of class {t.name}",
                                           edit_start=edit_start, sort_text="0" + n))
             break
+        # '$postgresql::s': the variables of the classes whose names go on that way
+        out += _qualified_variables(an, lead, bare.lower(), edit_start, "1")
         return out
+    stem = bare.rstrip(":").lower()
+    if stem or lead:
+        # '$etc' in the etcd module: its own and its dependencies' classes' variables
+        for module, tier in sorted(_near_modules(an).items(), key=lambda mt: mt[1]):
+            if module.startswith(stem):
+                out += _qualified_variables(an, lead, module, edit_start, "3" + tier, module=module)
+    qualified = len(out)
     visible = an.model.visible_variables(offset)
     for name, d in sorted(visible.items()):
         if d.offset > offset:
@@ -259,46 +297,157 @@ def _variables(an: Analysis, offset: int, typed: str, edit_start: int) -> list:
         if name not in visible:
             out.append(CompletionItem(name, "variable", "built-in variable", doc, edit_start=edit_start,
                                       sort_text="1" + name))
-    if typed.startswith("::"):
-        for it in out:
+    if lead:
+        for it in out[qualified:]:
             it.label = "::" + it.label
+        # the facts this file already reads first, then the custom facts of the current module
+        # and its dependencies, then the rest
+        used = {a or b for a, b in _TOP_FACT_USE.findall(an.result.text)}
+        near = _near_modules(an)
         for f in sorted(CORE_FACTS):
-            out.append(CompletionItem("::" + f, "variable", "fact", edit_start=edit_start, sort_text="2" + f))
+            out.append(CompletionItem("::" + f, "variable", "fact", edit_start=edit_start,
+                                      sort_text="2" + ("0" if f in used else "3") + f))
+        for f in an.env.names("fact"):
+            if f not in CORE_FACTS:
+                origin = _fact_origin(an, f)
+                tier = "0" if f in used else "1" if origin.strip(" ()") in near else "2"
+                out.append(CompletionItem("::" + f, "variable", "custom fact" + origin,
+                                          edit_start=edit_start, sort_text="2" + tier + f))
     return out
 
 
-def _fact_keys(path: list, quote: str, typed: str, offset: int) -> list:
-    """The keys of ``$facts`` (or of the structured fact at ``path``) that Facter's schema
-    names, quoted when the quote is not typed yet."""
+# $::fact and $facts['fact'] as written in a file
+_TOP_FACT_USE = re.compile(r"\$\{?(?:::([a-z]\w*)\b(?!::)|(?:::)?facts\[\s*['\"](\w+))")
+_QUALIFIED_USE = re.compile(r"\$\{?(?:::)?((?:[a-z]\w*::)+)[a-z_]\w*")
+
+
+# More classes than this matching a typed prefix are not expanded into their variables.
+_MAX_CLASSES = 200
+
+
+def _qualified_variables(an: Analysis, lead: str, typed_class: str, edit_start: int, rank: str,
+                         module: str = "") -> list:
+    """``$cls::var`` for every indexed class whose name starts with ``typed_class`` (of
+    ``module`` only, when given), the current module's and its dependencies' first."""
+    # offered for a bare '$ap', a class of this file is left out: its variables are read unqualified
+    here = {n.name.lstrip(":").lower() for n in an.model.named if n.kind == "class"} if module else set()
+    classes = [c for c in an.env.names("class") if (c + "::").startswith(typed_class) and c not in here
+               and (not module or c == module or c.startswith(module + "::"))][:_MAX_CLASSES]
+    near = _near_modules(an)
+    # classes whose variables this file already reads, or that its classes inherit, first
+    seen = {m.rstrip(":").lstrip(":").lower() for m in _QUALIFIED_USE.findall(an.result.text)}
+    seen |= {n.scope.parent_class.lstrip(":").lower() for n in an.model.named
+             if n.kind == "class" and n.scope is not None and n.scope.parent_class}
     out = []
+    for c in classes:
+        tier = "0" if c in seen else "1" + near.get(c.split("::", 1)[0], "2")
+        names: set = set()
+        for e in an.env.lookup("class", c):
+            names |= set(e.variables) | {p.name for p in e.params}
+        for n in sorted(names):
+            label = f"{lead}{c}::{n}"
+            out.append(CompletionItem(label, "variable", f"variable of class {c}", edit_start=edit_start,
+                                      sort_text=rank + tier + label.lstrip(":")))
+    return out
+
+
+@lru_cache(maxsize=2)
+def _use_counts(env, generation: int) -> dict:
+    """{class name: how many indexed files declare it} (``generation`` changes with the
+    index, so a stale count is never used)."""
+    counts: dict = {}
+    for f in getattr(env, "files", {}).values():
+        for name in {n for k, n, _s, _e in f.uses if k == "class"}:
+            counts[name] = counts.get(name, 0) + 1
+    return counts
+
+
+def _own_module(an: Analysis) -> str:
+    """The module of the analysed file, read from the first class or defined type it defines."""
+    for n in an.model.named:
+        if n.kind == "class" or (n.kind == "define" and "::" in n.name.lstrip(":")):
+            return n.name.lstrip(":").split("::", 1)[0].lower()
+    return ""
+
+
+def _near_modules(an: Analysis) -> dict:
+    """{module: tier}: "0" for the current module, "1" for the modules its metadata.json
+    depends on (``puppetlabs/stdlib`` is ``stdlib``)."""
+    own = _own_module(an)
+    if not own:
+        return {}
+    out = {own: "0"}
+    meta = getattr(an.env, "module_meta", {}).get(own) or {}
+    deps = meta.get("dependencies") if isinstance(meta, dict) else None
+    for d in deps if isinstance(deps, list) else []:
+        name = d.get("name") if isinstance(d, dict) else None
+        if isinstance(name, str) and name:
+            out.setdefault(name.replace("-", "/").split("/")[-1].lower(), "1")
+    return out
+
+
+def _fact_origin(an: Analysis, name: str) -> str:
+    """" (module)" of the module whose lib/facter or facts.d adds a custom fact, when known."""
+    for e in an.env.lookup("fact", name):
+        entry = getattr(an.env, "files", {}).get(e.path)
+        if entry is not None and entry.module:
+            return f" ({entry.module})"
+    return ""
+
+
+def _fact_keys(an: Analysis, path: list, quote: str, typed: str, offset: int) -> list:
+    """The keys of ``$facts`` (or of the structured fact at ``path``) that Facter's schema
+    names, and at the top the workspace's custom and external facts, quoted when the quote is
+    not typed yet."""
+    out = []
+    if not path:
+        known = {f.name for f in facts.children([])}
+        for name in an.env.names("fact"):
+            if name in known or not name.startswith(typed):
+                continue
+            insert = name if quote else f"'{name}'"
+            out.append(CompletionItem(name, "fact", "custom fact" + _fact_origin(an, name), "", insert,
+                                      edit_start=offset - len(typed), sort_text="1" + name, filter_text=name))
     for f in facts.children(path):
         if not f.name.startswith(typed):
             continue
         insert = f.name if quote else f"'{f.name}'"
         detail = f"{'legacy ' if f.legacy else ''}fact: {f.type}"
         out.append(CompletionItem(f.name, "fact", detail, f.description, insert, edit_start=offset - len(typed),
-                                  sort_text=("1" if f.legacy else "0") + f.name, filter_text=f.name))
+                                  sort_text=("2" if f.legacy else "0") + f.name, filter_text=f.name))
     return out
 
 
 def _classes(an: Analysis, typed: str, edit_start: int) -> list:
     names = {n.name.lstrip(":") for n in an.model.named if n.kind == "class"}
     names |= set(an.env.names("class"))
-    prefix = "::" if typed.startswith("::") else ""
+    prefix = "::" if typed.startswith(":") else ""
+    near = _near_modules(an)
+    own = {n.name.lstrip(":") for n in an.model.named if n.kind == "class"}
+    counts = _use_counts(an.env, getattr(an.env, "generation", 0))
     out = []
     for n in sorted(names):
         ts = lookup.find(an, "class", n)
         doc = ts[0].doc if ts else ""
-        out.append(CompletionItem(prefix + n, "class", "class", doc, edit_start=edit_start))
+        # the current module's classes first, then its dependencies' (metadata.json), then
+        # the rest; a class of this very file last (a class seldom includes itself)
+        tier = "3" if n in own else near.get(n.split("::", 1)[0], "2")
+        # within a tier, the classes the workspace declares most often first
+        used = min(counts.get(n.lower(), 0), 99999)
+        out.append(CompletionItem(prefix + n, "class", "class", doc, edit_start=edit_start,
+                                  sort_text=f"{tier}{99999 - used:05d}{n}"))
     return out
 
 
-def _types(an: Analysis, start: int) -> list:
+def _types(an: Analysis, start: int, refs_first: bool = False) -> list:
+    """Data types, type aliases and resource references; ``refs_first`` where a value is
+    expected, so that ``Fil`` offers ``File`` before any data type."""
     out = []
+    ref_rank = "0" if refs_first else "2"
     for name, info in CATALOGUE.items():
         snippet = TYPE_SNIPPETS.get(name, "") if info.parameterized else ""
         out.append(CompletionItem(name, "type", info.signature, info.doc, name, snippet, start,
-                                  sort_text="0" + name))
+                                  sort_text=("1" if refs_first and name != "Class" else "0") + name))
     seen = set(CATALOGUE)
     for n in an.model.named:
         if n.kind == "type_alias" and n.name not in seen:
@@ -318,7 +467,7 @@ def _types(an: Analysis, start: int) -> list:
             continue
         seen.add(cap)
         out.append(CompletionItem(cap, "resource_type", "resource type reference", edit_start=start,
-                                  snippet=f"{cap}[${{1:'title'}}]", insert_text=cap, sort_text="2" + cap))
+                                  snippet=f"{cap}[${{1:'title'}}]", insert_text=cap, sort_text=ref_rank + cap))
     return out
 
 

@@ -56,6 +56,8 @@ def file_role(relpath: str) -> str | None:
             return "ruby_type"
         if p.startswith("lib/facter/"):
             return "fact"
+    if p.startswith("facts.d/") and p.count("/") == 1 and p.endswith((".txt", ".yaml", ".yml", ".json")):
+        return "external_fact"
     return None
 
 
@@ -133,7 +135,30 @@ def index_source(path: str, text: str, module: str = "", role: str = "manifest")
         for m in re.finditer(r"Facter\.add\(\s*(?::(\w+)|['\"](\w+)['\"])", text):
             name = m.group(1) or m.group(2)
             entry.entities.append(Entity("fact", name, path, m.start(), m.end()))
+    elif role == "external_fact":
+        for name, start, end in _external_fact_names(path, text):
+            entry.entities.append(Entity("fact", name, path, start, end))
     return entry
+
+
+_EXTERNAL_FACT_LINE = re.compile(r"^([A-Za-z_][\w.-]*)[ \t]*[=:]", re.MULTILINE)
+
+
+def _external_fact_names(path: str, text: str) -> list:
+    """(name, start, end) of the facts an external fact file of a module's ``facts.d`` sets:
+    ``key=value`` lines (.txt), the top-level keys of a .yaml or .json mapping."""
+    if path.endswith(".json"):
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError):
+            return []
+        if not isinstance(data, dict):
+            return []
+        return [(k, max(0, text.find(json.dumps(k))), max(0, text.find(json.dumps(k))) + len(k) + 2)
+                for k in data if isinstance(k, str)]
+    sep = "=" if path.endswith(".txt") else ":"
+    return [(m.group(1), m.start(1), m.end(1)) for m in _EXTERNAL_FACT_LINE.finditer(text)
+            if text[m.end() - 1] == sep]
 
 
 def _params(d) -> tuple:
