@@ -224,7 +224,8 @@ def _variable_plan(an: Analysis, sym: SymbolRef, files: _Files, offset: int) -> 
     erb = _erb_occurrences(scope_node, var, files)
     if erb is None:
         return Refusal(render("RENAME_ERB_SCOPE", name="$" + var))
-    occ = occ + erb
+    # a template rendered twice is found twice: one edit per place
+    occ = list({(o.path, o.name_start): o for o in occ + erb}.values())
     if sym.owner is not None and sym.owner[0] == "class":
         qualified = f"{sym.owner[1]}::{var}"
         strings = _strings_naming(an, files, qualified, occ, "variable")
