@@ -306,13 +306,19 @@ def _erb_occurrences(scope_node: tuple, var: str, files: _Files) -> list | None:
     return out
 
 
+_ERB_TAG = re.compile(r"<%(?!%).*?%>", re.DOTALL)
+
+
 def _at_names(text: str, word, var: str) -> list | None:
-    """(start, end) of every ``@var`` in an ERB text; None when the name also shows otherwise."""
+    """(start, end) of every ``@var`` inside the Ruby of an ERB text (``<% … %>``: text
+    outside the tags is output, not code); None when the Ruby also names it otherwise
+    (``scope['var']``, a local ``var``)."""
     out = []
-    for m in word.finditer(text):
-        if m.start() == 0 or text[m.start() - 1] != "@":
-            return None
-        out.append((m.start() - 1, m.end()))
+    for tag in _ERB_TAG.finditer(text):
+        for m in word.finditer(text, tag.start(), tag.end()):
+            if text[m.start() - 1] != "@":
+                return None
+            out.append((m.start() - 1, m.end()))
     return out
 
 
