@@ -163,8 +163,9 @@ def _round_trip(index, source, texts, cache, diag_cache, path, offset, name) -> 
     entries = {p: index.files.get(p) for p in by_file}
     # the files a missed use would show in: edited ones and those spelling the old name
     low = name.lower()
-    watch = set(by_file) | {p for p, e in index.files.items()
-                            if e.role in PUPPET_ROLES and low in (source(p) or "").lower()}
+    # (Puppet files only: an ERB template's `@name` edits are checked by the byte comparison)
+    watch = {p for p in by_file if p.endswith(".pp")} | {p for p, e in index.files.items()
+                                                         if e.role in PUPPET_ROLES and low in (source(p) or "").lower()}
     before = {p: _diagnostics(index, p, source(p), diag_cache, "before") for p in watch}
     try:
         for p, es in by_file.items():

@@ -762,7 +762,7 @@ _fragment("RENAME_FACT_OR_TOP", "'{name}' is a fact or a top-scope variable set 
 _fragment("RENAME_NOT_IN_WORKSPACE", "'{name}' is not defined in the workspace, so not every use of it can be found")
 _fragment("RENAME_NESTED_DEFINITION", "'{name}' is defined inside another class ({where}); rename a class or defined type written with its full name")
 _fragment("RENAME_NAMED_IN_STRING", "'{name}' is also named in a string that rename cannot rewrite ({where})")
-_fragment("RENAME_ERB_SCOPE", "'{name}' may be read by an ERB template this scope renders (its text names it, or it cannot be read); rename does not rewrite templates")
+_fragment("RENAME_ERB_SCOPE", "'{name}' may be read by an ERB template this scope renders in a way rename cannot rewrite (a computed template name, an unreadable file, a template other code renders too, or a use other than @name)")
 _fragment("RENAME_INVALID_NAME", "'{name}' is not a valid {what} name")
 _fragment("RENAME_RESERVED", "'{name}' is reserved by Puppet (a built-in variable or metaparameter)")
 _fragment("RENAME_COLLISION", "'{name}' is already in use here; renaming would merge two names")

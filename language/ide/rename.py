@@ -221,8 +221,11 @@ def _variable_plan(an: Analysis, sym: SymbolRef, files: _Files, offset: int) -> 
         occ = _local_occurrences(an.model, d)
         kind = "parameter" if d.kind in ("parameter", "lambda_parameter", "template_parameter") else "variable"
         scope_node = (None, d.scope.definition_scope)
-    if _erb_may_read(scope_node, var, files):
+    erb = _erb_occurrences(scope_node, var, files)
+    if erb is None:
         return Refusal(render("RENAME_ERB_SCOPE", name="$" + var))
+    # a template rendered twice is found twice: one edit per place
+    occ = list({(o.path, o.name_start): o for o in occ + erb}.values())
     if sym.owner is not None and sym.owner[0] == "class":
         qualified = f"{sym.owner[1]}::{var}"
         strings = _strings_naming(an, files, qualified, occ, "variable")
@@ -253,15 +256,17 @@ def _owner_scope(an: Analysis, files: _Files, owner: tuple) -> tuple:
     return (None, None)
 
 
-def _erb_may_read(scope_node: tuple, var: str, files: _Files) -> bool:
-    """Could an ERB template rendered in the scope (``template()``, ``inline_template()``)
-    read ``var``?  ERB sees every variable of the scope that renders it (``@name``), in text
-    rename does not rewrite: yes when the template's text spells the name, or when it cannot
-    be read (its name is computed, or the module or the file is not there)."""
-    scope = scope_node[1]
+def _erb_occurrences(scope_node: tuple, var: str, files: _Files) -> list | None:
+    """The ``@var`` of the ERB templates the scope renders (``template('m/x.erb')``,
+    ``inline_template('…')``): ERB sees every variable of the scope that renders it.  None
+    when rename cannot be sure to rewrite them all: a template whose name is computed or that
+    cannot be read, one that reads the name otherwise than as ``@var`` (``scope['var']``), or
+    a template file that other code renders as well."""
+    scope_path, scope = scope_node
     if scope is None:
-        return False
+        return []
     word = re.compile(r"(?<![A-Za-z0-9_])" + re.escape(var) + r"(?![A-Za-z0-9_])")
+    out: list = []
     stack = [scope.node]
     while stack:
         node = stack.pop()
@@ -277,23 +282,67 @@ def _erb_may_read(scope_node: tuple, var: str, files: _Files) -> bool:
         for arg in v.args():
             text = _string_of(arg)
             if text is None:
-                return True
-            if fn == "template":
-                text = _template_text(files, text)
-                if text is None:
-                    return True
-            if word.search(text):
+                return None
+            if fn == "inline_template":
+                tok = arg.syntax.first_token() if isinstance(arg, A.Literal) else None
+                if tok is None or tok.kind != K.STRING:
+                    return None if word.search(text) else out
+                found = _at_names(tok.text, word, var)
+                if found is None:
+                    return None
+                out += [Occurrence(scope_path, tok.offset + i, tok.offset + j, tok.offset + i + 1, tok.offset + j,
+                                   False, "erb") for i, j in found]
+                continue
+            path = _template_path(files, text)
+            body = files.sources(path) if path is not None and files.sources is not None else None
+            if path is None or body is None:
+                return None
+            found = _at_names(body, word, var)
+            if found is None:
+                return None
+            if found and _rendered_elsewhere(files, text, scope):
+                return None
+            out += [Occurrence(path, i, j, i + 1, j, False, "erb") for i, j in found]
+    return out
+
+
+_ERB_TAG = re.compile(r"<%(?!%).*?%>", re.DOTALL)
+
+
+def _at_names(text: str, word, var: str) -> list | None:
+    """(start, end) of every ``@var`` inside the Ruby of an ERB text (``<% … %>``: text
+    outside the tags is output, not code); None when the Ruby also names it otherwise
+    (``scope['var']``, a local ``var``)."""
+    out = []
+    for tag in _ERB_TAG.finditer(text):
+        for m in word.finditer(text, tag.start(), tag.end()):
+            if text[m.start() - 1] != "@":
+                return None
+            out.append((m.start() - 1, m.end()))
+    return out
+
+
+def _rendered_elsewhere(files: _Files, name: str, scope) -> bool:
+    """Does a scope other than ``scope`` render the template ``name``?"""
+    models = [files.an.model] + [m for m in (files.model(p) for p in files.paths(name.lower())) if m is not None]
+    for m in models:
+        for c in m.calls:
+            if c.name.lstrip(":") != "template":
+                continue
+            v = A.view(c.node)
+            args = v.args() if isinstance(v, (A.CallExpr, A.StatementCall)) else []
+            if any(_string_of(a) == name for a in args) and c.scope.definition_scope is not scope:
                 return True
     return False
 
 
-def _template_text(files: _Files, name: str) -> str | None:
-    """The text of the template ``module/file.erb`` (in the module's ``templates/``)."""
+def _template_path(files: _Files, name: str) -> str | None:
+    """The file of the template ``module/file.erb`` (in the module's ``templates/``)."""
     module, _, rest = name.partition("/")
     root = getattr(files.an.env, "module_roots", {}).get(module)
-    if not root or not rest or files.sources is None:
+    if not root or not rest:
         return None
-    return files.sources(root.rstrip("/") + "/templates/" + rest)
+    return root.rstrip("/") + "/templates/" + rest
 
 
 def _name_occurrences(model: FileModel, path: str | None, kind: str, name: str) -> list:
@@ -492,7 +541,14 @@ def _check_new_name(an: Analysis, plan: _Plan, new: str, files: _Files | None) -
 def _variable_collision(an: Analysis, plan: _Plan, new: str, files: _Files | None) -> Refusal | None:
     """Would ``new`` be captured by, or capture, another variable where the old name is
     used?"""
+    word = re.compile(r"(?<![A-Za-z0-9_@])@" + re.escape(new) + r"(?![A-Za-z0-9_])")
     for o in plan.occurrences:
+        if o.style == "erb":
+            # the template must not read another `@new` already
+            text = an.result.text if o.path is None else (files.sources(o.path) if files and files.sources else None)
+            if text is None or word.search(text):
+                return Refusal(render("RENAME_COLLISION", name="@" + new))
+            continue
         m = an.model if o.path is None else (files.model(o.path) if files is not None else None)
         if m is None:
             continue

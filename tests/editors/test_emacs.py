@@ -1,5 +1,5 @@
 """Real Emacs (batch) with Eglot against the real puppet-ls: Flymake's diagnostics, the hover
-text Eglot hands to ElDoc and the completion-at-point candidates on demo.pp, and the documented
+text Eglot hands to ElDoc, the completion-at-point candidates and eglot-rename on demo.pp, and the documented
 init.el starting the server by itself.  Debian: emacs-nox elpa-eglot elpa-puppet-mode (Emacs 28,
 Eglot 1.9); Emacs 29+ has Eglot built in.  Skips when Emacs or Eglot is not installed."""
 from __future__ import annotations
@@ -70,6 +70,15 @@ def test_hover_in_eldoc(e2e):
 def test_completion_at_point(e2e):
     assert e2e["completion_provider"] is True
     assert_completion_offers_variables(e2e["completion"])
+
+
+def test_rename(tmp_path):
+    """`eglot-rename` on `$greeting` renames its assignment and its use in the buffer (the
+    server's workspace edit applied by Eglot), and nothing else."""
+    r = run_emacs(tmp_path, [str(EMACS_DIR / "rename.el")], LSP_CMD=json.dumps(server_command()),
+                  RENAME_POS="{}:{}".format(*HOVER_POS), NEW_NAME="salutation")
+    assert r["rename_provider"] is True, r
+    assert r["text"] == DEMO_TEXT.replace("$greeting", "$salutation"), r["text"]
 
 
 def test_user_init_starts_the_server(tmp_path):

