@@ -492,7 +492,9 @@ def completion_rank(sample: Sample, text: str, env, rng: random.Random):
 def definition_ok(sample: Sample, an, text: str) -> tuple:
     want_path, lines = sample.definition
     offset = sample.name_start + 1
-    got = navigation.definition(an, offset)
+    # as the server asks it: other files are read through a sources function (an open
+    # document's text, else the file's), and the file itself is named
+    got = navigation.definition(an, offset, _source_or_none, sample.path)
     shown = []
     for loc in got:
         if loc.path is None:
@@ -509,6 +511,13 @@ def definition_ok(sample: Sample, an, text: str) -> tuple:
 
 
 _TEXTS: dict = {}
+
+
+def _source_or_none(path: str) -> str | None:
+    try:
+        return _cached_text(path)
+    except OSError:
+        return None
 
 
 def _cached_text(path: str) -> str:
