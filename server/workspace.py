@@ -39,7 +39,7 @@ log = logging.getLogger("puppet-ls")
 # Besides the exclude patterns shared with `check` (config.DEFAULT_EXCLUDES): folders that
 # never hold a module's code, so the index does not read them even when `check` may.
 _SKIP_DIRS = frozenset({"spec", "node_modules", "fixtures", "__pycache__"})
-_ROLE_SEGMENTS = ("manifests", "functions", "types", "plans", "lib")
+_ROLE_SEGMENTS = ("manifests", "functions", "types", "plans", "lib", "tasks")
 MAX_FILES = 50_000
 MAX_FILE_BYTES = 4 * 1024 * 1024
 
@@ -102,7 +102,8 @@ def _walk(root: str, limit: int, seen_dirs: set | None = None, exclude: Excluder
                     if not name.startswith(".") and name not in _SKIP_DIRS and not exclude.excluded(e.path, True, root):
                         subdirs.append(e)
                     continue
-                if not (name.endswith((".pp", ".rb")) or name in ("metadata.json", "environment.conf")):
+                if not (name.endswith((".pp", ".rb")) or name in ("metadata.json", "environment.conf")
+                        or (name.endswith(".json") and parts[-1:] == ("tasks",))):
                     continue
                 if check_files and exclude.excluded(e.path, False, root):
                     continue

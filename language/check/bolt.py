@@ -2,11 +2,12 @@
 types as the checker and the editor see them there.
 
 Bolt code is a plan (a file that defines one: only files under a module's ``plans/`` are parsed
-with the ``plan`` keyword), or *Bolt helper code*: any other module file that uses Bolt's API, that
-is, calls one of Bolt's plan functions or names one of Bolt's data types that the file, the
-workspace and Puppet do not define themselves (peadm's ``functions/*.pp`` taking a
-``TargetSpec``, a function calling ``run_command``).  Elsewhere Bolt's names are unknown, as
-they are to a Puppet server compiling a catalog.
+with the ``plan`` keyword), or *Bolt helper code*: a file of functions or type aliases that
+uses Bolt's API, that is, calls one of Bolt's plan functions or names one of Bolt's data types
+that the file, the workspace and Puppet do not define themselves (peadm's ``functions/*.pp``
+taking a ``TargetSpec``, a function calling ``run_command``).  A file defining classes, defined
+types or nodes is catalog code, compiled by a Puppet server (or by Bolt's ``apply``), where
+plan functions do not exist: there, as everywhere else, Bolt's names are unknown.
 """
 from __future__ import annotations
 
@@ -29,10 +30,16 @@ def is_bolt_code(an) -> bool:
     return cached
 
 
+# Catalog code: compiled by a Puppet server (or by Bolt's apply()), where plan functions do not run.
+_CATALOG_KINDS = frozenset({"class", "define", "node"})
+
+
 def _decide(an) -> bool:
     model = an.model
     if any(n.kind == "plan" for n in model.named):
         return True
+    if any(n.kind in _CATALOG_KINDS for n in model.named):
+        return False
     own_functions = {n.name.lstrip(":").lower() for n in model.named if n.kind == "function"}
     for call in model.calls:
         if call.form == "method":

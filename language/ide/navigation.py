@@ -14,6 +14,7 @@ from ..check.scopes import Definition
 from ..syntax import ast as A
 from ..syntax import kinds as K
 from ..syntax.tree import SyntaxToken
+from . import bolt as bolt_ide
 from . import lookup
 from .tokens import token_at
 from .index import uses_of
@@ -148,6 +149,9 @@ def _targets(an: Analysis, sym: SymbolRef) -> list:
 
 def definition(an: Analysis, offset: int) -> list:
     """Where the symbol at ``offset`` is defined."""
+    task_file = bolt_ide.task_definition(an, offset)      # run_task('mod::task', …): its metadata
+    if task_file is not None:
+        return [Location(task_file, 0, 0)]
     sym = symbol_at(an, offset)
     if sym is None:
         return []

@@ -1,0 +1,130 @@
+"""Bolt in the editor: completion items for Bolt's functions and types in Bolt code, and for
+task names and task parameters in ``run_task`` calls.
+
+``completion.py`` calls these; what Bolt code is, and Bolt's names, come from ``check/bolt.py``
+and ``knowledge/bolt.py``; tasks come from the index (``ide/tasks.py`` indexes their metadata).
+"""
+from __future__ import annotations
+
+import re
+
+from ..check import bolt
+from ..check.analysis import Analysis
+from ..check.tasks import call_task
+from ..knowledge import bolt as knowledge
+from ..syntax import ast as A
+from ..syntax import kinds as K
+from .tasks import task_markdown
+from .tokens import token_at
+
+_TASK_RUNNERS = frozenset({"run_task", "run_task_with"})
+
+# run_task('<cursor>   /  run_task_with("mod::<cursor>
+_TASK_NAME = re.compile(r"\b(run_task|run_task_with)\s*\(\s*(['\"])([\w:]*)$")
+# run_task('mod::task', $targets, <cursor>  (a parameter name, at the start of an argument)
+_TASK_PARAM = re.compile(r"\brun_task\s*\(\s*(['\"])([\w:]+)\1\s*,[^()]*?(?:,\s*|\{\s*)(\w*)$", re.DOTALL)
+
+
+def function_items(an: Analysis, start: int, seen: set, method: bool, item) -> list:
+    """Bolt's plan functions, in Bolt code (``item`` builds a completion item)."""
+    if not bolt.is_bolt_code(an):
+        return []
+    out = []
+    for name, f in knowledge.functions().items():
+        if name in seen:
+            continue
+        seen.add(name)
+        sigs = bolt.function_signatures(name) or []
+        detail = sigs[0].label() + (f"  (+{len(sigs) - 1} more)" if len(sigs) > 1 else "") if sigs else name
+        out.append(item(name, "function", detail, f.summary + "\n\n*Bolt plan function*", name,
+                        name if method else f"{name}(${{1}})", start, sort_text="2" + name))
+    return out
+
+
+def type_items(an: Analysis, start: int, seen: set, item) -> list:
+    """Bolt's data types and aliases, in Bolt code."""
+    if not bolt.is_bolt_code(an):
+        return []
+    out = []
+    for name, t in knowledge.types().items():
+        if name in seen:
+            continue
+        seen.add(name)
+        out.append(item(name, "type", "Bolt data type" if t.kind == "object" else f"= {t.definition}"[:120],
+                        t.summary, edit_start=start, sort_text="1" + name))
+    return out
+
+
+def task_items(an: Analysis, before: str, offset: int, item) -> list | None:
+    """Task names inside ``run_task('``, or the parameters of the named task after its targets;
+    None when the cursor is in neither place."""
+    m = _TASK_NAME.search(before)
+    if m:
+        typed = m.group(3)
+        out = []
+        for e in _tasks(an):
+            out.append(item(e.name, "task", "Bolt task", _task_doc(e), e.name, "", offset - len(typed),
+                            sort_text="0" + e.name))
+        return out
+    m = _TASK_PARAM.search(before)
+    if m and m.group(0).count(",") >= 2:
+        found = an.env.lookup("task", m.group(2).lower())
+        if not found:
+            return None
+        typed = m.group(3)
+        out = []
+        for p in found[0].params:
+            detail = p.type_text or "Any"
+            out.append(item(p.name, "attribute", detail, found[0].extra.get("param_docs", {}).get(p.name, ""),
+                            f"{p.name} => ", f"{p.name} => ${{1}}", offset - len(typed), sort_text="0" + p.name))
+        return out
+    return None
+
+
+def _tasks(an: Analysis) -> list:
+    out = []
+    for name in an.env.names("task"):
+        out.extend(an.env.lookup("task", name)[:1])
+    return out
+
+
+def _task_doc(e) -> str:
+    lines = [e.doc] if e.doc else []
+    for p in e.params:
+        d = e.extra.get("param_docs", {}).get(p.name, "")
+        lines.append(f"* `{p.name}` ({p.type_text or 'Any'}{'' if p.has_default else ', required'})"
+                     + (f": {d}" if d else ""))
+    return "\n".join(lines)
+
+
+def task_at(an: Analysis, tok):
+    """The indexed task a string token names, when it is the task-name argument of a
+    ``run_task``/``run_task_with`` call (for hover and go to definition)."""
+    if tok is None or tok.kind not in (K.STRING, K.STRING_TEXT):
+        return None
+    lit = tok.parent
+    node = lit
+    for _ in range(4):
+        if node is None or node.kind == K.CALL_EXPR:
+            break
+        node = node.parent
+    if node is None or node.kind != K.CALL_EXPR or A.CallExpr(node).name not in _TASK_RUNNERS:
+        return None
+    task, first = call_task(an, node)
+    if task is None or first is None or not (first.syntax.offset <= tok.offset < first.syntax.end):
+        return None
+    return task
+
+
+def task_hover(an: Analysis, tok) -> tuple[str, int, int] | None:
+    """(markdown, start, end) of the task a ``run_task`` string names."""
+    task = task_at(an, tok)
+    if task is None:
+        return None
+    return task_markdown(task), tok.offset, tok.end
+
+
+def task_definition(an: Analysis, offset: int) -> str | None:
+    """The metadata file of the task named at ``offset``."""
+    task = task_at(an, token_at(an.result.root, offset))
+    return task.path if task is not None else None
