@@ -15,14 +15,12 @@ from ..knowledge import bolt as knowledge
 from ..syntax import ast as A
 from ..syntax import kinds as K
 from .tasks import task_markdown
-from .tokens import token_at
+from .tokens import enclosing_opener, token_at, token_before
 
 _TASK_RUNNERS = frozenset({"run_task", "run_task_with"})
 
 # run_task('<cursor>   /  run_task_with("mod::<cursor>
 _TASK_NAME = re.compile(r"\b(run_task|run_task_with)\s*\(\s*(['\"])([\w:]*)$")
-# run_task('mod::task', $targets, <cursor>  (a parameter name, at the start of an argument)
-_TASK_PARAM = re.compile(r"\brun_task\s*\(\s*(['\"])([\w:]+)\1\s*,[^()]*?(?:,\s*|\{\s*)(\w*)$", re.DOTALL)
 
 
 def function_items(an: Analysis, start: int, seen: set, method: bool, item) -> list:
@@ -66,19 +64,54 @@ def task_items(an: Analysis, before: str, offset: int, item) -> list | None:
             out.append(item(e.name, "task", "Bolt task", _task_doc(e), e.name, "", offset - len(typed),
                             sort_text="0" + e.name))
         return out
-    m = _TASK_PARAM.search(before)
-    if m and m.group(0).count(",") >= 2:
-        found = an.env.lookup("task", m.group(2).lower())
-        if not found:
+    call = _task_arguments(an, offset)
+    if call is None:
+        return None
+    task_name, given, typed = call
+    found = an.env.lookup("task", task_name.lower())
+    if not found:
+        return None
+    out = []
+    for p in found[0].params:
+        if p.name in given:
+            continue
+        out.append(item(p.name, "attribute", p.type_text or "Any", found[0].extra.get("param_docs", {}).get(p.name, ""),
+                        f"{p.name} => ", f"{p.name} => ${{1}}", offset - len(typed), sort_text="0" + p.name))
+    return out
+
+
+def _task_arguments(an: Analysis, offset: int) -> tuple[str, set, str] | None:
+    """(task name, parameter names already given, the word being typed) when the cursor is
+    where a parameter name goes in ``run_task('mod::task', $targets, …)`` (after the targets,
+    at the start of an argument, on any line of the call); else None."""
+    root = an.result.root
+    opener, between = enclosing_opener(root, offset)
+    if opener is not None and opener.kind == K.LBRACE:        # run_task('t', $x, { <cursor>
+        outer, before_brace = enclosing_opener(root, opener.offset)
+        if outer is None or outer.kind not in (K.LPAREN, K.WSLPAREN):
             return None
-        typed = m.group(3)
-        out = []
-        for p in found[0].params:
-            detail = p.type_text or "Any"
-            out.append(item(p.name, "attribute", detail, found[0].extra.get("param_docs", {}).get(p.name, ""),
-                            f"{p.name} => ", f"{p.name} => ${{1}}", offset - len(typed), sort_text="0" + p.name))
-        return out
-    return None
+        opener, between = outer, before_brace + [opener] + between
+    if opener is None or opener.kind not in (K.LPAREN, K.WSLPAREN):
+        return None
+    callee = token_before(root, opener)
+    if callee is None or callee.text != "run_task" or not between or between[0].kind != K.STRING:
+        return None
+    typed = ""
+    if between[-1].end >= offset and between[-1].kind == K.NAME:
+        typed = between[-1].text                # the word being typed
+        between = between[:-1]
+    if not between or between[-1].kind not in (K.COMMA, K.LBRACE):
+        return None
+    # enclosing_opener leaves out what closed brackets hold: every comma left is the call's own
+    commas, given = 0, set()
+    for i, t in enumerate(between):
+        if t.kind == K.COMMA:
+            commas += 1
+        elif t.kind == K.FARROW and i > 0:
+            given.add(between[i - 1].text.strip("'\""))
+    if commas < 2:
+        return None                              # still the targets
+    return between[0].text.strip("'\""), given, typed
 
 
 def _tasks(an: Analysis) -> list:
