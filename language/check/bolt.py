@@ -11,6 +11,7 @@ plan functions do not exist: there, as everywhere else, Bolt's names are unknown
 """
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from ..knowledge import bolt as knowledge
@@ -110,3 +111,25 @@ def knows_type(name: str) -> bool:
 def knows_method(name: str) -> bool:
     """A function or attribute of one of Bolt's object types (``$result.ok``, ``$target.vars``)."""
     return name in knowledge.object_members() or knows_function(name)
+
+
+_MEMBER = re.compile(r"^'?(\w+)'?\s*=>\s*(.*?),?$")
+
+
+def method_markdown(name: str) -> tuple[str, str] | None:
+    """(signature, doc) of a function or attribute of Bolt's object types called as a method
+    (``$result.ok``: every type that has it, with its type), or None."""
+    if name not in knowledge.object_members():
+        return None
+    lines = []
+    for t in knowledge.types().values():
+        if name not in t.functions and name not in t.attributes:
+            continue
+        for line in t.definition.splitlines():
+            m = _MEMBER.match(line.strip())
+            if m and m.group(1) == name:
+                lines.append(f"{t.name}.{name}: {m.group(2).removeprefix('{ type => ').split(', kind')[0]}")
+                break
+    if not lines:
+        return None
+    return "\n".join(lines), "A function or attribute of Bolt's data types\n\n*Bolt data type member*"

@@ -127,7 +127,10 @@ def bolt_function_target(an: Analysis, name: str) -> Target | None:
     """Bolt's plan function ``name``, in plans and Bolt helper code."""
     sigs = bolt.function_signatures(name) if bolt.is_bolt_code(an) else None
     if sigs is None:
-        return None
+        member = bolt.method_markdown(name.lstrip(":")) if bolt.is_bolt_code(an) else None
+        if member is None:
+            return None
+        return Target("function", name.lstrip(":"), "", signature=member[0], doc=member[1], extra={"bolt": True})
     return Target("function", name.lstrip(":"), "", signature="\n".join(s.label() for s in sigs),
                   doc=bolt.function_doc(name), extra={"bolt": True})
 
