@@ -36,6 +36,12 @@ def function_items(an: Analysis, start: int, seen: set, method: bool, item) -> l
         detail = sigs[0].label() + (f"  (+{len(sigs) - 1} more)" if len(sigs) > 1 else "") if sigs else name
         out.append(item(name, "function", detail, f.summary + "\n\n*Bolt plan function*", name,
                         name if method else f"{name}(${{1}})", start, sort_text="2" + name))
+    if method:       # $result.<cursor>: the functions and attributes of Bolt's objects
+        for name in sorted(knowledge.object_members() - seen):
+            seen.add(name)
+            member = bolt.method_markdown(name)
+            out.append(item(name, "function", member[0].split("\n")[0] if member else "Bolt data type member",
+                            member[0] if member else "", name, name, start, sort_text="1" + name))
     return out
 
 
