@@ -34,7 +34,8 @@ def is_puppet_document(language_id: str, path: str) -> bool:
     .epp file, or one the client calls Puppet, but never a Puppetfile, Ruby, YAML or JSON file
     (a generic client may open those with this server too, e.g. for a whole project); the rules
     are ``language/ide/filekinds.py``'s, which ``check`` follows too."""
-    return is_puppet(document_kind(path, language_id))
+    # no language at all from a client says nothing: only the file name can make it Puppet
+    return is_puppet(document_kind(path, language_id or "none"))
 
 
 # Reparsing piecewise beyond this many changes in one notification costs more than parsing once.
