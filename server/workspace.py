@@ -271,7 +271,23 @@ def build_index(roots: list, modulepath: list, complete: bool | None = None,
             progress(i + 1, total, sf.path)
     if deferred:
         _index_in_processes(index, deferred, misses, jobs, cache, progress, cancelled)
+    _task_files(index)
     return index
+
+
+def _task_files(index: WorkspaceIndex) -> None:
+    """A Bolt task whose metadata names no ``implementations`` runs the file beside it with the
+    same name (``tasks/reload.json`` describes ``tasks/reload.sh``): recorded for its hover."""
+    for e in index.entities("task"):
+        if e.extra.get("implementations"):
+            continue
+        folder, base = os.path.split(e.path)
+        stem = base.rsplit(".", 1)[0] + "."
+        try:
+            names = sorted(n for n in os.listdir(folder) if n.startswith(stem) and not n.endswith(".json"))
+        except OSError:
+            continue
+        e.extra["implementations"] = tuple(names)
 
 
 def index_one(path: str, module: str, role: str, data: bytes,
