@@ -599,6 +599,13 @@ _def("UNKNOWN_PARAMETER", WARNING, "{resource} has no parameter named '{param}' 
 _def("PARAMETER_VALUE_MISMATCH", WARNING, "{resource}: parameter '{param}' expects a value of type {expected}, got {actual} (per the indexed definition)")
 _def("ARGUMENT_COUNT_MISMATCH", WARNING, "'{name}' expects {expected}, got {actual} (per the indexed definition)")
 _def("ARGUMENT_TYPE_MISMATCH", WARNING, "'{name}' parameter '{param}' expects a value of type {expected}, got {actual} (per the indexed definition)")
+# Bolt tasks: a run_task call against the task's metadata (tasks/<name>.json), as Bolt checks it
+# before running the task.
+_def("TASK_UNKNOWN_PARAMETER", WARNING, "Task '{task}' has no parameter named '{param}' (per its metadata)")
+_def("TASK_MISSING_PARAMETER", WARNING, "Task '{task}' expects a value for parameter {params} (per its metadata)")
+_def("TASK_PARAMETER_MISMATCH", WARNING, "Task '{task}': parameter '{param}' expects a value of type {expected}, got {actual} (per its metadata)")
+# Control repositories: a Puppetfile (a Ruby DSL, never parsed as Puppet) against the indexed modules.
+_def("PUPPETFILE_MODULE_NOT_INSTALLED", INFO, "Module '{module}' is declared in the Puppetfile but not installed: no module '{name}' in the modulepath")
 
 # ---- built-in resource types (language/knowledge/resource_types.py: rtypes) ---------------------
 # Puppet checks attribute names when it compiles a catalog (an error), but values only when the

@@ -39,6 +39,8 @@ from typing import IO, TYPE_CHECKING, Any, cast
 
 from puppet_ls.language.diagnostics import Diagnostic
 from puppet_ls.language.ide.diagnostics import file_diagnostics, internal_error, source_diagnostics
+from puppet_ls.language.ide.filekinds import PUPPETFILE, document_kind, is_puppet
+from puppet_ls.language.ide.puppetfile import puppetfile_diagnostics
 from puppet_ls.language.syntax.lexer import detect_bom
 from puppet_ls.language.syntax.parser import ParseResult
 
@@ -160,6 +162,9 @@ def check_data(path: str | os.PathLike, data: bytes | ReadProblem, env=None, opt
         # the absolute path (links not resolved, as puppet-lint does) for the layout check
         # (standard input without --stdin-filename has no path: no layout check)
         where = os.path.abspath(path) if os.fspath(path) != "-" else ""
+        kind = document_kind(where)
+        if not is_puppet(kind):     # a Puppetfile, YAML, JSON, Ruby: never parsed as Puppet
+            return FileReport(shown, text, diags + _other_document(kind, text, env))
         try:
             with time_limit(timeout):
                 if parsed is not None and parsed.result.text == text:
@@ -174,6 +179,14 @@ def check_data(path: str | os.PathLike, data: bytes | ReadProblem, env=None, opt
         return FileReport(shown, text, diags + found, ignored)
     except Exception as exc:  # noqa: BLE001 - last line of defence: a bug outside the engine stages
         return FileReport(shown, None, [internal_error("checking", exc)])
+
+
+def _other_document(kind: str, text: str, env) -> list:
+    """The findings of a file that is not Puppet code: a Puppetfile's modules that the index
+    does not hold (nothing without an index: every module would look missing)."""
+    if kind == PUPPETFILE and env is not None:
+        return puppetfile_diagnostics(text, env.modules())
+    return []
 
 
 def check_file(path: str | os.PathLike, env=None, max_bytes: int = DEFAULT_MAX_FILE_BYTES,

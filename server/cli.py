@@ -39,10 +39,12 @@ from .format_cli import make_format_command
 from .report_formats import FORMAT_HELP, FORMATS, IGNORED, CheckOutput, render, text_line, tool_info
 
 SOURCE_SUFFIXES = (".pp", ".epp")
+# What `check` finds in a directory besides code: a control repository's Puppetfile.
+CHECKED_NAMES = (*SOURCE_SUFFIXES, "Puppetfile")
 
 
 def collect_files(paths: tuple[str, ...], exclude: Callable[[str, bool, str], bool] | None = None,
-                  force_exclude: bool = False) -> tuple[list[Path], list[str], list[FileReport]]:
+                  force_exclude: bool = False, names: tuple = SOURCE_SUFFIXES) -> tuple[list[Path], list[str], list[FileReport]]:
     """Files to check (directories are searched for .pp/.epp files, following symbolic links
     to directories once per real directory, leaving out what ``exclude(path, is_dir, root)``
     names; files named on the command line are left out only with ``force_exclude``), paths
@@ -78,7 +80,7 @@ def collect_files(paths: tuple[str, ...], exclude: Callable[[str, bool, str], bo
             pass     # e.g. a parent we may not search: reading it reports why
         if os.path.isdir(p):
             skip = None if exclude is None else (lambda path, is_dir, root=p: exclude(path, is_dir, root))
-            for found in walk_sources(p, SOURCE_SUFFIXES, visited=walked, exclude=skip):
+            for found in walk_sources(p, names, visited=walked, exclude=skip):
                 if found.problem is not None:
                     unlisted.append(FileReport(display_path(found.path), None,
                                                [Diagnostic.of(found.problem.code, 0, 0, **found.problem.args)]))
@@ -348,7 +350,8 @@ def check(ctx: click.Context, paths: tuple[str, ...], fmt: str, output_file: str
     def excluded(path: str, is_dir: bool, root: str) -> bool:
         return cfg.excluded(path, is_dir, root)
 
-    files, missing, unlisted = collect_files(tuple(p for p in paths if p != "-"), excluded, force_exclude)
+    files, missing, unlisted = collect_files(tuple(p for p in paths if p != "-"), excluded, force_exclude,
+                                             CHECKED_NAMES)
     files = [f for f in files if not cfg.ignored_path(str(f))]
     for m in missing:
         click.echo(f"puppet-ls check: no such file or directory: {display_path(m)}", err=True)

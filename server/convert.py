@@ -61,6 +61,12 @@ def text_edits(codec: PositionCodec, edits: list) -> list:
     return [lsp.TextEdit(rng(codec, e.start, e.end), e.text) for e in edits]
 
 
+def publish_diagnostics(uri: str, version: int | None, diagnostics: list) -> lsp.PublishDiagnosticsParams:
+    """The notification of a document's diagnostics (for modules that send it without
+    importing the protocol types themselves)."""
+    return lsp.PublishDiagnosticsParams(uri=uri, version=version, diagnostics=diagnostics)
+
+
 def diagnostics(codec: PositionCodec, uri: str, diags: list, related_support: bool) -> list:
     out = []
     for d in diags:

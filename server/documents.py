@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from puppet_ls.language.ide.diagnostics import parse_for_path
+from puppet_ls.language.ide.filekinds import EPP, document_kind, is_puppet
 from puppet_ls.language.syntax import reparse
 from puppet_ls.language.syntax.lines import LineIndex
 from puppet_ls.language.syntax.parser import ParseResult
@@ -28,23 +29,13 @@ DEFAULT_MAX_SIZE = 524_288
 
 from .positions import UTF16, PositionCodec
 
-# Language identifiers editors give Puppet manifests and EPP templates (VS Code's extension:
-# puppet, puppet-epp; Neovim: puppet, epuppet; Emacs/Eglot: puppet; others: epp, embeddedpuppet).
-PUPPET_LANGUAGE_IDS = frozenset({"puppet", "puppet-epp", "epp", "epuppet", "embeddedpuppet"})
-# Files of a Puppet project that are not Puppet code, whatever a client calls them: the
-# Puppetfile is a Ruby DSL, Hiera data and metadata are YAML/JSON.
-_NEVER_PUPPET_NAMES = frozenset({"Puppetfile", "Gemfile", "Rakefile", "metadata.json", "hiera.yaml"})
-_NEVER_PUPPET_SUFFIXES = (".rb", ".yaml", ".yml", ".json", ".erb", ".md")
-
-
 def is_puppet_document(language_id: str, path: str) -> bool:
     """Whether a document a client opened is Puppet code the server should analyse: a .pp or
     .epp file, or one the client calls Puppet, but never a Puppetfile, Ruby, YAML or JSON file
-    (a generic client may open those with this server too, e.g. for a whole project)."""
-    name = path.replace("\\", "/").rsplit("/", 1)[-1]
-    if name in _NEVER_PUPPET_NAMES or name.endswith(_NEVER_PUPPET_SUFFIXES):
-        return False
-    return name.endswith((".pp", ".epp")) or language_id.lower() in PUPPET_LANGUAGE_IDS
+    (a generic client may open those with this server too, e.g. for a whole project); the rules
+    are ``language/ide/filekinds.py``'s, which ``check`` follows too."""
+    # no language at all from a client says nothing: only the file name can make it Puppet
+    return is_puppet(document_kind(path, language_id or "none"))
 
 
 # Reparsing piecewise beyond this many changes in one notification costs more than parsing once.
@@ -64,6 +55,7 @@ class Document:
     _analysis_key: object = field(default=None, repr=False)
     cache: dict = field(default_factory=dict, repr=False)   # per-revision results (e.g. diagnostics)
     too_large: bool = False                                  # above the size limit: not parsed
+    kind: str = ""                                           # filekinds.PUPPET or EPP ("": from the path)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @property
@@ -72,7 +64,7 @@ class Document:
 
     @property
     def is_epp(self) -> bool:
-        return self.path.endswith(".epp")
+        return self.kind == EPP if self.kind else self.path.endswith(".epp")
 
     @property
     def tasks(self) -> bool:
@@ -91,17 +83,20 @@ class Document:
             return self._analysis
 
 
-def _parse(text: str, path: str, max_size: int) -> tuple:
+def _parse(text: str, path: str, max_size: int, epp: bool | None = None) -> tuple:
     """(parse, too_large) of a whole text."""
     if len(text) > max_size:
-        return parse_for_path("", path), True
-    return parse_for_path(text, path), False
+        return parse_for_path("", path, epp), True
+    return parse_for_path(text, path, epp), False
 
 
 def open_document(uri: str, path: str, version: int | None, text: str, encoding: str,
-                  max_size: int = DEFAULT_MAX_SIZE) -> Document:
-    result, too_large = _parse(text, path, max_size)
-    return Document(uri, path, version, text, result, LineIndex(text), encoding, too_large=too_large)
+                  max_size: int = DEFAULT_MAX_SIZE, language_id: str = "") -> Document:
+    """The first revision of a document; ``language_id`` (the client's) decides whether a file
+    whose name does not tell is a template."""
+    kind = document_kind(path, language_id) if language_id else ""
+    result, too_large = _parse(text, path, max_size, kind == EPP if kind else None)
+    return Document(uri, path, version, text, result, LineIndex(text), encoding, too_large=too_large, kind=kind)
 
 
 def _diff_span(old: str, new: str) -> tuple:
@@ -152,8 +147,9 @@ def apply_changes(doc: Document, changes: Sequence, version: int | None,
         codec = PositionCodec(lines, doc.encoding)
     too_large = False
     if not incremental:
-        result, too_large = _parse(text, doc.path, max_size)
-    return Document(doc.uri, doc.path, version, text, result, lines, doc.encoding, too_large=too_large)
+        result, too_large = _parse(text, doc.path, max_size, doc.is_epp)
+    return Document(doc.uri, doc.path, version, text, result, lines, doc.encoding, too_large=too_large,
+                    kind=doc.kind)
 
 
 class SemanticTokensCache:

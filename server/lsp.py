@@ -59,7 +59,7 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 from pygls.uris import from_fs_path, to_fs_path
 
-from . import __version__, convert, framing
+from . import __version__, controlrepo, convert, framing
 from . import config as lintconfig
 from .documents import Document, SemanticTokensCache, apply_changes, is_puppet_document, open_document
 from .evalworker import EvalWorker
@@ -452,6 +452,8 @@ def build_server() -> PuppetServer:
     @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: PuppetServer, params: lsp.DidOpenTextDocumentParams) -> None:
         td = params.text_document
+        if controlrepo.did_open(ls, td, uri_to_path(td.uri)):    # a Puppetfile: never parsed as Puppet
+            return
         if not is_puppet_document(td.language_id or "", uri_to_path(td.uri)):
             if is_data_document(td.language_id or "", uri_to_path(td.uri)):
                 ls.hiera_support.docs[td.uri] = DataDocument(td.uri, uri_to_path(td.uri), td.version, td.text)
@@ -460,13 +462,15 @@ def build_server() -> PuppetServer:
             log.info("not analysing %s: language %r is not Puppet", td.uri, td.language_id)
             return
         ls.docs[td.uri] = open_document(td.uri, uri_to_path(td.uri), td.version, td.text, ls.encoding,
-                                        ls.settings.documents_max_size)
+                                        ls.settings.documents_max_size, td.language_id or "")
         _index_module_early(ls, ls.docs[td.uri].path)
         _publish(ls, td.uri)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: PuppetServer, params: lsp.DidChangeTextDocumentParams) -> None:
         uri = params.text_document.uri
+        if controlrepo.did_change(ls, params):
+            return
         doc = ls.docs.get(uri)
         if doc is None:
             data_doc = ls.hiera_support.docs.get(uri)
@@ -516,6 +520,8 @@ def build_server() -> PuppetServer:
     @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: PuppetServer, params: lsp.DidCloseTextDocumentParams) -> None:
         uri = params.text_document.uri
+        if controlrepo.did_close(ls, uri):
+            return
         ls.docs.pop(uri, None)
         ls.hiera_support.docs.pop(uri, None)
         ls.last_change.pop(uri, None)
@@ -1074,7 +1080,7 @@ def _apply_size_limit(ls: PuppetServer) -> None:
     limit = ls.settings.documents_max_size
     for uri, doc in list(ls.docs.items()):
         if doc.too_large != (len(doc.text) > limit):
-            ls.docs[uri] = open_document(uri, doc.path, doc.version, doc.text, doc.encoding, limit)
+            ls.docs[uri] = open_document(uri, doc.path, doc.version, doc.text, doc.encoding, limit, doc.kind)
 
 
 def _schedule_diagnostics(ls: PuppetServer, uri: str, delay_ms: int) -> None:
@@ -1308,6 +1314,7 @@ def _start_indexing(ls: PuppetServer) -> None:
         ls.hiera_support.invalidate()
         for uri in list(ls.hiera_support.docs):
             _publish_data(ls, uri)
+        controlrepo.republish(ls)      # the Puppetfile's modules against the new index
 
     def work():
         t0 = time.monotonic()

@@ -39,7 +39,7 @@ log = logging.getLogger("puppet-ls")
 # Besides the exclude patterns shared with `check` (config.DEFAULT_EXCLUDES): folders that
 # never hold a module's code, so the index does not read them even when `check` may.
 _SKIP_DIRS = frozenset({"spec", "node_modules", "fixtures", "__pycache__"})
-_ROLE_SEGMENTS = ("manifests", "functions", "types", "plans", "lib", "facts.d")
+_ROLE_SEGMENTS = ("manifests", "functions", "types", "plans", "lib", "facts.d", "tasks")
 MAX_FILES = 50_000
 MAX_FILE_BYTES = 4 * 1024 * 1024
 
@@ -103,7 +103,8 @@ def _walk(root: str, limit: int, seen_dirs: set | None = None, exclude: Excluder
                         subdirs.append(e)
                     continue
                 if not (name.endswith((".pp", ".rb")) or name in ("metadata.json", "environment.conf")
-                        or parts[-1:] == ("facts.d",) and name.endswith((".txt", ".yaml", ".yml", ".json"))):
+                        or parts[-1:] == ("facts.d",) and name.endswith((".txt", ".yaml", ".yml", ".json"))
+                        or (name.endswith(".json") and parts[-1:] == ("tasks",))):
                     continue
                 if check_files and exclude.excluded(e.path, False, root):
                     continue
@@ -281,7 +282,23 @@ def build_index(roots: list, modulepath: list, complete: bool | None = None,
             progress(i + 1, total, sf.path)
     if deferred:
         _index_in_processes(index, deferred, misses, jobs, cache, progress, cancelled)
+    _task_files(index)
     return index
+
+
+def _task_files(index: WorkspaceIndex) -> None:
+    """A Bolt task whose metadata names no ``implementations`` runs the file beside it with the
+    same name (``tasks/reload.json`` describes ``tasks/reload.sh``): recorded for its hover."""
+    for e in index.entities("task"):
+        if e.extra.get("implementations"):
+            continue
+        folder, base = os.path.split(e.path)
+        stem = base.rsplit(".", 1)[0] + "."
+        try:
+            names = sorted(n for n in os.listdir(folder) if n.startswith(stem) and not n.endswith(".json"))
+        except OSError:
+            continue
+        e.extra["implementations"] = tuple(names)
 
 
 def index_one(path: str, module: str, role: str, data: bytes,

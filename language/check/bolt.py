@@ -2,14 +2,16 @@
 types as the checker and the editor see them there.
 
 Bolt code is a plan (a file that defines one: only files under a module's ``plans/`` are parsed
-with the ``plan`` keyword), or *Bolt helper code*: any other module file that uses Bolt's API, that
-is, calls one of Bolt's plan functions or names one of Bolt's data types that the file, the
-workspace and Puppet do not define themselves (peadm's ``functions/*.pp`` taking a
-``TargetSpec``, a function calling ``run_command``).  Elsewhere Bolt's names are unknown, as
-they are to a Puppet server compiling a catalog.
+with the ``plan`` keyword), or *Bolt helper code*: a file of functions or type aliases that
+uses Bolt's API, that is, calls one of Bolt's plan functions or names one of Bolt's data types
+that the file, the workspace and Puppet do not define themselves (peadm's ``functions/*.pp``
+taking a ``TargetSpec``, a function calling ``run_command``).  A file defining classes, defined
+types or nodes is catalog code, compiled by a Puppet server (or by Bolt's ``apply``), where
+plan functions do not exist: there, as everywhere else, Bolt's names are unknown.
 """
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from ..knowledge import bolt as knowledge
@@ -29,10 +31,16 @@ def is_bolt_code(an) -> bool:
     return cached
 
 
+# Catalog code: compiled by a Puppet server (or by Bolt's apply()), where plan functions do not run.
+_CATALOG_KINDS = frozenset({"class", "define", "node"})
+
+
 def _decide(an) -> bool:
     model = an.model
     if any(n.kind == "plan" for n in model.named):
         return True
+    if any(n.kind in _CATALOG_KINDS for n in model.named):
+        return False
     own_functions = {n.name.lstrip(":").lower() for n in model.named if n.kind == "function"}
     for call in model.calls:
         if call.form == "method":
@@ -103,3 +111,25 @@ def knows_type(name: str) -> bool:
 def knows_method(name: str) -> bool:
     """A function or attribute of one of Bolt's object types (``$result.ok``, ``$target.vars``)."""
     return name in knowledge.object_members() or knows_function(name)
+
+
+_MEMBER = re.compile(r"^'?(\w+)'?\s*=>\s*(.*?),?$")
+
+
+def method_markdown(name: str) -> tuple[str, str] | None:
+    """(signature, doc) of a function or attribute of Bolt's object types called as a method
+    (``$result.ok``: every type that has it, with its type), or None."""
+    if name not in knowledge.object_members():
+        return None
+    lines = []
+    for t in knowledge.types().values():
+        if name not in t.functions and name not in t.attributes:
+            continue
+        for line in t.definition.splitlines():
+            m = _MEMBER.match(line.strip())
+            if m and m.group(1) == name:
+                lines.append(f"{t.name}.{name}: {m.group(2).removeprefix('{ type => ').split(', kind')[0]}")
+                break
+    if not lines:
+        return None
+    return "\n".join(lines), "A function or attribute of Bolt's data types\n\n*Bolt data type member*"

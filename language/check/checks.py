@@ -24,9 +24,11 @@ from ..types.algebra import generalize, infer_set
 from ..types.build import BUILTIN_RESOURCE_TYPES
 from ..types.format import format_value, type_to_string
 from ..types.relations import is_instance
+from . import bolt
 from .analysis import NOT_CONST, Analysis, has_unresolved
 from .builtins import BUILTIN_VARIABLES, is_core_fact
 from .scopes import Named
+from .tasks import check_run_task
 from .signatures import INF, builtin_signatures, entity_signature, puppet_function_signature
 
 # the data type names Puppet knows (read by the quick fixes of UNDEFINED_TYPE too)
@@ -55,8 +57,11 @@ class _Checker:
         for n in self.model.named:
             self._own_lower.setdefault((n.kind, n.name.lstrip(":").lower()), []).append(n)
         # Bolt plans run with Bolt's own functions and types (run_task, Target, ResultSet ...),
-        # which no module index holds: names are not checked in them.
+        # known from knowledge/bolt.json; the functions of other modules a Bolt project installs
+        # (its .modules/) are not indexed, so unknown names are not reported in plans.
         self.in_plan = any(n.kind == "plan" for n in self.model.named)
+        # Plans and Bolt helper code (a module's functions and types using Bolt's API).
+        self.bolt = bolt.is_bolt_code(an)
         # variables of node definitions are visible in the classes the nodes declare
         self.node_variables = {name for sc in self.model.scopes if sc.kind == "node" for name in sc.variables}
         self._defaults_for: frozenset | None = None     # types given resource defaults in this file
@@ -187,6 +192,15 @@ class _Checker:
                 continue
             if name in ("break", "next", "return"):   # control flow, not found as functions
                 continue
+            if self.bolt:
+                if call.form == "method" and bolt.knows_method(name):
+                    continue      # $result.ok, $target.vars: Bolt's objects answer them
+                bolt_sigs = bolt.function_signatures(name)
+                if bolt_sigs is not None:
+                    self._check_args(call, name, bolt_sigs, args, lam)
+                    if name == "run_task" and call.form == "call":
+                        self.out += check_run_task(self.an, call)
+                    continue
             if self._sure_missing(name, True) and not self.in_plan:
                 self.add("UNDEFINED_FUNCTION", call.offset, call.end, name=name)
             if name in _CLASS_DECLARERS:
@@ -426,6 +440,8 @@ class _Checker:
             name = ref.name.lstrip(":")
             if name in DATA_TYPE_NAMES or name in m.SIMPLE_TYPES or name.startswith("Puppet::") or self.in_plan:
                 continue      # (Puppet::LookupContext and friends are Puppet's own object types)
+            if self.bolt and bolt.knows_type(name):
+                continue
             low = name.lower()
             if low in BUILTIN_RESOURCE_TYPES:
                 continue

@@ -28,6 +28,7 @@ from ..knowledge.resource_types import metaparameters, resource_type, resource_t
 from ..syntax import kinds as K
 from ..types.build import BUILTIN_RESOURCE_TYPES
 from ..types.type_docs import CATALOGUE
+from . import bolt as bolt_items
 from . import lookup
 from .hover import KEYWORD_DOCS
 from .tokens import enclosing_bracket, enclosing_opener, tokens_before, tokens_between
@@ -100,6 +101,9 @@ def complete(an: Analysis, offset: int) -> list:
         if cur.kind == K.HEREDOC_BODY or (cur.parent is not None and cur.parent.kind == K.HEREDOC_TEXT
                                            and cur.kind == K.STRING_TEXT):
             return []
+    tasks = bolt_items.task_items(an, before, offset, CompletionItem)   # run_task('…', $t, …)
+    if tasks is not None:
+        return tasks
     m = _FACTS_KEY.search(before)
     if m:
         return _fact_keys(an, _KEY.findall(m.group(1)), m.group(3), m.group(4), offset)
@@ -459,6 +463,7 @@ def _types(an: Analysis, start: int, refs_first: bool = False) -> list:
             e = an.env.lookup("type_alias", name)
             out.append(CompletionItem(name, "type", e[0].signature[:120] if e else "type alias",
                                       e[0].doc if e else "", edit_start=start, sort_text="1" + name))
+    out += bolt_items.type_items(an, start, seen, CompletionItem)
     res_names = set(BUILTIN_RESOURCE_TYPES) | set(an.env.names("define")) | set(an.env.names("resource_type"))
     res_names |= {n.name.lstrip(":").lower() for n in an.model.named if n.kind == "define"}
     for low in sorted(res_names):
@@ -542,6 +547,7 @@ def _functions(an: Analysis, start: int, method: bool = False) -> list:
         seen.add(name)
         snippet = f"{name}(${{1}})" if not method else name
         out.append(CompletionItem(name, "function", detail, doc, name, snippet, start, sort_text="2" + name))
+    out += bolt_items.function_items(an, start, seen, method, CompletionItem)
     for name in an.env.names("function"):
         if name in seen:
             continue

@@ -14,10 +14,12 @@ from ..syntax.parser import ParseResult, parse
 from ..syntax.validate import validate
 
 
-def parse_for_path(text: str, path: str = "") -> ParseResult:
-    """Parse as a template when the file is an .epp, and with Bolt's plan keywords when it
-    lives in a module's plans/ directory."""
-    epp = path.endswith(".epp")
+def parse_for_path(text: str, path: str = "", epp: bool | None = None) -> ParseResult:
+    """Parse as a template when the file is an .epp (or ``epp`` says so: the editor's language
+    for a file whose name does not tell), and with Bolt's plan keywords when it lives in a
+    module's plans/ directory."""
+    if epp is None:
+        epp = path.endswith(".epp")
     tasks = "/plans/" in path.replace("\\", "/")
     return parse(text, epp=epp, tasks=tasks)
 

@@ -24,6 +24,7 @@ from ..types import model as m
 from ..types.algebra import generalize
 from ..types.errors import TypeSystemError
 from ..types.format import format_value, type_to_string
+from . import bolt as bolt_ide
 from . import lookup
 from .tokens import token_at
 from .preview import PreviewBudget, preview_definition, preview_expression
@@ -97,6 +98,9 @@ def hover(an: Analysis, offset: int, budget: PreviewBudget | None = None, values
         res = _fact_key(an, tok)
         if res is not None:
             return res
+        task = bolt_ide.task_hover(an, tok)     # run_task('mod::task', …)
+        if task is not None:
+            return HoverResult(*task)
     if k in (K.STRING, K.DQ_OPEN, K.STRING_TEXT, K.DQ_CLOSE):
         res = _class_string(an, tok)
         if res is not None:
@@ -240,7 +244,9 @@ def _type_name(an: Analysis, tok: SyntaxToken) -> HoverResult | None:
                            "known here).", tok.offset, tok.end)
     md = _target_markdown(t)
     if t.kind == "type":
-        md = f"**{t.name}** — built-in data type ({t.extra.get('category', '')})\n\n" + md
+        what = "Bolt data type" if t.extra.get("category") == "Bolt" else \
+            f"built-in data type ({t.extra.get('category', '')})"
+        md = f"**{t.name}** — {what}\n\n" + md
     elif t.kind == "resource_type":
         md = f"**{tok.text}** — resource type\n\n" + md
     return HoverResult(md, tok.offset, tok.end)

@@ -8,6 +8,7 @@ A module is laid out as Puppet autoloads it::
     functions/**/*.pp                 Puppet-language functions
     types/**/*.pp                     type aliases
     plans/**/*.pp                     Bolt plans
+    tasks/*.json                      Bolt tasks' metadata (ide/tasks.py)
     lib/puppet/functions/**/*.rb      Ruby functions (4.x API): name and dispatch signatures
     lib/puppet/parser/functions/*.rb  Ruby functions (3.x API): name and doc
     lib/puppet/type/*.rb              resource types: name, attributes and their values
@@ -32,6 +33,7 @@ from ..syntax import ast as A
 from ..syntax import kinds as K
 from ..syntax.parser import parse
 from .docs import leading_comment, parse_doc
+from .tasks import index_task
 
 _MODULE_NAME = re.compile(r"\A[a-z][a-z0-9_]*\Z")
 
@@ -47,6 +49,8 @@ def file_role(relpath: str) -> str | None:
             if p.startswith(prefix):
                 return role
         return None
+    if p.endswith(".json") and p.startswith("tasks/") and p.count("/") == 1:
+        return "task"             # a Bolt task's metadata (ide/tasks.py)
     if p.endswith(".rb"):
         if p.startswith("lib/puppet/functions/"):
             return "ruby_function"
@@ -131,6 +135,8 @@ def index_source(path: str, text: str, module: str = "", role: str = "manifest")
         _index_ruby3(entry, text)
     elif role == "ruby_type":
         _index_ruby_type(entry, text)
+    elif role == "task":
+        entry.entities.extend(index_task(path, module, text))
     elif role == "fact":
         for m in re.finditer(r"Facter\.add\(\s*(?::(\w+)|['\"](\w+)['\"])", text):
             name = m.group(1) or m.group(2)

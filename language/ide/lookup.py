@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..check import bolt
 from ..check.analysis import Analysis
 from ..check.signatures import builtin_doc, builtin_signatures, puppet_function_signature
 from ..knowledge.resource_types import metaparameters, resource_type
@@ -117,7 +118,21 @@ def function_target(an: Analysis, name: str) -> Target | None:
     b = builtin_function_target(name)
     if b is not None:
         return b
-    return found[0] if found else None
+    if found:
+        return found[0]
+    return bolt_function_target(an, name)
+
+
+def bolt_function_target(an: Analysis, name: str) -> Target | None:
+    """Bolt's plan function ``name``, in plans and Bolt helper code."""
+    sigs = bolt.function_signatures(name) if bolt.is_bolt_code(an) else None
+    if sigs is None:
+        member = bolt.method_markdown(name.lstrip(":")) if bolt.is_bolt_code(an) else None
+        if member is None:
+            return None
+        return Target("function", name.lstrip(":"), "", signature=member[0], doc=member[1], extra={"bolt": True})
+    return Target("function", name.lstrip(":"), "", signature="\n".join(s.label() for s in sigs),
+                  doc=bolt.function_doc(name), extra={"bolt": True})
 
 
 def function_signatures(an: Analysis, name: str) -> list:
@@ -131,6 +146,8 @@ def function_signatures(an: Analysis, name: str) -> list:
         return sigs
     for e in an.env.lookup("function", name.lower()):
         return [s for s in e.signature.split("\n") if s]
+    if bolt.is_bolt_code(an):
+        return bolt.function_signatures(name) or []
     return []
 
 
@@ -204,6 +221,9 @@ def type_target(an: Analysis, name: str) -> Target | None:
     aliases = find(an, "type_alias", bare)
     if aliases:
         return aliases[0]
+    described = bolt.type_markdown(bare) if bolt.is_bolt_code(an) else None
+    if described is not None:
+        return Target("type", bare, "", signature=described[0], doc=described[1], extra={"category": "Bolt"})
     rt = resource_type_target(an, bare)
     if rt is not None:
         return rt

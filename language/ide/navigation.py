@@ -19,6 +19,7 @@ from ..check.scopes import Definition, FileModel
 from ..syntax import ast as A
 from ..syntax import kinds as K
 from ..syntax.tree import SyntaxNode, SyntaxToken
+from . import bolt as bolt_ide
 from . import lookup
 from .index import PUPPET_ROLES, parse_for_role, uses_of
 from .tokens import token_at
@@ -367,6 +368,9 @@ def _member_definition(files: _Files, owner: tuple, var: str) -> list:
 
 def definition(an: Analysis, offset: int, sources: Sources | None = None, this_path: str = "") -> list:
     """Where the symbol at ``offset`` is defined."""
+    task_file = bolt_ide.task_definition(an, offset)      # run_task('mod::task', …): its metadata
+    if task_file is not None:
+        return [Location(task_file, 0, 0)]
     sym = symbol_at(an, offset)
     if sym is None:
         return []
