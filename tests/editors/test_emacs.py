@@ -72,15 +72,6 @@ def test_completion_at_point(e2e):
     assert_completion_offers_variables(e2e["completion"])
 
 
-def test_rename(tmp_path):
-    """`eglot-rename` on `$greeting` renames its assignment and its use in the buffer (the
-    server's workspace edit applied by Eglot), and nothing else."""
-    r = run_emacs(tmp_path, [str(EMACS_DIR / "rename.el")], LSP_CMD=json.dumps(server_command()),
-                  RENAME_POS="{}:{}".format(*HOVER_POS), NEW_NAME="salutation")
-    assert r["rename_provider"] is True, r
-    assert r["text"] == DEMO_TEXT.replace("$greeting", "$salutation"), r["text"]
-
-
 def test_user_init_starts_the_server(tmp_path):
     """The init.el of docs/editors.md starts puppet-ls for a .pp file on its own (eglot-ensure)."""
     if shutil.which("puppet-ls") is None:

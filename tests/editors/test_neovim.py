@@ -94,17 +94,6 @@ def test_completion(e2e):
     assert_completion_offers_variables(e2e["completion"])
 
 
-@pytest.mark.parametrize("version", ["0.7", "0.11"])
-def test_rename(version, tmp_path):
-    """`vim.lsp.buf.rename` on `$greeting` renames its assignment and its use in the buffer
-    (the server's workspace edit applied by Neovim itself), and nothing else."""
-    exe = nvim(version)
-    r = run_nvim(exe, tmp_path, ["-S", str(NVIM_DIR / "rename.lua")], LSP_CMD=json.dumps(server_command()),
-                 RENAME_POS="{}:{}".format(*HOVER_POS), NEW_NAME="salutation")
-    assert r["rename_provider"] is True and r["changed"] is True, r
-    assert r["text"] == DEMO_TEXT.rstrip("\n").replace("$greeting", "$salutation"), r["text"]
-
-
 CONFIGS = [("0.7", "init-0.7.lua"), ("0.11", "init-0.11.lua"),
            # vim.lsp.start is the same API in 0.8-0.10 and 0.11; only 0.7 and 0.11 exist here
            ("0.11", "init-0.8.lua")]
