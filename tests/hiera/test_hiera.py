@@ -153,4 +153,4 @@ def test_check_reports_hiera_files(monkeypatch) -> None:
     monkeypatch.chdir(FIXTURES / "workspace")
     result = CliRunner().invoke(main, ["check", "--no-cache", "hiera-repo"], catch_exceptions=False)
     assert_expected(HIERA / "check-hiera-repo.expect", result.stdout)
-    assert "23 files checked: 0 errors, 5 warnings" in result.stderr
+    assert "26 files checked: 0 errors, 6 warnings" in result.stderr
