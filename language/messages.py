@@ -12,6 +12,7 @@ from dataclasses import dataclass
 ERROR = "error"
 WARNING = "warning"
 INFO = "info"
+HINT = "hint"       # shown faded, not listed as a problem (code the chosen node does not run)
 
 
 @dataclass(frozen=True, slots=True)
@@ -717,3 +718,6 @@ _fragment("REGEXP_INVALID", "invalid regular expression: /{pattern}/")
 _def("DOCUMENT_TOO_LARGE", WARNING,
      "This file has {size} characters, more than puppet.documents.maxSize ({limit}): it is not "
      "analysed (no diagnostics, hovers, completion, outline or previews). Raise the setting to analyse it.")
+
+# ==== previews (puppet_ls.language.ide.preview): what the chosen node does not run ===============
+_def("UNREACHED_BRANCH", HINT, "Not taken on {node} (facts: {facts})")

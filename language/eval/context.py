@@ -26,6 +26,9 @@ class Settings:
     node_name: str = "testnode"
     environment: str = "production"
     facts: dict = field(default_factory=dict)
+    # $trusted of a node compiled for an agent (a preview for a named node); None: what an
+    # agent-less compilation (puppet apply, the oracle) sees
+    trusted: dict | None = None
 
     @classmethod
     def from_dict(cls, d: dict | None) -> Settings:
@@ -43,6 +46,8 @@ class Settings:
             s.node_name = d["node_name"]
         if isinstance(d.get("facts"), dict):
             s.facts = d["facts"]
+        if isinstance(d.get("trusted"), dict):
+            s.trusted = d["trusted"]
         return s
 
 
