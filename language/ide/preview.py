@@ -408,7 +408,15 @@ def previews(an: Analysis, start: int, end: int, budget: PreviewBudget | None = 
     for node in _candidates(an.result.root, start, end):
         if time.monotonic() > deadline:
             break
-        if node.kind == K.ASSIGNMENT:
+        if node.kind == K.ATTRIBUTE_OP:
+            # a resource attribute's final value (``ensure => $package_ensure  ⟶ 'present'``)
+            value = A.AttributeOp(node).value()
+            if value is None or value.syntax.kind == K.ERROR or _trivial(value) or not _worth_showing(value.syntax):
+                continue
+            p = preview_expression(an, value.syntax, budget)
+            if p is not None:
+                out.append(p)
+        elif node.kind == K.ASSIGNMENT:
             a = A.Assignment(node)
             if a.op_kind != K.EQUALS or not isinstance(a.left(), A.VariableExpr):
                 continue
@@ -450,7 +458,10 @@ def _candidates(root: SyntaxNode, start: int, end: int):
             if c.end < start or c.offset > end:
                 continue
             k = c.kind
-            if k == K.ASSIGNMENT or k in _VALUE_KINDS:
+            if k == K.ATTRIBUTE_OP:
+                if start <= c.range[0] < end:
+                    yield c
+            elif k == K.ASSIGNMENT or k in _VALUE_KINDS:
                 if node.kind in (K.BLOCK, K.SOURCE_FILE) and start <= c.range[0] < end \
                         and (k == K.ASSIGNMENT or _worth_showing(c)):
                     yield c
