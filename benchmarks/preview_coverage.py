@@ -22,13 +22,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from _corpus import corpus_files, read_texts  # noqa: E402
+from _corpus import corpus_files, read_texts
 
-from puppet_ls.language.check import analyze  # noqa: E402
-from puppet_ls.language.ide import preview  # noqa: E402
-from puppet_ls.language.ide.diagnostics import parse_for_path  # noqa: E402
-from puppet_ls.language.knowledge.factsets import fact_set, fact_set_names  # noqa: E402
-from puppet_ls.language.syntax import kinds as K  # noqa: E402
+from puppet_ls.language.check import analyze
+from puppet_ls.language.ide import preview
+from puppet_ls.language.ide.diagnostics import parse_for_path
+from puppet_ls.language.knowledge.factsets import fact_set, fact_set_names
+from puppet_ls.language.syntax import kinds as K
 
 
 def has_class(an) -> bool:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -67,6 +68,8 @@ Evaluator = Callable[[str, "PreviewBudget"], tuple]
 
 
 DEFAULT_NODE = "node.example.com"
+# The agent version previews assume ($clientversion): the Puppet 7 series puppet-ls follows.
+AGENT_VERSION = "7.23.0"
 # Variables the evaluator's top scope defines from a preview context.
 _CONTEXT_VARIABLES = frozenset({"facts", "trusted", "server_facts", "environment"})
 
@@ -95,8 +98,12 @@ class PreviewContext:
                 "extensions": {}, "external": {}}
 
     def evaluator_settings(self) -> dict:
-        """The evaluator's settings (``eval.context.Settings.from_dict``) for this node."""
-        return {"facts": self.facts, "node_name": self.node, "trusted": self.trusted()}
+        """The evaluator's settings (``eval.context.Settings.from_dict``) for this node, with
+        the facts an agent adds to Facter's when it asks for its catalog."""
+        facts = dict(self.facts)
+        for k, v in (("clientcert", self.node), ("clientversion", AGENT_VERSION), ("clientnoop", False)):
+            facts.setdefault(k, v)
+        return {"facts": facts, "node_name": self.node, "trusted": self.trusted()}
 
     def to_json(self) -> dict:
         return {"facts": self.facts, "node": self.node, "label": self.label}
@@ -620,3 +627,103 @@ def branches(an: Analysis, start: int, end: int, budget: PreviewBudget | None = 
             out.append(Branch(node.range[0], node.range[1], taken, unreached))
             skip_until = max(skip_until, max(e for _s, e in unreached))
     return out
+
+
+@dataclass
+class CatalogPreview:
+    """The catalog a class would produce on the context's node (``puppet-ls preview``)."""
+
+    ok: bool
+    error: str = ""
+    error_offset: int | None = None
+    resources: list = field(default_factory=list)      # dicts: ref, type, title, container, parameters, unknown
+    relationships: list = field(default_factory=list)  # (source ref, arrow, target ref)
+    notices: list = field(default_factory=list)
+    missing_class: str | None = None                    # the class or defined type to load and retry with
+    missing_type: str | None = None
+
+    def to_json(self) -> dict:
+        out: dict = {"ok": self.ok, "resources": self.resources,
+                     "relationships": [list(r) for r in self.relationships], "notices": self.notices}
+        if not self.ok:
+            out["error"] = self.error
+        return out
+
+
+def preview_catalog(program: str, context: PreviewContext, steps: int = 2_000_000, seconds: float = 10.0,
+                    resource_types: frozenset = frozenset()) -> CatalogPreview:
+    """Compile ``program`` (definitions followed by ``include <class>``) for the context's node
+    in the sandbox: functions that need the outside world, and functions it does not have,
+    give unknown values (never run); ``resource_types`` are the modules' own (Ruby) types.  A class or defined type it does not find is named in
+    ``missing_class``/``missing_type``, for a caller that can load more sources to retry."""
+    from ..eval.api import compile_catalog          # lazy: ide imports eval only here
+    from ..eval.budget import Budget
+    from ..eval.context import Unknown
+    from ..eval.conformance import canonical
+    settings = dict(context.evaluator_settings(), unknown_outside=True, extra_resource_types=resource_types)
+    res = compile_catalog(program, settings, Budget(steps=steps, seconds=seconds))
+    if not res.ok or res.catalog is None:
+        err = res.error
+        text = err.basic_message if err is not None else "the catalog could not be compiled"
+        out = CatalogPreview(False, text, err.offset if err is not None else None)
+        code = err.code if err is not None else None
+        if code == "UNKNOWN_CLASS" or "Could not find" in text and "class" in text:
+            out.missing_class = _quoted_name(text)
+        elif code in ("UNKNOWN_RESOURCE_TYPE",) or "Unknown resource type" in text or "Resource type not found" in text \
+                or "unresolved type" in text:
+            out.missing_type = _quoted_name(text)
+        return out
+    out = CatalogPreview(True, notices=[log.message for log in res.logs if log.level == "notice"])
+    for r in res.catalog.visible_resources():
+        if r.type_name == "Class" and r.title == "main":
+            continue
+        params, unknown = {}, []
+        for k, v in sorted(r.params.items()):
+            try:
+                params[k] = canonical(v)
+            except Exception:  # noqa: BLE001 - isolation boundary: one odd value must not lose the catalog
+                params[k] = repr(v)
+            if isinstance(v, Unknown) or "⟨unknown: " in params[k]:
+                unknown.append(k)
+        ref = f"Class[{_cap(r.title)}]" if r.type_name == "Class" else r.ref
+        out.resources.append({"ref": ref, "type": r.type_name, "title": r.title,
+                              "container": _container(r), "parameters": params, "unknown": unknown})
+    for left, op, right, _node in res.catalog.relationships:
+        for a in left:
+            for b in right:
+                out.relationships.append((_ref_text(a), op, _ref_text(b)))
+    return out
+
+
+def _quoted_name(text: str) -> str | None:
+    m = re.search(r"class ::?([\w:]+)|class ([\w:]+)|type not found: ([\w:]+)|resource type: '([\w:]+)|unresolved type '([\w:]+)", text)
+    if m is None:
+        return None
+    return next(g for g in m.groups() if g).lower()
+
+
+def _container(r) -> str:
+    if r.type_name == "Class":
+        return "Stage[main]"
+    scope = r.scope
+    while scope is not None:
+        if scope.kind == "define" and scope.resource is not None and scope.resource is not r:
+            return scope.resource.ref
+        if scope.kind == "class":
+            return f"Class[{_cap(scope.name)}]"
+        if scope.kind in ("node", "top"):
+            return "Class[Main]" if scope.kind == "top" else f"Node[{scope.name}]"
+        scope = scope.parent
+    return "Class[Main]"
+
+
+def _cap(name: str) -> str:
+    return "::".join(p[:1].upper() + p[1:] for p in name.split("::"))
+
+
+def _ref_text(v) -> str:
+    from ..types.format import type_to_string
+    try:
+        return type_to_string(v) if not isinstance(v, str) else v
+    except Exception:  # noqa: BLE001 - a reference of an odd shape is shown as Python writes it
+        return repr(v)
