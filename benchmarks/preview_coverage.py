@@ -52,7 +52,7 @@ def main() -> int:
     assert facts is not None
     ctx = preview.make_context(facts, None, args.facts, rename=True)
     counts = {"files": len(paths), "with_class": 0, "preview_with_facts": 0, "preview_without_facts": 0,
-              "faded_branch": 0, "previews_with_facts": 0, "previews_without_facts": 0}
+              "faded_branch": 0, "hint_or_faded": 0, "previews_with_facts": 0, "previews_without_facts": 0}
     t0 = time.perf_counter()
     silent = []
     for path, text in zip(paths, read_texts(paths)):
@@ -70,12 +70,14 @@ def main() -> int:
         counts["preview_with_facts"] += bool(with_facts)
         counts["preview_without_facts"] += bool(without)
         counts["faded_branch"] += bool(faded)
+        counts["hint_or_faded"] += bool(with_facts or faded)
         if not with_facts:
             silent.append(path)
     n = counts["with_class"] or 1
     counts["share_with_facts"] = round(counts["preview_with_facts"] / n, 4)
     counts["share_without_facts"] = round(counts["preview_without_facts"] / n, 4)
     counts["share_faded"] = round(counts["faded_branch"] / n, 4)
+    counts["share_hint_or_faded"] = round(counts["hint_or_faded"] / n, 4)
     counts["seconds"] = round(time.perf_counter() - t0, 1)
     counts["facts"] = args.facts
     if args.json:
@@ -85,7 +87,8 @@ def main() -> int:
         print(f"corpus files: {counts['files']}, defining a class: {counts['with_class']}")
         print(f"with fact set {args.facts}: {counts['preview_with_facts']} files show a preview "
               f"({counts['share_with_facts']:.1%}; {counts['previews_with_facts']} previews), "
-              f"{counts['faded_branch']} a faded branch ({counts['share_faded']:.1%})")
+              f"{counts['faded_branch']} a faded branch ({counts['share_faded']:.1%}), "
+              f"{counts['hint_or_faded']} either ({counts['share_hint_or_faded']:.1%})")
         print(f"without a fact set: {counts['preview_without_facts']} files "
               f"({counts['share_without_facts']:.1%}; {counts['previews_without_facts']} previews)")
         print(f"{counts['seconds']} s")
