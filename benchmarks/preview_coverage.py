@@ -29,6 +29,8 @@ from puppet_ls.language.ide import preview
 from puppet_ls.language.ide.diagnostics import parse_for_path
 from puppet_ls.language.knowledge.factsets import fact_set, fact_set_names
 from puppet_ls.language.syntax import kinds as K
+from puppet_ls.server.catalog_preview import manifest_of
+from puppet_ls.server.factsfile import class_resolver
 
 
 def has_class(an) -> bool:
@@ -41,6 +43,8 @@ def main() -> int:
     ap.add_argument("--limit", type=int, default=0, help="only the first N corpus files")
     ap.add_argument("--file-seconds", type=float, default=2.0, help="wall budget of one file's previews")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--no-modulepath", action="store_true",
+                    help="each file alone: other classes' variables stay unknown")
     args = ap.parse_args()
     paths = corpus_files()
     if not paths:
@@ -51,6 +55,10 @@ def main() -> int:
     facts = fact_set(args.facts)
     assert facts is not None
     ctx = preview.make_context(facts, None, args.facts, rename=True)
+    modulepath = sorted({str(Path(p).parents[2]) for p in paths if "/manifests/" in p})
+    if not args.no_modulepath:
+        # what the server does with its index: other classes' files, found as Puppet's autoloader finds them
+        ctx.classes = class_resolver(lambda name: manifest_of(name, modulepath))
     counts = {"files": len(paths), "with_class": 0, "preview_with_facts": 0, "preview_without_facts": 0,
               "faded_branch": 0, "hint_or_faded": 0, "previews_with_facts": 0, "previews_without_facts": 0}
     t0 = time.perf_counter()

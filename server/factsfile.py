@@ -6,10 +6,17 @@ the node name.
 """
 from __future__ import annotations
 
+import collections
 import importlib
 import json
 import os
+import threading
+from collections.abc import Callable
 from typing import Any
+
+from puppet_ls.language.check import analyze
+from puppet_ls.language.check.analysis import Analysis
+from puppet_ls.language.ide.diagnostics import parse_for_path
 
 from puppet_ls.language.ide.preview import PreviewContext, facts_of_document, make_context
 from puppet_ls.language.knowledge.factsets import fact_set, fact_set_names
@@ -76,3 +83,32 @@ def load_context(spec: str, node: str = "", base: str | None = None) -> tuple[Pr
     except ValueError as exc:
         return None, f"facts: {path}: {exc}"
     return make_context(facts, node or None, os.path.basename(path)), None
+
+
+def class_resolver(find: Callable[[str], str | None], read: Callable[[str], str | None] = read_text,
+                   limit: int = 256) -> Callable[[str], Analysis | None]:
+    """``classes`` of a preview context: the analysis of the file that ``find`` says defines a
+    class (read with ``read``), kept for the ``limit`` most recently used files."""
+    cache: collections.OrderedDict = collections.OrderedDict()
+    lock = threading.Lock()          # the server previews from several threads
+
+    def resolve(name: str) -> Analysis | None:
+        path = find(name)
+        if path is None:
+            return None
+        text = read(path)
+        if text is None:
+            return None
+        key = (path, hash(text))
+        with lock:
+            found = cache.get(key)
+            if found is not None:
+                cache.move_to_end(key)
+                return found
+        found = analyze(parse_for_path(text, path))
+        with lock:
+            cache[key] = found
+            while len(cache) > limit:
+                cache.popitem(last=False)
+        return found
+    return resolve

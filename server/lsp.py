@@ -56,7 +56,7 @@ from . import __version__, convert, framing
 from . import config as lintconfig
 from .documents import Document, SemanticTokensCache, apply_changes, is_puppet_document, open_document
 from .evalworker import EvalWorker
-from .factsfile import load_context
+from .factsfile import class_resolver, load_context
 from .index_cache import IndexCache, default_folder
 from .positions import UTF8, UTF16, UTF32, PositionCodec
 from .settings import DEFAULTS, Settings, parse_settings
@@ -277,6 +277,13 @@ class PuppetServer(LanguageServer):
         if cached is not None and cached[0] == want:
             return cached[1]
         ctx, problem = load_context(want[0], want[1], want[2])
+        if ctx is not None:
+            # other classes' variables: their files, found in the index (open documents first)
+            def find(name: str) -> str | None:
+                for e in self.index.lookup("class", name):
+                    return e.path
+                return None
+            ctx.classes = class_resolver(find, lambda path: _file_text(self, path))
         self._preview_context = (want, ctx)
         if problem:
             log.warning("%s", problem)

@@ -83,6 +83,9 @@ class PreviewContext:
     node: str = DEFAULT_NODE
     label: str = ""                 # where the facts come from ("debian12", a file name)
     _key: str = field(default="", repr=False)
+    # class name -> the Analysis of the file defining it (the workspace's, read by the caller),
+    # so that other classes' variables ($apache::params::user) are known too; None: this file only
+    classes: Callable[[str], Analysis | None] | None = field(default=None, repr=False)
 
     @property
     def key(self) -> str:
@@ -173,10 +176,14 @@ class _Unit:
 class _Deps:
     """Which statements an expression depends on, and whether all of them are known."""
 
-    def __init__(self, an: Analysis, context: PreviewContext | None = None):
+    def __init__(self, an: Analysis, context: PreviewContext | None = None, shared: dict | None = None):
         self.an = an
         self.model = an.model
         self.context = context
+        # other classes' statements this expression needs: class -> {key: _Unit}, and which
+        # classes each needs first (shared by the _Deps of every file involved)
+        self.shared = shared if shared is not None else {"units": {}, "needs": {}, "deps": {}, "busy": set()}
+        self.owner: str | None = None      # the class whose statements this _Deps collects (foreign)
 
     def free_references(self, start: int, end: int) -> list:
         """References inside [start, end) whose definition lies outside it."""
@@ -219,6 +226,14 @@ class _Deps:
             return False
         for r in self.free_references(start, end):
             d = r.target
+            if d is None and (r.status == "qualified" or r.status.startswith("inherited:")):
+                if self._known_outside(r):
+                    if r.name.lstrip(":") == "facts" and not self._fact_known(r):
+                        return False
+                    continue
+                if not self._other_class(r, needed):
+                    return False
+                continue
             if d is None or r.status != "local":
                 if not self._known_outside(r):
                     return False
@@ -239,6 +254,93 @@ class _Deps:
                 if not self._statement(each, needed, depth):
                     return False
         return True
+
+    def _other_class(self, r, needed: dict) -> bool:
+        """A variable of a class in another file (``$apache::params::user``, or ``$user`` in a
+        class inheriting ``apache::params``): known when that class's statement assigning it
+        is, through the context's ``classes``."""
+        ctx = self.context
+        if ctx is None or ctx.classes is None:
+            return False
+        if r.status.startswith("inherited:"):
+            cls, var, alias = r.status.split(":", 1)[1], r.name, True
+        else:
+            cls, _, var = r.name.lstrip(":").rpartition("::")
+            alias = False
+        cls = cls.lstrip(":").lower()
+        if not cls or not var:
+            return False
+        if not self._class_variable(cls, var):
+            return False
+        if self.owner is not None:
+            self.shared["needs"].setdefault(self.owner, set()).add(cls)
+        else:
+            self.shared["needs"].setdefault(None, set()).add(cls)
+        if alias:
+            # read unqualified in an inheriting class: the program reads it qualified
+            key = ("alias", var)
+            if key not in needed:
+                needed[key] = _Unit(-1, f"${var} = ${cls}::{var}", var, None)
+        return True
+
+    def _class_variable(self, cls: str, var: str) -> bool:
+        shared = self.shared
+        if (cls, var) in shared["busy"]:
+            return True                  # being collected (a cycle ends in the evaluator)
+        other = shared["deps"].get(cls)
+        if other is None:
+            an = self.context.classes(cls) if self.context is not None and self.context.classes else None
+            if an is None:
+                return False
+            other = _Deps(an, self.context, shared)
+            other.owner = cls
+            shared["deps"][cls] = other
+        scope = next((c for c in other.model.top.children if c.kind == "class" and c.name.lstrip(":").lower() == cls),
+                     None)
+        if scope is None:
+            return False
+        defs = scope.variables.get(var)
+        if not defs:
+            return False
+        units = shared["units"].setdefault(cls, {})
+        shared["busy"].add((cls, var))
+        try:
+            for d in defs:
+                ok = other._parameter(d, units, 1) if d.kind == "parameter" else \
+                    d.kind == "variable" and other._statement(d, units, 1)
+                if not ok:
+                    return False
+        finally:
+            shared["busy"].discard((cls, var))
+        return True
+
+    def prelude(self) -> str | None:
+        """The other classes' statements, each class as a class of its own that is included,
+        those a class needs first (None when two need each other)."""
+        needs, units = self.shared["needs"], self.shared["units"]
+        order: list = []
+        state: dict = {}
+
+        def visit(c) -> bool:
+            if state.get(c) == 2:
+                return True
+            if state.get(c) == 1:
+                return False
+            state[c] = 1
+            for n in sorted(needs.get(c, ())):
+                if not visit(n):
+                    return False
+            state[c] = 2
+            if c is not None:
+                order.append(c)
+            return True
+        if not visit(None):
+            return None
+        parts = []
+        for c in order:
+            body = "\n".join(u.text for u in sorted(units.get(c, {}).values(), key=lambda u: u.offset))
+            parts.append(f"class {c} {{\n{body}\n}}\ninclude {c}")
+        return "\n".join(parts)
 
     def _parameter(self, d: Definition, needed: dict, depth: int) -> bool:
         """A class parameter, known through its default when a context is chosen (a value from
@@ -330,9 +432,11 @@ def _body(scope_node: SyntaxNode) -> SyntaxNode:
     return block if block is not None else scope_node
 
 
-def _program(an: Analysis, deps: list, expr_text: str) -> str | None:
+def _program(an: Analysis, deps: list, expr_text: str, prelude: str | None = "") -> str | None:
+    if prelude is None:
+        return None
     names: dict = {}
-    lines = []
+    lines = [prelude] if prelude else []
     for u in deps:
         # Two dependencies with one name from different scopes cannot share a flat program.
         if u.name is not None:
@@ -384,10 +488,11 @@ def preview_expression(an: Analysis, node: SyntaxNode, budget: PreviewBudget | N
     if node.green.width > MAX_PREVIEW_SOURCE:
         return None
     start, end = node.range
-    deps = _Deps(an, budget.context).static_closure(start, end)
+    finder = _Deps(an, budget.context)
+    deps = finder.static_closure(start, end)
     if deps is None:
         return None
-    program = _program(an, deps, node.trimmed_text())
+    program = _program(an, deps, node.trimmed_text(), finder.prelude())
     if program is None:
         return None
     ok, value, type_text, _error = evaluate_source(program, budget)
@@ -504,7 +609,7 @@ def evaluate_range(an: Analysis, start: int, end: int, budget: PreviewBudget | N
     if closure is None:
         return Preview(end, "", "", False, "cannot evaluate: it reads variables whose values are not known"
                        + ("" if budget.context is not None else " (choose a fact set to use facts and parameter defaults)"))
-    program = _program(an, closure, text)
+    program = _program(an, closure, text, deps.prelude())
     if program is None:
         return Preview(end, "", "", False, "cannot evaluate: variables of different scopes share a name")
     ok, value, type_text, error = evaluate_source(program, budget)
@@ -595,7 +700,6 @@ def branches(an: Analysis, start: int, end: int, budget: PreviewBudget | None = 
     taken, and only as many as the request's time budget allows."""
     budget = budget or PreviewBudget()
     deadline = time.monotonic() + budget.total_seconds
-    deps = _Deps(an, budget.context)
     out: list = []
     skip_until = -1
     for node in an.result.root.descendants():
@@ -610,10 +714,11 @@ def branches(an: Analysis, start: int, end: int, budget: PreviewBudget | None = 
         if shape is None:
             continue
         probe, spans, tests = shape
+        deps = _Deps(an, budget.context)
         closure = deps.closure(tests)
         if closure is None:
             continue
-        program = _program(an, closure, probe)
+        program = _program(an, closure, probe, deps.prelude())
         if program is None:
             continue
         ok, value, _t, _e = evaluate_source(program, budget)

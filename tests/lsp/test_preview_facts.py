@@ -1,6 +1,7 @@
 """Data-driven tests of previews evaluated with a preview context (issue 16): each
 fixtures/preview/*.pp names on its first line the fact sets it is previewed with
-(``# facts: debian12 rhel9``, optionally ``node: NAME`` or ``file: FACTS_FILE`` beside it) and
+(``# facts: debian12 rhel9``, optionally ``node: NAME``, ``file: FACTS_FILE`` or ``modules: DIR``
+— where other classes are found — beside it) and
 marks hover positions with ‸; the .expect file holds, per fact set, the inlay-hint previews, the
 branches not taken and the hover values.  Regenerate with UPDATE_EXPECT=1."""
 from __future__ import annotations
@@ -15,7 +16,8 @@ from puppet_ls.language.ide import hover, preview
 from puppet_ls.language.ide.diagnostics import parse_for_path
 from puppet_ls.language.knowledge.factsets import fact_set
 from puppet_ls.language.syntax.lines import LineIndex
-from puppet_ls.server.factsfile import load_context
+from puppet_ls.server.catalog_preview import manifest_of
+from puppet_ls.server.factsfile import class_resolver, load_context
 from tests.expect import assert_expected
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "preview"
@@ -24,9 +26,10 @@ CURSOR = "‸"
 
 
 def _contexts(first_line: str) -> list:
-    sets = re.search(r"facts:\s*([\w ]+?)\s*(?:node:|file:|$)", first_line)
+    sets = re.search(r"facts:\s*([\w ]+?)\s*(?:node:|file:|modules:|$)", first_line)
     node = re.search(r"node:\s*(\S+)", first_line)
     facts_file = re.search(r"file:\s*(\S+)", first_line)
+    modules = re.search(r"modules:\s*(\S+)", first_line)
     out = []
     for name in (sets.group(1).split() if sets else []):
         if name == "none":
@@ -34,7 +37,11 @@ def _contexts(first_line: str) -> list:
             continue
         facts = fact_set(name)
         assert facts is not None, f"no built-in fact set {name}"
-        out.append((name, preview.make_context(facts, node.group(1) if node else None, name, rename=True)))
+        ctx = preview.make_context(facts, node.group(1) if node else None, name, rename=True)
+        if modules:
+            mp = [str(FIXTURES / modules.group(1))]
+            ctx.classes = class_resolver(lambda cls: manifest_of(cls, mp))
+        out.append((name, ctx))
     if facts_file:
         ctx, problem = load_context(facts_file.group(1), node.group(1) if node else "", str(FIXTURES))
         out.append((facts_file.group(1), ctx if ctx is not None else problem))
