@@ -570,6 +570,9 @@ def _candidates(root: SyntaxNode, start: int, end: int):
             if c.end < start or c.offset > end:
                 continue
             k = c.kind
+            inner = _decisive_part(c)
+            if inner is not None and start <= inner.range[0] < end and not _trivial(A.view(inner)):
+                yield inner          # what a conditional decides on, a resource's title
             if k == K.ATTRIBUTE_OP:
                 if start <= c.range[0] < end:
                     yield c
@@ -582,6 +585,20 @@ def _candidates(root: SyntaxNode, start: int, end: int):
             if k in (K.HEREDOC_BODY,):
                 continue
             stack.append(c)
+
+
+def _decisive_part(node: SyntaxNode) -> SyntaxNode | None:
+    """The condition of an ``if``/``unless``/``elsif``, the test of a ``case``, or the title of
+    a resource body: previewed beside the statement's own value."""
+    k = node.kind
+    part = None
+    if k in (K.IF_EXPR, K.UNLESS_EXPR):
+        part = A.IfExpr(node).condition()
+    elif k == K.CASE_EXPR:
+        part = A.CaseExpr(node).test()
+    elif k == K.RESOURCE_BODY:
+        part = A.ResourceBody(node).title()
+    return part.syntax if part is not None and part.syntax.kind != K.ERROR else None
 
 
 def _worth_showing(node: SyntaxNode) -> bool:
