@@ -588,8 +588,8 @@ def _candidates(root: SyntaxNode, start: int, end: int):
 
 
 def _decisive_part(node: SyntaxNode) -> SyntaxNode | None:
-    """The condition of an ``if``/``unless``/``elsif``, the test of a ``case``, or the title of
-    a resource body: previewed beside the statement's own value."""
+    """The condition of an ``if``/``unless``/``elsif``, the test of a ``case``, the title of a
+    resource body, or a class parameter's default: previewed beside the statement's own value."""
     k = node.kind
     part = None
     if k in (K.IF_EXPR, K.UNLESS_EXPR):
@@ -598,6 +598,9 @@ def _decisive_part(node: SyntaxNode) -> SyntaxNode | None:
         part = A.CaseExpr(node).test()
     elif k == K.RESOURCE_BODY:
         part = A.ResourceBody(node).title()
+    elif k == K.PARAM and node.parent is not None and node.parent.parent is not None \
+            and node.parent.parent.kind == K.CLASS_DEF:
+        part = A.Param(node).default()      # a class parameter's value when not given
     return part.syntax if part is not None and part.syntax.kind != K.ERROR else None
 
 
