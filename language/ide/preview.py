@@ -208,7 +208,7 @@ class _Deps:
                 return None
         return sorted(needed.values(), key=lambda u: u.offset)
 
-    def _known_outside(self, r) -> bool:
+    def _known_outside(self, r, inherited: bool = False) -> bool:
         """Is a variable that no statement of the file assigns known from the context?"""
         ctx = self.context
         if ctx is None:
@@ -219,7 +219,7 @@ class _Deps:
         if name in _CONTEXT_VARIABLES:
             return r.status in ("builtin", "qualified", "unresolved")
         # a top-scope fact ($osfamily, $::osfamily), as Puppet 7 still sets them
-        return r.status in ("qualified", "unresolved") and name in ctx.facts
+        return (inherited or r.status in ("qualified", "unresolved")) and name in ctx.facts
 
     def _collect(self, start: int, end: int, needed: dict, depth: int) -> bool:
         if depth > 30:
@@ -231,9 +231,11 @@ class _Deps:
                     if r.name.lstrip(":") == "facts" and not self._fact_known(r):
                         return False
                     continue
-                if not self._other_class(r, needed):
-                    return False
-                continue
+                if self._other_class(r, needed):
+                    continue
+                if r.status.startswith("inherited:") and self._known_outside(r, inherited=True):
+                    continue         # not the parent's: a top-scope fact ($osfamily)
+                return False
             if d is None or r.status != "local":
                 if not self._known_outside(r):
                     return False
