@@ -12,6 +12,7 @@ from dataclasses import dataclass
 ERROR = "error"
 WARNING = "warning"
 INFO = "info"
+HINT = "hint"       # shown faded, not listed as a problem (code the chosen node does not run)
 
 
 @dataclass(frozen=True, slots=True)
@@ -773,3 +774,6 @@ _fragment("RENAME_ERB_SCOPE", "'{name}' may be read by an ERB template this scop
 _fragment("RENAME_INVALID_NAME", "'{name}' is not a valid {what} name")
 _fragment("RENAME_RESERVED", "'{name}' is reserved by Puppet (a built-in variable or metaparameter)")
 _fragment("RENAME_COLLISION", "'{name}' is already in use here; renaming would merge two names")
+
+# ==== previews (puppet_ls.language.ide.preview): what the chosen node does not run ===============
+_def("UNREACHED_BRANCH", HINT, "Not taken on {node} (facts: {facts})")

@@ -588,6 +588,66 @@ def eval_(source: str | None, jsonl: bool, strict: str, strict_variables: bool) 
         sys.exit(1)
 
 
+# ---- preview (issue 16): the catalog a class would produce on a node ------------------------------
+@main.command()
+@click.argument("target", metavar="CLASS_OR_FILE")
+@click.option("--facts", "facts", default="debian12", show_default=True, metavar="SET_OR_FILE",
+              help="A built-in fact set (debian12, ubuntu2404, rhel9, windows2022) or a facts file written "
+                   "by `facter --json` or `puppet facts` (JSON or YAML).")
+@click.option("--node", "node", default="", metavar="NAME",
+              help="The node's certname ($trusted['certname']); default: the facts' fqdn, or node.example.com.")
+@click.option("--modulepath", "modulepath", multiple=True, metavar="DIRS",
+              help=f"Directories of modules ('{os.pathsep}'-separated, repeatable) where classes and defined "
+                   "types are found; the modules directory of a FILE is added.  Default: ./modules, ./site, "
+                   "/etc/puppet/code/modules, /usr/share/puppet/modules.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def preview(target: str, facts: str, node: str, modulepath: tuple, fmt: str) -> None:
+    """Print the catalog CLASS_OR_FILE would produce on a node: its resources with their final
+    attribute values, what contains them, their relationships and the notices, compiled in
+    the sandbox.  Functions that need the outside world (template, lookup, file, …) and
+    functions of modules are never run: their values show as ⟨unknown: name(…)⟩.  Exit
+    status 1 when the catalog cannot be compiled, 2 for a bad target or facts."""
+    from .catalog_preview import run as run_preview
+    from .factsfile import load_context
+    ctx, problem = load_context(facts, node)
+    if ctx is None:
+        raise click.UsageError(problem or "--facts is empty")
+    dirs = [d for entry in modulepath for d in entry.split(os.pathsep) if d]
+    if not dirs:
+        from .catalog_preview import DEFAULT_MODULEPATH
+        dirs = [d for d in DEFAULT_MODULEPATH if os.path.isdir(d)]
+    res = run_preview(target, ctx, dirs)
+    if isinstance(res, str):
+        raise click.UsageError(res)
+    cat = res.catalog
+    if fmt == "json":
+        out = {"class": res.class_name, "node": ctx.node, "facts": ctx.label, "files": res.files,
+               **cat.to_json()}
+        if res.where:
+            out["where"] = res.where
+        _write_json(out)
+    else:
+        _write_text(f"Catalog of class {res.class_name} on {ctx.node} (facts: {ctx.label})")
+        for r in cat.resources:
+            _write_text(f"{r['ref']}  (in {r['container']})")
+            width = max((len(k) for k in r["parameters"]), default=0)
+            for k, v in r["parameters"].items():
+                _write_text(f"  {k.ljust(width)} => {v}")
+        if cat.relationships:
+            _write_text("Relationships:")
+            for a, op, b in cat.relationships:
+                _write_text(f"  {a} {op} {b}")
+        for n in cat.notices:
+            _write_text(f"notice: {n}")
+        unknown = sum(len(r["unknown"]) for r in cat.resources)
+        if cat.ok:
+            _write_text(f"{len(cat.resources)} resources; {unknown} attribute values unknown "
+                        "(they need the outside world); compiled from " + ", ".join(res.files))
+    if not cat.ok:
+        _write_text(f"error: {cat.error}" + (f" ({res.where})" if res.where else ""), err=True)
+        sys.exit(1)
+
+
 def _jsonl_answer(raw: bytes, run_request) -> dict | None:
     """The answer to one --jsonl input line (None for a blank line); never raises, so one bad
     line (not UTF-8, not JSON, wrong field types, an internal failure) never ends the batch."""

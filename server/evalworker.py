@@ -32,8 +32,12 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
+from typing import TYPE_CHECKING
 
 from .lifetime import die_with_parent
+
+if TYPE_CHECKING:
+    from puppet_ls.language.ide.preview import PreviewContext
 
 log = logging.getLogger("puppet-ls")
 
@@ -207,11 +211,11 @@ class EvalWorker:
             self._kill("the request was cancelled")
 
     def evaluate(self, program: str, steps: int, seconds: float, deadline: float,
-                 token: threading.Event | None = None) -> tuple:
-        """(ok, value, type, error) of ``program`` within ``steps``/``seconds``; stopped at
-        ``deadline`` (time.monotonic()) at the latest, or when ``token`` is set (the request
-        was cancelled).  Never raises."""
-        key = (program, steps, seconds)
+                 token: threading.Event | None = None, context: PreviewContext | None = None) -> tuple:
+        """(ok, value, type, error) of ``program`` within ``steps``/``seconds``, with the facts
+        and node of ``context``; stopped at ``deadline`` (time.monotonic()) at the latest, or
+        when ``token`` is set (the request was cancelled).  Never raises."""
+        key = (program, steps, seconds, context.key if context is not None else "")
         with self._state:
             hit = self._cache.get(key)
             if hit is not None:
@@ -235,8 +239,11 @@ class EvalWorker:
                 self._pending = fut
                 self._job_token = token
                 stop_at = min(deadline, time.monotonic() + seconds + GRACE_SECONDS)
-                line = json.dumps({"seq": self._seq, "program": program, "steps": steps, "seconds": seconds,
-                                   "wall": max(0.001, stop_at - time.monotonic())}).encode() + b"\n"
+                job = {"seq": self._seq, "program": program, "steps": steps, "seconds": seconds,
+                       "wall": max(0.001, stop_at - time.monotonic())}
+                if context is not None:
+                    job["context"] = context.to_json()
+                line = json.dumps(job, default=str).encode() + b"\n"
             try:
                 proc.stdin.write(line)
             except OSError:
@@ -336,7 +343,7 @@ def worker_main(argv: list) -> int:
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     except (ValueError, OSError):
         pass
-    from puppet_ls.language.ide.preview import PreviewBudget, evaluate_in_process
+    from puppet_ls.language.ide.preview import PreviewBudget, PreviewContext, evaluate_in_process
     evaluate_in_process("[1].map |$x| { $x }", PreviewBudget())     # warm the evaluator
     out = sys.stdout.buffer
     out.write(b'{"ready": true}\n')
@@ -360,8 +367,11 @@ def worker_main(argv: list) -> int:
         if wall > 0:
             signal.setitimer(signal.ITIMER_REAL, wall)
         try:
+            ctx = job.get("context")
             ok, value, type_text, error = evaluate_in_process(
-                job.get("program", ""), PreviewBudget(steps=int(job.get("steps", 20_000)), seconds=seconds))
+                job.get("program", ""), PreviewBudget(steps=int(job.get("steps", 20_000)), seconds=seconds,
+                                                      context=PreviewContext.from_json(ctx)
+                                                      if isinstance(ctx, dict) else None))
         except MemoryError:
             # State after a MemoryError is uncertain: answer, then make room for a fresh worker.
             out.write(json.dumps({"seq": job.get("seq"), "ok": False,

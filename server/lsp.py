@@ -63,6 +63,7 @@ from . import __version__, controlrepo, convert, framing
 from . import config as lintconfig
 from .documents import Document, SemanticTokensCache, apply_changes, is_puppet_document, open_document
 from .evalworker import EvalWorker
+from .factsfile import class_resolver, load_context
 from .hiera_ls import DataDocument, HieraSupport, is_data_document
 from .index_cache import IndexCache, default_folder
 from .positions import UTF8, UTF16, UTF32, PositionCodec
@@ -189,6 +190,7 @@ class PuppetServer(LanguageServer):
         self.interactive_pool = concurrent.futures.ThreadPoolExecutor(max_workers=3, thread_name_prefix="puppet-ls-ask")
         self.running: dict[int | str, threading.Event] = {}   # request id -> its evaluations' token
         self.previews_skipped = False          # the worker was not ready: ask for a refresh later
+        self._preview_context: tuple | None = None    # (settings it was read for, context)
         self.semantic_tokens_cache = SemanticTokensCache()
 
         # The lint configuration of the workspace, read as `puppet-ls check` reads it from the
@@ -272,8 +274,35 @@ class PuppetServer(LanguageServer):
                 limit[0] += time.monotonic() - t0
             if not worker.wait_ready(0):
                 self.previews_skipped = True
-            return worker.evaluate(program, budget.steps, budget.seconds, limit[0], token)
+            return worker.evaluate(program, budget.steps, budget.seconds, limit[0], token, budget.context)
         return evaluate
+
+    # ---- preview context (issue 16): the fact set and node previews evaluate with --------------
+    def preview_context(self) -> ide_preview.PreviewContext | None:
+        """The context of ``puppet.previews.facts``/``node``, read once per setting (a problem
+        with the facts file is shown once, and previews go on without facts)."""
+        roots = self.roots()
+        want = (self.settings.previews_facts, self.settings.previews_node, roots[0] if roots else None)
+        cached = self._preview_context
+        if cached is not None and cached[0] == want:
+            return cached[1]
+        ctx, problem = load_context(want[0], want[1], want[2])
+        if ctx is not None:
+            # other classes' variables: their files, found in the index (open documents first)
+            def find(name: str) -> str | None:
+                for e in self.index.lookup("class", name):
+                    return e.path
+                return None
+            ctx.classes = class_resolver(find, lambda path: _file_text(self, path))
+        self._preview_context = (want, ctx)
+        if problem:
+            log.warning("%s", problem)
+            try:
+                self.window_show_message(lsp.ShowMessageParams(type=lsp.MessageType.Warning,
+                                                               message=f"puppet-ls previews: {problem}"))
+            except Exception:
+                log.exception("could not show the facts message")
+        return ctx
 
     # ---- client capabilities -------------------------------------------------------------------
     def cap(self, path: str, default=None):
@@ -860,7 +889,8 @@ def _budget(ls: PuppetServer, total_ms: int | None = None) -> ide_preview.Previe
     if total_ms is not None:
         total = total_ms / 1000.0
         seconds = min(seconds, total)
-    return ide_preview.PreviewBudget(steps=s.previews_max_steps, seconds=seconds, total_seconds=total)
+    return ide_preview.PreviewBudget(steps=s.previews_max_steps, seconds=seconds, total_seconds=total,
+                                     context=ls.preview_context())
 
 
 def _command_location(args) -> tuple:
@@ -1101,7 +1131,8 @@ def _publish(ls: PuppetServer, uri: str) -> None:
     doc = ls.docs.get(uri)
     if doc is None:
         return
-    if doc.too_large or not ls.settings.diagnostics_enable or ("diagnostics", ls.index_key, ls.config_key) in doc.cache:
+    if doc.too_large or not ls.settings.diagnostics_enable or (
+            ("diagnostics", ls.index_key, ls.config_key) in doc.cache and _unreached_known(ls, doc)):
         _send_diagnostics(ls, uri, doc)
         return
     loop = ls.loop or asyncio.get_event_loop()
@@ -1137,16 +1168,45 @@ def _send_diagnostics(ls: PuppetServer, uri: str, doc: Document, compute_only: b
             if found is None:
                 found = _lint_diagnostics(ls, doc, uri)
                 doc.cache[key] = found
+            unreached = _unreached_branches(ls, doc, compute=compute_only)
             if compute_only:
                 return
             related = bool(ls.cap("text_document.publish_diagnostics.related_information", False))
-            diags = convert.diagnostics(doc.codec, uri, found, related)
+            diags = convert.diagnostics(doc.codec, uri, found, related) + unreached
         except Exception:
             log.exception("diagnostics failed for %s", uri)
             doc.cache.setdefault(("diagnostics", ls.index_key, ls.config_key), [])    # not again, on the event loop
     if compute_only:
         return
     ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, version=doc.version, diagnostics=diags))
+
+
+def _unreached_known(ls: PuppetServer, doc: Document) -> bool:
+    """Are the faded branches of this revision known for the chosen fact set (or not wanted)?"""
+    ctx = ls.preview_context() if ls.settings.previews_enable else None
+    return ctx is None or ("unreached", ctx.key) in doc.cache
+
+
+def _unreached_branches(ls: PuppetServer, doc: Document, compute: bool) -> list:
+    """The branches the chosen node does not take, faded (the ``unnecessary`` tag): evaluated
+    in the worker when diagnostics are computed (``compute``), else as found then."""
+    ctx = ls.preview_context() if ls.settings.previews_enable else None
+    if ctx is None or doc.is_epp or doc.result.errors:
+        return []
+    key = ("unreached", ctx.key)
+    found = doc.cache.get(key)
+    if found is None:
+        if not compute:
+            return []
+        budget = _budget(ls)
+        budget.evaluator = ls.evaluator(time.monotonic() + budget.total_seconds, threading.Event())
+        found = ide_preview.branches(ls.analysis(doc), 0, len(doc.text), budget)
+        if ls.worker is None or ls.worker.wait_ready(0):
+            doc.cache[key] = found      # (a worker that was starting answered nothing: ask again)
+    text = ide_preview.unreached_message(ctx)
+    return [lsp.Diagnostic(range=convert.rng(doc.codec, s, e), message=text, severity=lsp.DiagnosticSeverity.Hint,
+                           code="UNREACHED_BRANCH", source="puppet-ls", tags=[lsp.DiagnosticTag.Unnecessary])
+            for b in found for s, e in b.unreached]
 
 
 def _code_actions(ls: PuppetServer, params: lsp.CodeActionParams, doc: Document) -> list:

@@ -32,6 +32,12 @@ class Settings:
     previews_timeout_ms: int = 50
     # address-space ceiling of the process that evaluates previews (MiB)
     previews_memory_mb: int = 256
+    # what previews know of the node: a built-in fact set (debian12, ubuntu2404, rhel9,
+    # windows2022) or a facts file (facter --json / puppet facts, JSON or YAML; relative to the
+    # first workspace folder); '' = none (only what the file alone determines)
+    previews_facts: str = ""
+    # the node's name ($trusted['certname']; with a built-in set also its fqdn/hostname/domain)
+    previews_node: str = ""
     # documents longer than this (characters) are kept but not analysed: one diagnostic says so
     documents_max_size: int = 524_288
     # hover: show values computed by the evaluator
@@ -59,6 +65,8 @@ _KEYS = {
     ("previews", "maxSteps"): "previews_max_steps",
     ("previews", "timeoutMs"): "previews_timeout_ms",
     ("previews", "memoryMb"): "previews_memory_mb",
+    ("previews", "facts"): "previews_facts",
+    ("previews", "node"): "previews_node",
     ("documents", "maxSize"): "documents_max_size",
     ("hover", "values"): "hover_values",
     ("completion", "snippets"): "completion_snippets",

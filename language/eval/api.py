@@ -282,9 +282,9 @@ def _top_scope(ctx: Context) -> Scope:
     facts = dict(s.facts)
     top.table.symbols["facts"] = facts
     # What an agent-less compilation (puppet apply, the oracle) sees: no certificate data.
-    top.table.symbols["trusted"] = {"authenticated": "local", "certname": None,
-                                    "extensions": {}, "hostname": None, "domain": None,
-                                    "external": {}}
+    top.table.symbols["trusted"] = dict(s.trusted) if s.trusted is not None else \
+        {"authenticated": "local", "certname": None, "extensions": {}, "hostname": None,
+         "domain": None, "external": {}}
     top.table.symbols["server_facts"] = {"environment": s.environment}
     top.table.symbols["environment"] = s.environment
     top.table.symbols["module_name"] = ""
@@ -293,6 +293,7 @@ def _top_scope(ctx: Context) -> Scope:
     for k, v in facts.items():
         if isinstance(k, str) and k not in top.table.symbols:
             top.table.symbols[k] = v
+            ctx.qualified[k] = v          # $::osfamily as well as $osfamily
     for k in ("facts", "trusted", "environment"):
         ctx.qualified[k] = top.table.symbols[k]
     return top

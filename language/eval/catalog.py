@@ -452,7 +452,7 @@ class Catalog:
             return m.ClassType(d.name)
         lname = type_name.lower()
         dfn = self.defines.get(lname)
-        if dfn is None and lname not in BUILTIN_RESOURCE_TYPES:
+        if dfn is None and lname not in BUILTIN_RESOURCE_TYPES and lname not in ev.settings.extra_resource_types:
             raise ev.fail("UNKNOWN_RESOURCE_TYPE", render("UNKNOWN_RESOURCE_TYPE_QUOTED",
                                                           lname=lname), where,
                           render("ERROR_WHILE_EVALUATING", expression="a Resource Statement"))

@@ -26,6 +26,14 @@ class Settings:
     node_name: str = "testnode"
     environment: str = "production"
     facts: dict = field(default_factory=dict)
+    # $trusted of a node compiled for an agent (a preview for a named node); None: what an
+    # agent-less compilation (puppet apply, the oracle) sees
+    trusted: dict | None = None
+    # a preview of what a node would get: a function that needs the outside world (or that
+    # this evaluator does not have, such as a module's) returns an Unknown instead of failing
+    unknown_outside: bool = False
+    # resource types a preview takes as declared elsewhere (modules' Ruby types), lower case
+    extra_resource_types: frozenset = frozenset()
 
     @classmethod
     def from_dict(cls, d: dict | None) -> Settings:
@@ -43,7 +51,25 @@ class Settings:
             s.node_name = d["node_name"]
         if isinstance(d.get("facts"), dict):
             s.facts = d["facts"]
+        if isinstance(d.get("trusted"), dict):
+            s.trusted = d["trusted"]
+        if d.get("unknown_outside") is True:
+            s.unknown_outside = True
+        if isinstance(d.get("extra_resource_types"), (list, tuple, set, frozenset)):
+            s.extra_resource_types = frozenset(str(t).lower() for t in d["extra_resource_types"])
         return s
+
+
+class Unknown(str):
+    """A value a preview cannot know (what ``template(...)``, ``lookup(...)`` or a module's
+    function would return): a string that shows itself as such, so that it survives
+    interpolation and lands in the catalog visibly unknown."""
+
+    __slots__ = ()
+
+    @classmethod
+    def of_call(cls, name: str) -> Unknown:
+        return cls(f"⟨unknown: {name}(…)⟩")
 
 
 @dataclass

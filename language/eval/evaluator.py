@@ -28,6 +28,7 @@ from .stringconv import ruby_interpolated, to_s
 from .runtime import (MAX_INTEGER, a_an, a_an_uc, hkey, label, ruby_hex, truthy, Timespan,
                       regexp_error, Sensitive, class_name_of)
 from .scope import MISSING, Scope
+from .context import Unknown
 from ..messages import render
 from .catalog import Catalog
 from .syntax_checks import check_heredoc
@@ -309,7 +310,7 @@ class Evaluator:
             raise self.fail(exc.code or "ILLEGAL_TYPE", str(exc), where) from None
 
     def resource_type_names(self):
-        defined = self.catalog.defined_type_names()
+        defined = self.catalog.defined_type_names() | self.settings.extra_resource_types
         if not defined:
             return BUILTIN_RESOURCE_TYPES
         return BUILTIN_RESOURCE_TYPES | defined
@@ -810,6 +811,8 @@ class Evaluator:
         fn = self.ctx.functions.get(name)
         if fn is None:
             fn = lookup_function(name)
+        if fn is None and self.settings.unknown_outside:
+            return Unknown.of_call(name)         # a module's function: unknown in a preview
         if fn is None:
             # A method call is blamed at its '(' or '.', like any other error of the call.
             where = self.call_location(node) if node.kind == K.METHOD_CALL else node

@@ -176,6 +176,11 @@ def _variable(an: Analysis, tok: SyntaxToken, budget) -> HoverResult | None:
             dv = A.Param(d.node).default()
             if dv is not None:
                 lines.append(f"Default: `{_short(dv.syntax.trimmed_text())}`")
+                # with a fact set chosen, what the default evaluates to on that node
+                p = preview_expression(an, dv.syntax, budget) \
+                    if budget is not None and budget.context is not None and budget.steps > 0 else None
+                if p is not None and p.value != dv.syntax.trimmed_text():
+                    lines.append(f"Value: `{_short(p.value)}`")
             doc = _param_doc(an, d)
             if doc:
                 lines.append(doc)

@@ -92,4 +92,4 @@ def test_the_scan_finds_tables() -> None:
 
 def test_one_data_file() -> None:
     data = sorted(p.name for p in LOADER.iterdir() if p.suffix == ".json")
-    assert data == ["bolt.json", "facts.json", "functions.json", "resource_types.json"]
+    assert data == ["bolt.json", "facts.json", "factsets.json", "functions.json", "resource_types.json"]

@@ -7,6 +7,7 @@ in the sandbox with a clear "not available in this context" error, whatever its 
 from __future__ import annotations
 
 from ...knowledge.functions import functions
+from ..context import Unknown
 from ..errors import EvalError
 from ..registry import define
 from ...messages import render
@@ -14,6 +15,8 @@ from ...messages import render
 
 def _refuse(name: str):
     def impl(c, *args):
+        if c.ctx.settings.unknown_outside:
+            return Unknown.of_call(name)     # a preview: the value is unknown, never computed
         raise EvalError(render("FUNCTION_NOT_AVAILABLE_IN_THIS", name=name),
                         "NOT_AVAILABLE_IN_SANDBOX")
     return impl

@@ -1,0 +1,114 @@
+"""The preview context of the server and the CLI: a built-in fact set chosen by name, or the
+user's facts file (``facter --json``, ``puppet facts``, as JSON or YAML) read from disk, and
+the node name.
+
+``load_context`` never raises: what is wrong with the file comes back as a message.
+"""
+from __future__ import annotations
+
+import collections
+import importlib
+import json
+import os
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from puppet_ls.language.check import analyze
+from puppet_ls.language.check.analysis import Analysis
+from puppet_ls.language.ide.diagnostics import parse_for_path
+
+from puppet_ls.language.ide.preview import PreviewContext, facts_of_document, make_context
+from puppet_ls.language.knowledge.factsets import fact_set, fact_set_names
+
+from .workspace import read_text
+
+
+def _yaml_load(text: str):
+    """YAML as ``puppet facts --render-as yaml`` writes it: Ruby object tags
+    (``!ruby/object:Puppet::Node::Facts``) are read as the plain maps they tag."""
+    yaml = importlib.import_module("yaml")    # PyYAML, only needed for YAML facts files
+
+    Loader: Any = type("Loader", (yaml.SafeLoader,), {})
+
+    def untagged(loader, _suffix, node):
+        if isinstance(node, yaml.MappingNode):
+            return loader.construct_mapping(node, deep=True)
+        if isinstance(node, yaml.SequenceNode):
+            return loader.construct_sequence(node, deep=True)
+        return loader.construct_scalar(node)
+
+    Loader.add_multi_constructor("!", untagged)
+    return yaml.load(text, Loader=Loader)
+
+
+def parse_facts(text: str, path: str) -> dict:
+    """The facts in a facts file's text (JSON, else YAML); ValueError says what is wrong."""
+    stripped = text.lstrip()
+    if stripped.startswith("{") or path.endswith(".json"):
+        try:
+            doc = json.loads(text)
+        except ValueError as exc:
+            raise ValueError(f"not valid JSON: {exc}") from None
+    else:
+        try:
+            doc = _yaml_load(text)
+        except ImportError:
+            raise ValueError("reading YAML needs PyYAML (pip install PyYAML), or give the facts as JSON") from None
+        except Exception as exc:   # noqa: BLE001 - PyYAML's errors have no common base we may name
+            raise ValueError(f"not valid YAML: {exc}") from None
+    return facts_of_document(doc)
+
+
+def load_context(spec: str, node: str = "", base: str | None = None) -> tuple[PreviewContext | None, str | None]:
+    """(context, problem) for ``spec``: a built-in fact set's name or a facts file (relative
+    to ``base``); an empty spec means no context (previews use what the file alone says)."""
+    spec = spec.strip()
+    if not spec:
+        return None, None
+    builtin = fact_set(spec)
+    if builtin is not None:
+        return make_context(builtin, node or None, spec, rename=True), None
+    path = os.path.expanduser(spec)
+    if base and not os.path.isabs(path):
+        path = os.path.join(base, path)
+    if not os.path.isfile(path):
+        return None, (f"facts: {spec!r} is neither a built-in fact set ({', '.join(fact_set_names())}) "
+                      "nor a facts file")
+    text = read_text(path)
+    if text is None:
+        return None, f"facts: cannot read {path}"
+    try:
+        facts = parse_facts(text, path)
+    except ValueError as exc:
+        return None, f"facts: {path}: {exc}"
+    return make_context(facts, node or None, os.path.basename(path)), None
+
+
+def class_resolver(find: Callable[[str], str | None], read: Callable[[str], str | None] = read_text,
+                   limit: int = 256) -> Callable[[str], Analysis | None]:
+    """``classes`` of a preview context: the analysis of the file that ``find`` says defines a
+    class (read with ``read``), kept for the ``limit`` most recently used files."""
+    cache: collections.OrderedDict = collections.OrderedDict()
+    lock = threading.Lock()          # the server previews from several threads
+
+    def resolve(name: str) -> Analysis | None:
+        path = find(name)
+        if path is None:
+            return None
+        text = read(path)
+        if text is None:
+            return None
+        key = (path, hash(text))
+        with lock:
+            found = cache.get(key)
+            if found is not None:
+                cache.move_to_end(key)
+                return found
+        found = analyze(parse_for_path(text, path))
+        with lock:
+            cache[key] = found
+            while len(cache) > limit:
+                cache.popitem(last=False)
+        return found
+    return resolve

@@ -1,0 +1,48 @@
+"""``puppet-ls preview``: the catalog of a class of fixtures/preview/modules (a params class,
+a module type alias, a contained class, a defined type, a module's Ruby type, functions that
+need the outside world) on each built-in fact set, as text and JSON.  Regenerate with
+UPDATE_EXPECT=1."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from puppet_ls.server.cli import main
+from tests.expect import assert_expected
+
+REPO = Path(__file__).resolve().parents[1]
+MODULES = REPO / "fixtures" / "preview" / "modules"
+EXPECT = REPO / "fixtures" / "preview" / "cli"
+
+
+def run(*args: str):
+    result = CliRunner().invoke(main, ["preview", *args], catch_exceptions=False)
+    return result.exit_code, result.output.replace(str(REPO), "<repo>")
+
+
+@pytest.mark.parametrize("facts", ["debian12", "rhel9", "ubuntu2404", "windows2022"])
+def test_catalog_text(facts: str) -> None:
+    code, out = run("demo", "--modulepath", str(MODULES), "--facts", facts, "--node", "web01.example.com")
+    assert_expected(EXPECT / f"demo_{facts}.txt", f"exit {code}\n{out}")
+
+
+def test_catalog_json_of_a_file() -> None:
+    code, out = run(str(MODULES / "demo" / "manifests" / "init.pp"), "--format", "json")
+    assert code == 0
+    doc = json.loads(out)
+    by_ref = {r["ref"]: r for r in doc["resources"]}
+    assert by_ref["Package[nginx-full]"]["parameters"]["ensure"] == "'present'"
+    assert by_ref["File[/etc/demo.conf]"]["unknown"] == ["content"]      # template(): never run
+    assert by_ref["File[/srv/node]"]["container"] == "Demo::Site[main]"
+    assert ["Package['nginx-full']", "->", "Class[demo::config]"] in doc["relationships"]
+    assert doc["notices"] == ["demo on node.example.com"]
+
+
+def test_a_missing_class_and_bad_facts_are_usage_errors() -> None:
+    code, out = run("nosuch", "--modulepath", str(MODULES))
+    assert code == 2 and "class nosuch not found" in out
+    code, out = run("demo", "--modulepath", str(MODULES), "--facts", "nosuchset")
+    assert code == 2 and "debian12" in out
