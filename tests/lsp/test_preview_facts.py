@@ -40,7 +40,7 @@ def _contexts(first_line: str) -> list:
         ctx = preview.make_context(facts, node.group(1) if node else None, name, rename=True)
         if modules:
             mp = [str(FIXTURES / modules.group(1))]
-            ctx.classes = class_resolver(lambda cls: manifest_of(cls, mp))
+            ctx.classes = class_resolver(lambda cls, mp=mp: manifest_of(cls, mp))
         out.append((name, ctx))
     if facts_file:
         ctx, problem = load_context(facts_file.group(1), node.group(1) if node else "", str(FIXTURES))
