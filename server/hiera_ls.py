@@ -99,14 +99,28 @@ class HieraSupport:
             return self._hiera
 
     @staticmethod
-    def facts(settings) -> dict:
-        return dict(settings.hiera_facts) if settings.hiera_facts else machine_facts()
+    def facts(settings, preview=None) -> dict:
+        """The facts lookups are shown for: ``puppet.hiera.facts``, else the node previews are
+        computed for (``puppet.previews.facts``, given as ``preview``), else this machine's."""
+        if settings.hiera_facts:
+            return dict(settings.hiera_facts)
+        if preview is not None and preview.facts:
+            return dict(preview.facts)
+        return machine_facts()
+
+    @staticmethod
+    def _source(settings, preview) -> str:
+        if settings.hiera_facts:
+            return "from puppet.hiera.facts"
+        if preview is not None and preview.facts:
+            return f"of {preview.label or 'the preview node'} (puppet.previews.facts)"
+        return "of this machine"
 
     # ---- Puppet code -------------------------------------------------------------------------
-    def lookup_hover(self, hiera: Hiera, key: str, settings, root: str) -> str:
-        facts = self.facts(settings)
+    def lookup_hover(self, hiera: Hiera, key: str, settings, root: str, preview=None) -> str:
+        facts = self.facts(settings, preview)
         result = hiera.lookup(key, scope_for(facts))
-        label = "facts " + ("from puppet.hiera.facts" if settings.hiera_facts else "of this machine")
+        label = "facts " + self._source(settings, preview)
         os_ = facts.get("os")
         os_ = os_ if isinstance(os_, dict) else {}
         net = facts.get("networking")
@@ -114,11 +128,11 @@ class HieraSupport:
         label += f" ({fqdn or '?'}, {os_.get('family', '?')})"
         return hiera_editor.hover_markdown(result, root, label)
 
-    def key_locations(self, hiera: Hiera, key: str, settings) -> list:
+    def key_locations(self, hiera: Hiera, key: str, settings, preview=None) -> list:
         """Where ``key`` is defined: the files the lookup found it in for the fact set, else
         every data file that has it."""
         root_key = key.split(".")[0]
-        result = hiera.lookup(root_key, scope_for(self.facts(settings)))
+        result = hiera.lookup(root_key, scope_for(self.facts(settings, preview)))
         found = [(s.path, *s.span) for s in result.trail if s.found and s.span is not None]
         return found or hiera.all_keys().get(root_key, [])
 

@@ -1013,7 +1013,7 @@ def _hiera_hover(ls: PuppetServer, doc: Document, offset: int) -> tuple | None:
         return None      # no Hiera in this workspace: the code's own hover
     kind, key, start, end = target
     root = ls.hiera_support.environment(ls.roots()) or ""
-    return kind, ls.hiera_support.lookup_hover(hiera, key, ls.settings, root), start, end
+    return kind, ls.hiera_support.lookup_hover(hiera, key, ls.settings, root, ls.preview_context()), start, end
 
 
 def _hiera_definition(ls: PuppetServer, doc: Document, offset: int) -> list:
@@ -1022,7 +1022,7 @@ def _hiera_definition(ls: PuppetServer, doc: Document, offset: int) -> list:
     if target is None or hiera is None:
         return []
     return [Location(path, start, end) for path, start, end in
-            ls.hiera_support.key_locations(hiera, target[1], ls.settings)]
+            ls.hiera_support.key_locations(hiera, target[1], ls.settings, ls.preview_context())]
 
 
 def _hiera_key_completion(ls: PuppetServer, doc: Document, offset: int) -> list | None:

@@ -154,3 +154,16 @@ def test_check_reports_hiera_files(monkeypatch) -> None:
     result = CliRunner().invoke(main, ["check", "--no-cache", "hiera-repo"], catch_exceptions=False)
     assert_expected(HIERA / "check-hiera-repo.expect", result.stdout)
     assert "26 files checked: 0 errors, 6 warnings" in result.stderr
+
+
+def test_lookups_are_shown_for_the_preview_node() -> None:
+    """The facts Hiera lookups are shown for: `puppet.hiera.facts` when set, else the node
+    previews are computed for (`puppet.previews.facts`, issue 16's context), else this machine's."""
+    from puppet_ls.language.ide.preview import PreviewContext
+    from puppet_ls.server.hiera_ls import HieraSupport, machine_facts
+    from puppet_ls.server.settings import Settings
+
+    preview = PreviewContext({"os": {"family": "RedHat"}}, "web01.example.com", "rhel9")
+    assert HieraSupport.facts(Settings(), preview) == {"os": {"family": "RedHat"}}
+    assert HieraSupport.facts(Settings(hiera_facts={"os": {"family": "Debian"}}), preview) == {"os": {"family": "Debian"}}
+    assert HieraSupport.facts(Settings(), None) == machine_facts()
