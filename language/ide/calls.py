@@ -115,10 +115,10 @@ def _container(model: FileModel, offset: int, path: str | None, file_name: str) 
 
 
 def incoming(item: CallItem, env, sources: Sources | None = None, an: Analysis | None = None,
-             this_path: str = "") -> list:
-    """Every use of ``item`` in the indexed workspace ``env`` (and in the analysed file ``an``,
-    if given, whose text may be newer than the index's), as ``Call``s grouped by the definition
-    each is written in."""
+             this_path: str = "", open_paths: tuple = ()) -> list:
+    """Every use of ``item`` in the indexed workspace ``env``, in the analysed file ``an`` if
+    given, and in ``open_paths`` (files being edited, which the index may not know yet), as
+    ``Call``s grouped by the definition each is written in."""
     if item.kind not in ("function", "class", "define"):
         return []
     models = _Models(env, an, this_path, sources)
@@ -131,6 +131,7 @@ def incoming(item: CallItem, env, sources: Sources | None = None, an: Analysis |
         if any(n == item.name and k in wanted for k, n, _, _ in entry.uses):
             paths.append(path)
             seen.add(path)
+    paths += [p for p in open_paths if p not in seen]
     out: list = []
     for path in paths:
         model = models.get(path)
