@@ -1101,7 +1101,7 @@ def _workspace_diagnostics(ls: PuppetServer, previous: dict, token) -> lsp.Works
     items: list = []
     done = 0
     for i, path in enumerate(paths):
-        if time.monotonic() > deadline:
+        if i > 0 and time.monotonic() > deadline:      # (at least one file a round: it always moves on)
             break
         done = i + 1
         uri = from_fs_path(path) or path

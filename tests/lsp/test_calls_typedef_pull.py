@@ -99,3 +99,4 @@ async def test_workspace_diagnostics(client):
         previous_result_ids=[types.PreviousResultId(uri=i.uri, value=i.result_id) for i in report.items]))
     assert {i.uri for i in again.items} == {i.uri for i in report.items}
     assert all(isinstance(i, types.WorkspaceUnchangedDocumentDiagnosticReport) for i in again.items)
+
