@@ -665,10 +665,12 @@ def build_server() -> PuppetServer:
 
     # ---- document links and selection ranges (issue 17) -------------------------------------
     @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_LINK, lsp.DocumentLinkOptions(resolve_provider=False))
-    @_isolated(list, heavy=True)
+    @_isolated(list, heavy=True, data=True)
     def document_link(ls: PuppetServer, params: lsp.DocumentLinkParams, doc: Document):
         out = []
         tooltips = bool(ls.cap("text_document.document_link.tooltip_support", False))
+        if isinstance(doc, DataDocument):
+            return _class_links(ls, doc, tooltips)
         for link in ide_links.document_links(doc.result):
             target = _module_file(ls, doc, link.module, link.folder, link.path)
             if target is not None:
@@ -1015,6 +1017,21 @@ def _locations(ls: PuppetServer, doc: Document, locs: list) -> list:
         if codec is None:
             continue
         out.append(lsp.Location(from_fs_path(loc.path) or loc.path, convert.rng(codec, loc.start, loc.end)))
+    return out
+
+
+def _class_links(ls: PuppetServer, doc: DataDocument, tooltips: bool) -> list:
+    """Links from the classes of a Hiera data file's ``classes`` array to their manifests
+    (classes the index knows, in a Puppet file)."""
+    if os.path.basename(doc.path) == "hiera.yaml":
+        return []
+    codec = PositionCodec(LineIndex(doc.text), ls.encoding)
+    out = []
+    for start, end, name in hiera_editor.class_links(doc.text):
+        found = [e for e in ls.index.lookup("class", name) if e.path and e.path.endswith(".pp")]
+        if found:
+            out.append(lsp.DocumentLink(range=convert.rng(codec, start, end), target=from_fs_path(found[0].path),
+                                        tooltip=f"class {name}" if tooltips else None))
     return out
 
 

@@ -155,6 +155,9 @@ def outgoing(item: CallItem, env, sources: Sources | None = None, an: Analysis |
     if item.builtin or item.kind not in CALLERS:
         return []
     models = _Models(env, an, this_path, sources)
+    entry = models.files.get(item.path)
+    if entry is not None and entry.role not in PUPPET_ROLES:
+        return []        # a Ruby function: its body is not Puppet
     model = models.get(item.path)
     if model is None:
         return []
