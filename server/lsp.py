@@ -1092,7 +1092,8 @@ def _workspace_diagnostics(ls: PuppetServer, previous: dict, token) -> lsp.Works
     `puppet-ls check` reports them; a file whose text, index and configuration are those of
     the result id the client holds is reported unchanged without being checked."""
     index, index_key, config_key = ls.index, ls.index_key, ls.config_key
-    paths = sorted(p for p, e in index.files.items() if e.role in PUPPET_ROLES)
+    # (a copy made in one step: the event loop may add files to the index meanwhile)
+    paths = sorted(p for p, e in list(index.files.items()) if e.role in PUPPET_ROLES)
     start = ls.workspace_cursor % len(paths) if paths else 0
     paths = paths[start:] + paths[:start]
     loop = ls.loop

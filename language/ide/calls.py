@@ -125,7 +125,7 @@ def incoming(item: CallItem, env, sources: Sources | None = None, an: Analysis |
     wanted = _USE_KINDS[item.kind]
     paths: list = [None] if an is not None else []
     seen = {this_path} if an is not None else set()
-    for path, entry in models.files.items():
+    for path, entry in list(models.files.items()):     # (a copy: the index may grow meanwhile)
         if path in seen or entry.role not in PUPPET_ROLES:
             continue
         if any(n == item.name and k in wanted for k, n, _, _ in entry.uses):
