@@ -706,7 +706,8 @@ def build_server() -> PuppetServer:
         an = ls.analysis(doc) if doc is not None else None
         return [lsp.CallHierarchyIncomingCall(from_=it, from_ranges=_ranges(ls, doc, c.path, c.ranges))
                 for c in ide_calls.incoming(item, ls.index, _sources(ls), an, doc.path if doc is not None else "",
-                                            tuple(d.path for d in list(ls.docs.values()) if d.path and not d.too_large))
+                                            tuple(d.path for d in list(ls.docs.values())
+                                                  if d.path and not d.too_large and not d.is_epp))
                 if (it := _call_item(ls, doc, c.item)) is not None]
 
     @server.feature(lsp.CALL_HIERARCHY_OUTGOING_CALLS)
