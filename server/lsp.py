@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import functools
+import hashlib
 import logging
 import os
 import sys
@@ -35,6 +36,7 @@ from urllib.parse import unquote, urlparse
 from lsprotocol import types as lsp
 from puppet_ls.language import formatter
 from puppet_ls.language.diagnostics import Diagnostic
+from puppet_ls.language.ide import calls as ide_calls
 from puppet_ls.language.ide import code_actions as ide_actions
 from puppet_ls.language.ide import completion as ide_completion
 from puppet_ls.language.ide import folding as ide_folding
@@ -46,8 +48,8 @@ from puppet_ls.language.ide import rename as ide_rename
 from puppet_ls.language.ide import selection as ide_selection
 from puppet_ls.language.ide import semantic_tokens as ide_tokens
 from puppet_ls.language.ide import signature as ide_signature
-from puppet_ls.language.ide.diagnostics import file_diagnostics
-from puppet_ls.language.ide.index import WorkspaceIndex
+from puppet_ls.language.ide.diagnostics import file_diagnostics, parse_for_path
+from puppet_ls.language.ide.index import PUPPET_ROLES, WorkspaceIndex
 from puppet_ls.language.ide.symbols import document_symbols, workspace_symbols
 from puppet_ls.language.ide.completion import CompletionItem
 from puppet_ls.language.ide.navigation import Location
@@ -101,6 +103,9 @@ class PuppetProtocol(LanguageServerProtocol):
                 else lsp.PositionEncodingKind.Utf16
             general.position_encodings = [chosen]
         result = yield from super().lsp_initialize(params)
+        text_caps = params.capabilities.text_document
+        if text_caps is None or text_caps.diagnostic is None:
+            result.capabilities.diagnostic_provider = None     # a client without pull diagnostics
         return result
 
     def handle_message(self, message):
@@ -192,6 +197,7 @@ class PuppetServer(LanguageServer):
         self.previews_skipped = False          # the worker was not ready: ask for a refresh later
         self._preview_context: tuple | None = None    # (settings it was read for, context)
         self.semantic_tokens_cache = SemanticTokensCache()
+        self.workspace_cursor = 0              # where the next workspace diagnostics round starts
 
         # The lint configuration of the workspace, read as `puppet-ls check` reads it from the
         # workspace folder (server/config.py), so that the editor and CI report the same.
@@ -688,10 +694,12 @@ def build_server() -> PuppetServer:
 
     # ---- document links and selection ranges (issue 17) -------------------------------------
     @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_LINK, lsp.DocumentLinkOptions(resolve_provider=False))
-    @_isolated(list, heavy=True)
+    @_isolated(list, heavy=True, data=True)
     def document_link(ls: PuppetServer, params: lsp.DocumentLinkParams, doc: Document):
         out = []
         tooltips = bool(ls.cap("text_document.document_link.tooltip_support", False))
+        if isinstance(doc, DataDocument):
+            return _class_links(ls, doc, tooltips)
         for link in ide_links.document_links(doc.result):
             target = _module_file(ls, doc, link.module, link.folder, link.path)
             if target is not None:
@@ -711,6 +719,60 @@ def build_server() -> PuppetServer:
                 parent = lsp.SelectionRange(range=convert.rng(codec, start, end), parent=parent)
             out.append(parent or lsp.SelectionRange(range=lsp.Range(pos, pos)))
         return out
+
+    # ---- call hierarchy, type definition, workspace diagnostics (issue 17) ----------------------
+    @server.feature(lsp.TEXT_DOCUMENT_PREPARE_CALL_HIERARCHY)
+    @_isolated(list)
+    def prepare_call_hierarchy(ls: PuppetServer, params: lsp.CallHierarchyPrepareParams, doc: Document):
+        offset = doc.codec.offset(params.position.line, params.position.character)
+        items = [_call_item(ls, doc, it) for it in ide_calls.prepare(ls.analysis(doc), offset, _sources(ls), doc.path)]
+        return [it for it in items if it is not None]
+
+    @server.feature(lsp.CALL_HIERARCHY_INCOMING_CALLS)
+    @_isolated(list, heavy=True)
+    def incoming_calls(ls: PuppetServer, params: lsp.CallHierarchyIncomingCallsParams, _doc):
+        item, doc = _call_item_back(ls, params.item)
+        an = ls.analysis(doc) if doc is not None else None
+        return [lsp.CallHierarchyIncomingCall(from_=it, from_ranges=_ranges(ls, doc, c.path, c.ranges))
+                for c in ide_calls.incoming(item, ls.index, _sources(ls), an, doc.path if doc is not None else "",
+                                            tuple(d.path for d in list(ls.docs.values())
+                                                  if d.path and not d.too_large and not d.is_epp))
+                if (it := _call_item(ls, doc, c.item)) is not None]
+
+    @server.feature(lsp.CALL_HIERARCHY_OUTGOING_CALLS)
+    @_isolated(list, heavy=True)
+    def outgoing_calls(ls: PuppetServer, params: lsp.CallHierarchyOutgoingCallsParams, _doc):
+        item, doc = _call_item_back(ls, params.item)
+        an = ls.analysis(doc) if doc is not None else None
+        return [lsp.CallHierarchyOutgoingCall(to=it, from_ranges=_ranges(ls, doc, c.path, c.ranges))
+                for c in ide_calls.outgoing(item, ls.index, _sources(ls), an, doc.path if doc is not None else "")
+                if (it := _call_item(ls, doc, c.item)) is not None]
+
+    @server.feature(lsp.TEXT_DOCUMENT_TYPE_DEFINITION)
+    @_isolated(list)
+    def type_definition(ls: PuppetServer, params: lsp.TypeDefinitionParams, doc: Document):
+        offset = doc.codec.offset(params.position.line, params.position.character)
+        return _locations(ls, doc, ide_nav.type_definition(ls.analysis(doc), offset, _sources(ls), doc.path))
+
+    # Pull diagnostics: the capability is removed at initialize for a client that has no pull
+    # support (PuppetProtocol.lsp_initialize).  Open documents keep their pushed diagnostics, so
+    # that a client using both models shows each finding once: the per-document pull answers
+    # nothing for them, and the workspace report leaves them out.
+    @server.feature(lsp.TEXT_DOCUMENT_DIAGNOSTIC,
+                    lsp.DiagnosticOptions(identifier="puppet-ls", inter_file_dependencies=True,
+                                          workspace_diagnostics=True))
+    def document_diagnostic(ls: PuppetServer, params: lsp.DocumentDiagnosticParams):
+        return lsp.RelatedFullDocumentDiagnosticReport(items=[], result_id="pushed")
+
+    @server.feature(lsp.WORKSPACE_DIAGNOSTIC)
+    async def workspace_diagnostic(ls: PuppetServer, params: lsp.WorkspaceDiagnosticParams):
+        previous = {p.uri: p.value for p in params.previous_result_ids or []}
+        try:
+            return await asyncio.get_running_loop().run_in_executor(
+                ls.work_pool, _workspace_diagnostics, ls, previous, params.work_done_token)
+        except Exception:
+            log.exception("workspace diagnostics failed")
+            return lsp.WorkspaceDiagnosticReport(items=[])
 
     @server.feature(lsp.TEXT_DOCUMENT_FOLDING_RANGE)
     @_isolated(list, heavy=True)
@@ -987,6 +1049,143 @@ def _locations(ls: PuppetServer, doc: Document, locs: list) -> list:
             continue
         out.append(lsp.Location(from_fs_path(loc.path) or loc.path, convert.rng(codec, loc.start, loc.end)))
     return out
+
+
+def _class_links(ls: PuppetServer, doc: DataDocument, tooltips: bool) -> list:
+    """Links from the classes of a Hiera data file's ``classes`` array to their manifests
+    (classes the index knows, in a Puppet file)."""
+    if os.path.basename(doc.path) == "hiera.yaml":
+        return []
+    codec = PositionCodec(LineIndex(doc.text), ls.encoding)
+    out = []
+    for start, end, name in hiera_editor.class_links(doc.text):
+        found = [e for e in ls.index.lookup("class", name) if e.path and e.path.endswith(".pp")]
+        if found:
+            out.append(lsp.DocumentLink(range=convert.rng(codec, start, end), target=from_fs_path(found[0].path),
+                                        tooltip=f"class {name}" if tooltips else None))
+    return out
+
+
+# ---- call hierarchy and workspace diagnostics ------------------------------------------------------
+
+def _codec_of(ls: PuppetServer, doc: Document | None, path: str | None) -> tuple:
+    """(uri, codec) of ``path`` (None: ``doc``), from its open document or its file."""
+    if path is None or (doc is not None and path == doc.path):
+        return (doc.uri, doc.codec) if doc is not None else (None, None)
+    uri = from_fs_path(path) or path
+    open_doc = ls.docs.get(uri)
+    if open_doc is not None:
+        return uri, open_doc.codec
+    text = read_text(path)
+    return (uri, PositionCodec(LineIndex(text), ls.encoding)) if text is not None else (None, None)
+
+
+def _call_item(ls: PuppetServer, doc: Document | None, item: ide_calls.CallItem) -> lsp.CallHierarchyItem | None:
+    """The protocol's item (None for a file that cannot be read any more); its ``data`` keeps
+    what ``_call_item_back`` needs to make the ``CallItem`` again."""
+    uri, codec = _codec_of(ls, doc, item.path)
+    if codec is None:
+        return None
+    path = item.path if item.path is not None else (doc.path if doc is not None else "")
+    kind = convert._SYMBOL_KIND.get(item.kind, lsp.SymbolKind.File)
+    return lsp.CallHierarchyItem(
+        name=item.name, kind=kind, uri=uri, range=convert.rng(codec, item.start, item.end),
+        selection_range=convert.rng(codec, item.sel_start, item.sel_end),
+        detail="built-in function" if item.builtin else os.path.basename(path or "") or None,
+        data={"kind": item.kind, "name": item.name, "path": path, "uri": uri, "start": item.start, "end": item.end,
+              "sel": [item.sel_start, item.sel_end], "builtin": item.builtin})
+
+
+def _call_item_back(ls: PuppetServer, item: lsp.CallHierarchyItem) -> tuple:
+    """The ``CallItem`` an editor sends back, and the open document it is in (None: a file)."""
+    data = item.data if isinstance(item.data, dict) else {}
+    doc = ls.docs.get(data.get("uri") or item.uri)
+    path = data.get("path") or uri_to_path(item.uri)
+    sel = data.get("sel") or [0, 0]
+    back = ide_calls.CallItem(str(data.get("kind", "function")), str(data.get("name", item.name)),
+                              None if doc is not None else path, int(data.get("start", 0)), int(data.get("end", 0)),
+                              int(sel[0]), int(sel[1]), bool(data.get("builtin", False)))
+    return back, doc
+
+
+def _ranges(ls: PuppetServer, doc: Document | None, path: str | None, ranges: list) -> list:
+    _, codec = _codec_of(ls, doc, path)
+    return [convert.rng(codec, s, e) for s, e in ranges] if codec is not None else []
+
+
+# A workspace report covers what this many seconds of checking allow; the files left are
+# reported by the next pull (a client pulls again when an answer arrives), starting there.
+WORKSPACE_ROUND_SECONDS = 5.0
+
+
+def _workspace_diagnostics(ls: PuppetServer, previous: dict, token) -> lsp.WorkspaceDiagnosticReport:
+    """In the work pool: the diagnostics of the workspace's Puppet files that are not open, as
+    `puppet-ls check` reports them; a file whose text, index and configuration are those of
+    the result id the client holds is reported unchanged without being checked."""
+    index, index_key, config_key = ls.index, ls.index_key, ls.config_key
+    # (a copy made in one step: the event loop may add files to the index meanwhile)
+    paths = sorted(p for p, e in list(index.files.items()) if e.role in PUPPET_ROLES)
+    start = ls.workspace_cursor % len(paths) if paths else 0
+    paths = paths[start:] + paths[:start]
+    loop = ls.loop
+
+    def progress(kind: str, message: str = "", pct: int = 0) -> None:
+        if token is None or loop is None or loop.is_closed():
+            return
+        def send():
+            try:
+                if kind == "begin":
+                    ls.work_done_progress.begin(token, lsp.WorkDoneProgressBegin(
+                        title="puppet-ls: checking the workspace", percentage=0, cancellable=False))
+                elif kind == "report":
+                    ls.work_done_progress.report(token, lsp.WorkDoneProgressReport(message=message, percentage=pct))
+                else:
+                    ls.work_done_progress.end(token, lsp.WorkDoneProgressEnd(message=message))
+            except Exception:   # progress is cosmetic
+                log.debug("progress failed", exc_info=True)
+        loop.call_soon_threadsafe(send)
+
+    progress("begin")
+    deadline = time.monotonic() + WORKSPACE_ROUND_SECONDS
+    items: list = []
+    done = 0
+    for i, path in enumerate(paths):
+        if i > 0 and time.monotonic() > deadline:      # (at least one file a round: it always moves on)
+            break
+        done = i + 1
+        uri = from_fs_path(path) or path
+        if uri in ls.docs:
+            continue        # pushed
+        text = read_text(path)
+        if text is None:
+            continue
+        result_id = f"{hashlib.sha1(text.encode('utf-8', 'replace')).hexdigest()[:16]}.{index_key}.{config_key}"
+        if previous.get(uri) == result_id:
+            items.append(lsp.WorkspaceUnchangedDocumentDiagnosticReport(uri=uri, result_id=result_id, version=None))
+            continue
+        codec = PositionCodec(LineIndex(text), ls.encoding)
+        if len(text) > ls.settings.documents_max_size:
+            found = [Diagnostic.of("DOCUMENT_TOO_LARGE", 0, 0, size=len(text), limit=ls.settings.documents_max_size)]
+        else:
+            found = _path_diagnostics(ls, index, path, text)
+        items.append(lsp.WorkspaceFullDocumentDiagnosticReport(
+            uri=uri, result_id=result_id, version=None, items=convert.diagnostics(codec, uri, found, False)))
+        if i % 20 == 0:
+            progress("report", f"{i + 1}/{len(paths)} files", int((i + 1) * 100 / len(paths)))
+    ls.workspace_cursor = (start + done) % len(paths) if paths and done < len(paths) else 0
+    progress("end", f"{done}/{len(paths)} files")
+    return lsp.WorkspaceDiagnosticReport(items=items)
+
+
+def _path_diagnostics(ls: PuppetServer, index, path: str, text: str) -> list:
+    """A file's diagnostics under the workspace's configuration (see ``_lint_diagnostics``)."""
+    cfg = ls.lint_config
+    root = next((r for r in ls.roots() if lintconfig.relative_to(path, r) is not None), "")
+    if cfg.excluded(path, False, root):
+        return []
+    from puppet_ls.language.check import analyze
+    result = parse_for_path(text, path)
+    return cfg.filter(path, file_diagnostics(result, index, analyze(result, index), lint=cfg.lint_for(path), path=path))
 
 
 # ---- Hiera ---------------------------------------------------------------------------------------

@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+import yaml
+
 from ..check.analysis import has_unresolved
 from ..check.env import Environment
 from ..diagnostics import Diagnostic
@@ -24,7 +26,7 @@ from ..types.format import format_value, type_to_string
 from ..types.relations import is_instance
 from .interpolate import interpolation_problems
 from .lookup import LookupResult
-from .yamldata import DataFile, Encrypted
+from .yamldata import DataFile, Encrypted, compose
 
 # Functions whose first argument is a Hiera key.
 LOOKUP_FUNCTIONS = ("lookup", "hiera", "hiera_array", "hiera_hash", "hiera_include")
@@ -303,3 +305,29 @@ def data_key_completions(text: str, offset: int, env: Environment) -> list:
                 detail = f"{p.type_text or 'Any'} ${p.name}" + (" (has a default)" if p.has_default else " (required)")
                 out.append(KeyCompletion(label, detail, ent.doc or "", line_start, offset))
     return sorted(out, key=lambda c: c.label)
+
+
+_CLASS_NAME = re.compile(r"(?:::)?[a-z][a-z0-9_]*(?:::[a-z][a-z0-9_]*)*")
+
+
+def class_links(text: str) -> list:
+    """(start, end, class name) of each class named in a data file's ``classes`` array (a
+    top-level key ``classes`` or ``<prefix>::classes``, the list a ``lookup('classes', …)
+    .include`` declares): what the editor links to the class's manifest."""
+    root, _ = compose(text)
+    if not isinstance(root, yaml.MappingNode):
+        return []
+    out = []
+    for k, v in root.value:
+        if not (isinstance(k, yaml.ScalarNode) and (k.value == "classes" or k.value.endswith("::classes"))):
+            continue
+        for item in v.value if isinstance(v, yaml.SequenceNode) else []:
+            if not isinstance(item, yaml.ScalarNode) or item.tag != "tag:yaml.org,2002:str":
+                continue
+            start, end = item.start_mark.index, item.end_mark.index
+            if text[start:start + 1] in ("'", '"'):
+                start, end = start + 1, end - 1
+            name = item.value
+            if _CLASS_NAME.fullmatch(name) and text[start:end] == name:
+                out.append((start, end, name.lstrip(":")))
+    return out

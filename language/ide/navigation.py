@@ -668,3 +668,37 @@ def _query_names(collect: SyntaxNode) -> list:
                 if t is not None and t.kind == K.NAME:
                     out.append((q, t))
     return out
+
+
+# ---- type definition ----------------------------------------------------------------------------
+
+def type_definition(an: Analysis, offset: int, sources: Sources | None = None, this_path: str = "") -> list:
+    """For a parameter with a declared type (at its declaration, a use, a ``$class::param`` or
+    an attribute naming it), where the type aliases its type names are defined: ``Stdlib::Port
+    $p`` goes to ``type Stdlib::Port = …``; a type built into Puppet has no place to go."""
+    sym = symbol_at(an, offset)
+    if sym is None or sym.kind not in ("variable", "attribute"):
+        return []
+    model, d = an.model, sym.definition if sym.kind == "variable" else None
+    if d is None and sym.owner is not None:
+        files = _Files(an, sources, this_path)
+        found = _member_definition(files, sym.owner, sym.name if sym.kind == "attribute" else _last(sym.name))
+        if not found:
+            return []
+        other = files.model(found[0].path) if found[0].path is not None else model
+        if other is None:
+            return []
+        model = other
+        d = model.definition_at(found[0].start)
+    if d is None or d.node.kind != K.PARAM:
+        return []
+    te = A.Param(d.node).type_expr()
+    if te is None:
+        return []
+    names = [A.TypeRef(n).name for n in [te.syntax, *te.syntax.descendants()] if isinstance(A.view(n), A.TypeRef)]
+    out = []
+    for name in dict.fromkeys(names):
+        for t in lookup.find(an, "type_alias", name):
+            if t.path != "":
+                out.append(Location(t.path, t.offset, t.end))
+    return _unique(out)

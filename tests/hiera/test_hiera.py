@@ -15,7 +15,7 @@ import yaml
 from puppet_ls.language.hiera import read_config, read_data, scope_for
 from puppet_ls.language.check.env import EMPTY
 from puppet_ls.language.hiera.convert import convert
-from puppet_ls.language.hiera.editor import data_diagnostics
+from puppet_ls.language.hiera.editor import class_links, data_diagnostics
 from puppet_ls.language.hiera.interpolate import HieraError, split_key
 from puppet_ls.language.hiera.lookup import glob_regex
 from puppet_ls.language.hiera.merge import deep_merge, strategy
@@ -167,3 +167,18 @@ def test_lookups_are_shown_for_the_preview_node() -> None:
     assert HieraSupport.facts(Settings(), preview) == {"os": {"family": "RedHat"}}
     assert HieraSupport.facts(Settings(hiera_facts={"os": {"family": "Debian"}}), preview) == {"os": {"family": "Debian"}}
     assert HieraSupport.facts(Settings(), None) == machine_facts()
+
+
+@pytest.mark.parametrize(("text", "links"), [
+    ("---\nclasses:\n  - profile::base\n  - \"role::web\"\n  - 'Bad Name'\n  - 42\n  - \"a\\x62\"\n",
+     ["profile::base", "role::web"]),
+    ("profile::classes: [ntp, '::apache']\nother: [x]\nclasses: x\n", ["ntp", "::apache"]),
+    ("classes: [\n", []), ("", []), ("- a\n", []), ("classes: {a: 1}\n", []),
+])
+def test_class_links(text: str, links: list) -> None:
+    """The classes of ``classes`` arrays, at the characters that spell them (a scalar whose
+    text differs from its value, an escape say, gets no link)."""
+    got = class_links(text)
+    assert [text[s:e] for s, e, _ in got] == links
+    assert [n for _, _, n in got] == [x.lstrip(":") for x in links]
+

@@ -121,6 +121,16 @@ async def test_data_file_diagnostics(client: LanguageClient):
     ]
 
 
+async def test_classes_array_links_to_manifests(client: LanguageClient):
+    text = "---\nclasses:\n  - profile::web\n  - 'role::webserver'\n  - profile::missing\n"
+    uri, _ = _open(client, REPO / "data" / "t_classes.yaml", "yaml", text)
+    links = await client.text_document_document_link_async(
+        types.DocumentLinkParams(text_document=types.TextDocumentIdentifier(uri=uri)))
+    assert [(link.range.start.line, link.range.start.character, Path(types_uri_path(link.target)).relative_to(REPO).as_posix())
+            for link in links] == [(2, 4, "site-modules/profile/manifests/web.pp"),
+                                   (3, 5, "site-modules/role/manifests/webserver.pp")]
+
+
 async def test_broken_yaml_and_hiera_yaml(client: LanguageClient):
     uri, _ = _open(client, REPO / "data" / "t_broken.yaml", "yaml", "---\nprofile::base::motd: \"unclosed\nx: [1\n")
     diags = await wait_for_diagnostics(client, uri)

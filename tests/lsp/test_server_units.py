@@ -154,3 +154,32 @@ def test_semantic_tokens_splice(old, new):
     start, delete, insert = tokens_splice(old, new)
     assert start % 5 == 0 and delete % 5 == 0 and len(insert) % 5 == 0
     assert old[:start] + insert + old[start + delete:] == new
+
+
+def test_workspace_rounds_continue_where_they_stopped(monkeypatch) -> None:
+    """A round that runs out of time reports what it checked; the next starts at the first file
+    it left, so every file is reported in turn (at least one file a round)."""
+    from pathlib import Path
+
+    from pygls.uris import to_fs_path
+
+    from puppet_ls.server import lsp as server_lsp
+    from puppet_ls.server.workspace import build_index
+
+    from .conftest import WORKSPACE
+
+    ls = server_lsp.PuppetServer()
+    try:
+        ls.index = build_index([str(WORKSPACE)], [])
+        monkeypatch.setattr(server_lsp, "WORKSPACE_ROUND_SECONDS", -1.0)     # every round out of time at once
+        seen = []
+        for _ in range(7):
+            report = server_lsp._workspace_diagnostics(ls, {}, None)
+            assert len(report.items) == 1
+            seen.append(Path(to_fs_path(report.items[0].uri)).name)
+        assert sorted(seen[:6]) == ["base.pp", "greet.pp", "init.pp", "port.pp", "site.pp", "vhost.pp"]
+        assert seen[6] == seen[0]
+    finally:
+        ls.work_pool.shutdown(wait=False)
+        ls.interactive_pool.shutdown(wait=False)
+        ls.eval_pool.shutdown(wait=False)
