@@ -11,8 +11,8 @@ import re
 from typing import Any
 
 from ..types.guard import check_size
-from ..types.values import (Timespan, Timestamp, _civil_from_days, _days_from_civil,
-                            compile_python_regexp)
+from ..types.values import (TIMESPAN_FORMATS, TIMESTAMP_FORMATS, TIMESTAMP_FORMATS_WITHOUT_ZONE, Timespan,
+                            Timestamp, _civil_from_days, _days_from_civil, compile_python_regexp)
 from .errors import EvalError
 from .registry import Function
 import time
@@ -198,8 +198,7 @@ def parse_timespan(text: str, fmt: str) -> Timespan:
     return Timespan(-ns if text.startswith("-") else ns)
 
 
-SPAN_DEFAULTS = ["%D-%H:%M:%S.%-N", "%H:%M:%S.%-N", "%M:%S.%-N", "%S.%-N", "%D-%H:%M:%S",
-                 "%H:%M:%S", "%D-%H:%M", "%S"]
+SPAN_DEFAULTS = list(TIMESPAN_FORMATS)
 
 
 def parse_timespan_any(text: str, formats) -> Timespan:
@@ -561,8 +560,8 @@ def parse_timestamp(text: str, fmt: Any = None, timezone: str | None = None) -> 
     return Timestamp(ns)
 
 
-_TS_DEFAULTS_WO_TZ = ["%FT%T.%N", "%FT%T", "%F %T.%N", "%F %T", "%F"]
-_TS_DEFAULTS = ["%FT%T.%N %Z", "%FT%T %Z", "%F %T.%N %Z", "%F %T %Z", "%F %Z"] + _TS_DEFAULTS_WO_TZ
+_TS_DEFAULTS_WO_TZ = list(TIMESTAMP_FORMATS_WITHOUT_ZONE)
+_TS_DEFAULTS = list(TIMESTAMP_FORMATS)
 
 
 # ---- new ----------------------------------------------------------------------------------------------

@@ -789,6 +789,17 @@ def _seconds_to_ns(value: Any) -> int:
     raise ValueError("not a number of seconds")
 
 
+# Puppet's default formats for reading a Timespan or a Timestamp from a string (its error names them)
+TIMESPAN_FORMATS = ("%D-%H:%M:%S.%-N", "%H:%M:%S.%-N", "%M:%S.%-N", "%S.%-N", "%D-%H:%M:%S",
+                    "%H:%M:%S", "%D-%H:%M", "%S")
+TIMESTAMP_FORMATS_WITHOUT_ZONE = ("%FT%T.%N", "%FT%T", "%F %T.%N", "%F %T", "%F")
+TIMESTAMP_FORMATS = ("%FT%T.%N %Z", "%FT%T %Z", "%F %T.%N %Z", "%F %T %Z", "%F %Z") + TIMESTAMP_FORMATS_WITHOUT_ZONE
+
+
+def _unparsable(text: str, formats: tuple) -> ValueError:
+    return ValueError(render("UNABLE_PARSE_USING_ANY_FORMATS", text=text, join=", ".join(formats)))
+
+
 @dataclass(frozen=True, order=True)
 class Timespan:
     """A duration with nanosecond precision (``nsecs`` may be negative)."""
@@ -809,7 +820,7 @@ class Timespan:
         if not m:
             m2 = re.match(r"^\s*(-)?(\d+)(?:\.(\d+))?\s*$", text)
             if not m2:
-                raise ValueError(f"Unable to parse '{text}' using any of the formats")
+                raise _unparsable(text, TIMESPAN_FORMATS)
             frac = (m2.group(3) or "").ljust(9, "0")[:9]
             ns = int(m2.group(2)) * NSECS_PER_SEC + int(frac or 0)
             return cls(-ns if m2.group(1) else ns)
@@ -892,10 +903,10 @@ class Timestamp:
     def parse(cls, text: str) -> Timestamp:
         m = _TS_RE.match(text) if isinstance(text, str) else None
         if not m:
-            raise ValueError(f"Unable to parse '{text}' using any of the formats")
+            raise _unparsable(text, TIMESTAMP_FORMATS)
         y, mo, d = int(m.group(1)), int(m.group(2)), int(m.group(3))
         if not (1 <= mo <= 12 and 1 <= d <= 31):
-            raise ValueError(f"Unable to parse '{text}' using any of the formats")
+            raise _unparsable(text, TIMESTAMP_FORMATS)
         hh, mm, ss = int(m.group(4) or 0), int(m.group(5) or 0), int(m.group(6) or 0)
         frac = int((m.group(7) or "").ljust(9, "0")[:9] or 0)
         zone = m.group(8) or "UTC"
@@ -906,7 +917,7 @@ class Timestamp:
         elif zone.upper() in _ZONES:
             offset = _ZONES[zone.upper()]
         else:
-            raise ValueError(f"Unable to parse '{text}' using any of the formats")
+            raise _unparsable(text, TIMESTAMP_FORMATS)
         secs = _days_from_civil(y, mo, d) * 86400 + hh * 3600 + mm * 60 + ss - offset * 60
         return cls(secs * NSECS_PER_SEC + frac)
 

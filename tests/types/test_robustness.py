@@ -154,3 +154,17 @@ def test_redefining_an_alias_is_seen_by_cached_answers():
     assert T.check_alias(scope, "A") is None and T.is_assignable(a, M.IntegerType(1, 2))
     T.define_alias(scope, "B", C("String"))
     assert not T.is_assignable(a, M.IntegerType(1, 2)) and T.is_assignable(a, M.STRING)
+
+
+# Puppet 7's own text for a string no default format reads (its error lists the formats)
+@pytest.mark.parametrize(("call", "message"), [
+    ("Timespan['bogus']", ("Unable to parse 'bogus' using any of the formats %D-%H:%M:%S.%-N, %H:%M:%S.%-N, "
+                           "%M:%S.%-N, %S.%-N, %D-%H:%M:%S, %H:%M:%S, %D-%H:%M, %S")),
+    ("Timestamp['bogus']", ("Unable to parse 'bogus' using any of the formats %FT%T.%N %Z, %FT%T %Z, "
+                            "%F %T.%N %Z, %F %T %Z, %F %Z, %FT%T.%N, %FT%T, %F %T.%N, %F %T, %F")),
+])
+def test_unparsable_time_strings_name_puppets_formats(call, message):
+    from puppet_ls.language.eval import evaluate_text
+    result = evaluate_text(call)
+    assert not result.ok and result.error is not None
+    assert result.error.message == message
