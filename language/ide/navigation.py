@@ -562,21 +562,38 @@ def _variable_token(node: SyntaxNode | None, offset: int) -> SyntaxToken | None:
     return tok if tok is not None and tok.kind in (K.VARIABLE, K.STRING_VAR) else None
 
 
+# Past this many lookups, the variable tokens of the file are found in one walk: each
+# token_at descends from the root, and a file of many statements (one long line of them) made
+# a highlight quadratic.
+_TOKEN_WALK_AFTER = 32
+
+
+def _variable_finder(root: SyntaxNode, lookups: int) -> Callable[[int], SyntaxToken | None]:
+    """Finds the VARIABLE or STRING_VAR token at an offset of the file: by descending from the
+    root for a few lookups, from a table made in one walk for many."""
+    if lookups <= _TOKEN_WALK_AFTER:
+        return lambda offset: _variable_token(root, offset)
+    tokens = {t.offset: t for t in root.descendants_with_tokens()
+              if isinstance(t, SyntaxToken) and t.kind in (K.VARIABLE, K.STRING_VAR)}
+    return tokens.get
+
+
 def _local_occurrences(model: FileModel, d: Definition, path: str | None = None) -> list:
     """Definitions of ``d``'s variable in its scope (every branch's assignment) and the
     references that resolve to them."""
-    out = []
     defs = d.scope.variables.get(d.name, [])
+    ids = {id(x) for x in defs}
+    refs = [r for r in model.references if r.target is not None and id(r.target) in ids]
+    find = _variable_finder(model.result.root, len(defs) + len(refs))
+    out = []
     for other in defs:
-        tok = _variable_token(model.result.root, other.offset)
+        tok = find(other.offset)
         if tok is not None:
             out.append(_var_occurrence(path, tok, True))
-    ids = {id(x) for x in defs}
-    for r in model.references:
-        if r.target is not None and id(r.target) in ids:
-            tok = _variable_token(model.result.root, r.offset)
-            if tok is not None:
-                out.append(_var_occurrence(path, tok))
+    for r in refs:
+        tok = find(r.offset)
+        if tok is not None:
+            out.append(_var_occurrence(path, tok))
     return sorted(out, key=lambda o: o.start)
 
 
@@ -613,6 +630,7 @@ def _member_in_file(model: FileModel, path: str | None, owner: tuple, var: str, 
             if defs:
                 for o in _local_occurrences(model, defs[0], path):
                     add(o)
+    found = []
     for r in model.references:
         if r.target is not None:
             continue
@@ -621,9 +639,12 @@ def _member_in_file(model: FileModel, path: str | None, owner: tuple, var: str, 
             and name.rpartition("::")[2] == var
         inherited = (kind == "class" and r.name == var and r.status == "inherited:" + oname)
         if qualified or inherited:
-            tok = _variable_token(model.result.root, r.offset)
-            if tok is not None:
-                add(_var_occurrence(path, tok))
+            found.append(r.offset)
+    find = _variable_finder(model.result.root, len(found))
+    for offset in found:
+        tok = find(offset)
+        if tok is not None:
+            add(_var_occurrence(path, tok))
     for node in _attribute_sites(model):
         ops = [A.AttributeOp(c) for c in node.children() if c.kind == K.ATTRIBUTE_OP]
         query_names = _query_names(node) if node.kind == K.COLLECT_EXPR else []

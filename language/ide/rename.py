@@ -29,7 +29,8 @@ from ..types.build import BUILTIN_RESOURCE_TYPES
 from ..types.type_docs import describe
 from . import lookup
 from .navigation import (Occurrence, Sources, SymbolRef, _Files, _local_occurrences, _string_of,
-                         _member_definition, _var_spans, _variable_token, member_occurrences, symbol_at)
+                         _member_definition, _var_spans, _variable_finder, _variable_token, member_occurrences,
+                         symbol_at)
 
 
 @dataclass(frozen=True)
@@ -453,13 +454,14 @@ def _class_uses(model: FileModel, path: str | None, low: str) -> list:
             written = tok.text.lstrip(":")
             out.append(Occurrence(path, tok.offset, tok.end, tok.end - len(written), tok.end))
     # $cls::var names the class too
-    for ref in model.references:
-        name = ref.name.lstrip(":")
-        if "::" in name and name.rpartition("::")[0].lower() == low:
-            tok = _variable_token(model.result.root, ref.offset)
-            if tok is not None:
-                cs, ce, _ = _var_spans(tok)
-                out.append(Occurrence(path, tok.offset, tok.end, cs, ce))
+    naming = [ref.offset for ref in model.references
+              if "::" in ref.name.lstrip(":") and ref.name.lstrip(":").rpartition("::")[0].lower() == low]
+    find = _variable_finder(model.result.root, len(naming))
+    for offset in naming:
+        tok = find(offset)
+        if tok is not None:
+            cs, ce, _ = _var_spans(tok)
+            out.append(Occurrence(path, tok.offset, tok.end, cs, ce))
     return out
 
 

@@ -116,7 +116,12 @@ def _argument(node: A.AstNode, depth: int) -> Any:
             k, v = e.key(), e.value()
             if k is None or v is None:
                 raise NotStatic()
-            out[_argument(k, depth + 1)] = _argument(v, depth + 1)
+            key = _argument(k, depth + 1)
+            try:
+                hash(key)
+            except TypeError:
+                raise NotStatic() from None     # an array or hash as a key: no type takes it
+            out[key] = _argument(v, depth + 1)
         return out
     if isinstance(node, A.ParenExpr) and node.expr() is not None:
         return _argument(node.expr(), depth + 1)

@@ -120,3 +120,31 @@ def parse_right(an):
     from puppet_ls.language.syntax import kinds as K
     stmt = next(n for n in an.result.root.descendants() if n.kind == K.ASSIGNMENT)
     return A.Assignment(stmt).right().syntax
+
+
+def test_highlights_find_tokens_in_one_walk(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Highlighting a variable used in many statements on one line looked each use up from the
+    root (fuzz seed 2033, cases 3834 and 5606: 12 s): past a few uses, one walk finds them all."""
+    from puppet_ls.language.ide import navigation, tokens
+    n = 2000
+    text = "class c { $a = 1 " + " ".join(f"notice($a, {i})" for i in range(n)) + " $x = $c::a }\n"
+    an = analyze(parse(text))
+    calls = 0
+    real = tokens.token_at
+
+    def counting(node, offset):
+        nonlocal calls
+        calls += 1
+        return real(node, offset)
+    monkeypatch.setattr(navigation, "token_at", counting)
+    found = navigation.highlights(an, text.index("$a"))
+    assert len(found) == n + 2          # the assignment, the n uses and $c::a
+    assert calls < 50, calls
+
+
+def test_a_type_argument_hash_with_an_array_key_is_no_exception() -> None:
+    """`Struct[{[1] => Integer}]`: an array as a hash key in a type's arguments (fuzz seed 2033,
+    case 5249: TypeError, unhashable type 'list', in hover)."""
+    text = "$t = Struct[{[1] => Integer}]\n"
+    an = analyze(parse(text))
+    assert hover(an, text.index("Struct") + 1) is not None
