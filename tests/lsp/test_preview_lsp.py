@@ -29,8 +29,11 @@ DOC = """class demo::web (
 
 
 def _configure(client, facts: str, node: str = "") -> None:
+    # (a generous evaluation budget: this tests what the previews say, and on a loaded machine
+    # the default 50 ms an expression can run out before the faded branches are decided)
     client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
-        settings={"puppet": {"diagnostics": {"debounceMs": 0}, "previews": {"facts": facts, "node": node}}}))
+        settings={"puppet": {"diagnostics": {"debounceMs": 0},
+                             "previews": {"facts": facts, "node": node, "timeoutMs": 2000}}}))
 
 
 async def _labels(client, uri) -> set:
