@@ -1308,6 +1308,10 @@ class Parser:
     def postfix_access_only(self, left: GreenNode) -> GreenNode:
         """A type with its parameters: only '[…]' may follow (parameter and return types)."""
         while self.kinds[self.i] == K.LBRACK:
+            if left.height >= MAX_CHAIN:
+                # as in postfix: '[0][0]…' thousands long would make a tree that deep
+                # (fuzz seed 2034, case 8453: the walks of validation ran out of stack)
+                return self.chain_too_long(left)
             left = self.access(left, "a type parameter")
         return left
 

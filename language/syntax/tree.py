@@ -37,12 +37,7 @@ class GreenNode:
     @property
     def width(self) -> int:
         w = self._width
-        if w < 0:
-            w = 0
-            for c in self.children:
-                w += len(c[1]) if type(c) is tuple else c.width
-            self._width = w
-        return w
+        return w if w >= 0 else _compute_width(self)
 
     def text(self) -> str:
         parts: list = []
@@ -74,6 +69,30 @@ class GreenNode:
 
     def __repr__(self) -> str:
         return f"GreenNode({self.kind}, {len(self.children)} children)"
+
+
+def _compute_width(root: GreenNode) -> int:
+    # Iterative post-order, as _compute_height: a chain of thousands of nodes (a long operator
+    # chain inside nesting, fuzz seed 2034 case 8453) exhausted the recursion limit here.
+    stack: list = [[root, iter(root.children), 0]]
+    while stack:
+        top = stack[-1]
+        for c in top[1]:
+            if type(c) is tuple:
+                top[2] += len(c[1])
+                continue
+            if c._width >= 0:
+                top[2] += c._width
+                continue
+            stack.append([c, iter(c.children), 0])
+            break
+        else:
+            stack.pop()
+            node = top[0]
+            node._width = top[2]
+            if stack:
+                stack[-1][2] += node._width
+    return root._width
 
 
 def _compute_height(root: GreenNode) -> int:

@@ -41,6 +41,10 @@ PATHOLOGICAL = {
     # validation's variable-name pattern backtracked exponentially on this (froze)
     "variable name failing at its end": "$::" + "a" * 40 + "::é = 1\n",
     "epp": "<% if true { %>" * 2000,
+    # a type's parameters take only '[…]': that loop had no bound (fuzz seed 2034 case 8453,
+    # a 2,300-level tree whose walks ran out of stack)
+    "type parameter accesses": "type T = Pattern[\n$x = $a" + "[0]" * 3000 + "]\n",
+    "type alias accesses": "type T = Foo" + "[0]" * 3000 + "\n",
 }
 
 
