@@ -13,6 +13,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
 REPO = Path(__file__).resolve().parents[2]
 WORKSPACE = REPO / "fixtures" / "lsp" / "workspace"
+HIERA_REPO = REPO / "fixtures" / "workspace" / "hiera-repo"   # a whole control repository
 SAMPLES = REPO / "fixtures" / "lsp" / "samples"   # copies of ../shared/bench/samples, so the tests need nothing beside the clone
 SERVER = [sys.executable, "-m", "puppet_ls.server.cli", "--stdio"]
 CLIENTS = ["visual-studio-code", "neovim@v0.7.0", "neovim@v0.11.0", "emacs"]
@@ -93,5 +94,23 @@ async def client(lsp_client: LanguageClient, request):
         workspace_folders=[types.WorkspaceFolder(uri=WORKSPACE.as_uri(), name="workspace")],
         initialization_options={"diagnostics": {"debounceMs": 0}},
     ))
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER), scope="module")
+async def hiera_repo_client(lsp_client: LanguageClient, request):
+    """VS Code's client on the control repository HIERA_REPO, configured with the test module's
+    ``SETTINGS`` and ready once the workspace index finds the module's ``INDEX_READY`` symbol."""
+    settings = request.module.SETTINGS
+    track_versions(lsp_client)
+    lsp_client.set_configuration(settings, section="puppet")
+    await lsp_client.initialize_session(types.InitializeParams(
+        capabilities=client_capabilities("visual-studio-code"),
+        root_uri=HIERA_REPO.as_uri(),
+        workspace_folders=[types.WorkspaceFolder(uri=HIERA_REPO.as_uri(), name="hiera-repo")],
+        initialization_options=settings,
+    ))
+    await wait_for_index(lsp_client, request.module.INDEX_READY)
     yield
     await lsp_client.shutdown_session()

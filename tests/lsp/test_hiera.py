@@ -9,36 +9,26 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import pytest_lsp
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp import LanguageClient
 
-from .conftest import SERVER, position, track_versions, wait_for_diagnostics, wait_for_index
+from .conftest import HIERA_REPO as REPO
+from .conftest import position, wait_for_diagnostics
 
 pytestmark = [pytest.mark.asyncio(loop_scope="module"),
               pytest.mark.filterwarnings("error::pytest_lsp.LspSpecificationWarning")]
 
-REPO = Path(__file__).resolve().parents[2] / "fixtures" / "workspace" / "hiera-repo"
 FACTS = {"os": {"family": "RedHat", "name": "Rocky", "release": {"major": "9"}},
          "networking": {"fqdn": "web01.example.com", "domain": "example.com"},
          "clientcert": "web01.example.com", "role": "webserver", "locations": ["paris", "dc1"], "team": "ops"}
+INDEX_READY = "profile::web"   # a symbol that the index has once it is built
 SETTINGS = {"diagnostics": {"debounceMs": 0},
             "hiera": {"facts": FACTS, "globalConfig": str(REPO / "global" / "hiera.yaml")}}
 
 
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER), scope="module")
-async def client(lsp_client: LanguageClient):
-    track_versions(lsp_client)
-    lsp_client.set_configuration(SETTINGS, section="puppet")
-    await lsp_client.initialize_session(types.InitializeParams(
-        capabilities=client_capabilities("visual-studio-code"),
-        root_uri=REPO.as_uri(),
-        workspace_folders=[types.WorkspaceFolder(uri=REPO.as_uri(), name="hiera-repo")],
-        initialization_options=SETTINGS,
-    ))
-    await wait_for_index(lsp_client, "profile::web")
-    yield
-    await lsp_client.shutdown_session()
+@pytest.fixture(scope="module")
+def client(hiera_repo_client: LanguageClient) -> LanguageClient:
+    return hiera_repo_client
 
 
 def _open(client: LanguageClient, path: Path, language: str, text: str | None = None) -> tuple:
