@@ -4,17 +4,10 @@
 -- Usage: nvim --headless --clean -n -S e2e.lua FILE.pp
 -- Env: LSP_CMD (JSON list), LSP_OUT (result file), HOVER_POS and COMPLETION_POS ("line:col",
 --      0-based), LSP_TIMEOUT_MS (default 15000).
--- Every step runs under pcall and the script always ends in qall!/cquit: an uncaught error in a
+-- harness.lua runs the steps under pcall and always ends in qall!/cquit: an uncaught error in a
 -- -S script would leave headless nvim waiting forever.
-local out_path = assert(os.getenv('LSP_OUT'), 'LSP_OUT not set')
-local timeout = tonumber(os.getenv('LSP_TIMEOUT_MS') or '15000')
-local v = vim.version()
-local result = { nvim_version = string.format('%d.%d.%d', v.major, v.minor, v.patch) }
-
-local function pos(name)
-  local l, c = os.getenv(name):match('^(%d+):(%d+)$')
-  return { line = tonumber(l), character = tonumber(c) }
-end
+local H = dofile(debug.getinfo(1, 'S').source:match('^@(.*[/\\])') .. 'harness.lua')
+local result, timeout, pos = H.result, H.timeout, H.pos
 
 local function markup_text(contents)   -- MarkupContent | MarkedString | MarkedString[]
   if type(contents) == 'string' then return contents end
@@ -24,28 +17,12 @@ local function markup_text(contents)   -- MarkupContent | MarkedString | MarkedS
   return table.concat(parts, '\n')
 end
 
-local function finish(code)
-  local f = assert(io.open(out_path, 'w'))
-  f:write(vim.fn.json_encode(result))
-  f:close()
-  vim.cmd(code == 0 and 'qall!' or ('cquit ' .. code))
-end
-
-local ok, err = pcall(function()
-  local cmd = vim.fn.json_decode(os.getenv('LSP_CMD'))
+H.run(function()
   local bufnr = vim.api.nvim_get_current_buf()
   result.filetype = vim.bo[bufnr].filetype
-  local client_id = vim.lsp.start_client({
-    name = 'puppet_ls',
-    cmd = cmd,
-    root_dir = vim.fn.getcwd(),
-    on_exit = function(code, signal) result.server_exit = { code = code, signal = signal } end,
-  })
-  assert(client_id, 'start_client failed')
-  assert(vim.lsp.buf_attach_client(bufnr, client_id), 'buf_attach_client failed')
+  local client_id, client = H.attach(bufnr)
 
   -- diagnostics: what vim.diagnostic shows as signs / virtual text
-  result.diagnostics_arrived = vim.wait(timeout, function() return #vim.diagnostic.get(bufnr) > 0 end, 20)
   result.diagnostics = {}
   for _, d in ipairs(vim.diagnostic.get(bufnr)) do
     table.insert(result.diagnostics, { lnum = d.lnum, col = d.col, end_lnum = d.end_lnum, end_col = d.end_col,
@@ -53,7 +30,6 @@ local ok, err = pcall(function()
       code = d.user_data and d.user_data.lsp and d.user_data.lsp.code or d.code })
   end
 
-  local client = vim.lsp.get_client_by_id(client_id)
   local caps = client.server_capabilities or client.resolved_capabilities or {}
   result.hover_provider = (caps.hoverProvider or caps.hover) and true or false
   result.completion_provider = (caps.completionProvider or caps.completion) and true or false
@@ -97,8 +73,5 @@ local ok, err = pcall(function()
     end
   end
 
-  vim.lsp.stop_client(client_id)
-  vim.wait(5000, function() return vim.lsp.get_client_by_id(client_id) == nil end, 20)
+  H.stop(client_id)
 end)
-if not ok then result.error = tostring(err) end
-finish(ok and 0 or 3)

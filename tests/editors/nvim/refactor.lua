@@ -5,31 +5,12 @@
 -- an action is picked), and writes the buffer after each step as JSON.
 -- Usage: nvim --headless --clean -n -S refactor.lua FILE.pp
 -- Env: LSP_CMD (JSON list), LSP_OUT, RENAME_POS and QUICKFIX_POS ("line:col", 0-based), RENAME_TO.
-local out_path = assert(os.getenv('LSP_OUT'), 'LSP_OUT not set')
-local timeout = tonumber(os.getenv('LSP_TIMEOUT_MS') or '15000')
-local v = vim.version()
-local result = { nvim_version = string.format('%d.%d.%d', v.major, v.minor, v.patch) }
+local H = dofile(debug.getinfo(1, 'S').source:match('^@(.*[/\\])') .. 'harness.lua')
+local result, timeout, pos = H.result, H.timeout, H.pos
 
-local function pos(name)
-  local l, c = os.getenv(name):match('^(%d+):(%d+)$')
-  return { line = tonumber(l), character = tonumber(c) }
-end
-
-local function finish(code)
-  local f = assert(io.open(out_path, 'w'))
-  f:write(vim.fn.json_encode(result))
-  f:close()
-  vim.cmd(code == 0 and 'qall!' or ('cquit ' .. code))
-end
-
-local ok, err = pcall(function()
-  local cmd = vim.fn.json_decode(os.getenv('LSP_CMD'))
+H.run(function()
   local bufnr = vim.api.nvim_get_current_buf()
-  local client_id = vim.lsp.start_client({ name = 'puppet_ls', cmd = cmd, root_dir = vim.fn.getcwd() })
-  assert(client_id, 'start_client failed')
-  assert(vim.lsp.buf_attach_client(bufnr, client_id), 'buf_attach_client failed')
-  result.diagnostics_arrived = vim.wait(timeout, function() return #vim.diagnostic.get(bufnr) > 0 end, 20)
-  local client = vim.lsp.get_client_by_id(client_id)
+  local client_id, client = H.attach(bufnr)
   local caps = client.server_capabilities or client.resolved_capabilities or {}
   result.rename_provider = (caps.renameProvider or caps.rename) and true or false
   local function text() return table.concat(vim.api.nvim_buf_get_lines(bufnr, 0, -1, false), '\n') end
@@ -60,8 +41,5 @@ local ok, err = pcall(function()
   end
   result.after_fix = text()
 
-  vim.lsp.stop_client(client_id)
-  vim.wait(5000, function() return vim.lsp.get_client_by_id(client_id) == nil end, 20)
+  H.stop(client_id)
 end)
-if not ok then result.error = tostring(err) end
-finish(ok and 0 or 3)
