@@ -79,13 +79,19 @@ def module_name(dirname: str, metadata_text: str | None = None) -> str:
     return dirname.split("-")[-1].lower()
 
 
-def parse_metadata(text: str) -> dict:
-    """metadata.json as a dict ({} when it is not valid JSON or not an object)."""
+def json_object(text: str) -> dict | None:
+    """The object a JSON file holds (metadata.json, a task's metadata, an external fact file);
+    None when the text is not valid JSON or holds something else."""
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):
-        return {}
-    return data if isinstance(data, dict) else {}
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def parse_metadata(text: str) -> dict:
+    """metadata.json as a dict ({} when it is not valid JSON or not an object)."""
+    return json_object(text) or {}
 
 
 def parse_environment_conf(text: str) -> dict:
@@ -136,7 +142,9 @@ def index_source(path: str, text: str, module: str = "", role: str = "manifest")
     elif role == "ruby_type":
         _index_ruby_type(entry, text)
     elif role == "task":
-        entry.entities.extend(index_task(path, module, text))
+        data = json_object(text)
+        if data is not None:
+            entry.entities.append(index_task(path, module, data))
     elif role == "fact":
         for m in re.finditer(r"Facter\.add\(\s*(?::(\w+)|['\"](\w+)['\"])", text):
             name = m.group(1) or m.group(2)
@@ -154,12 +162,7 @@ def _external_fact_names(path: str, text: str) -> list:
     """(name, start, end) of the facts an external fact file of a module's ``facts.d`` sets:
     ``key=value`` lines (.txt), the top-level keys of a .yaml or .json mapping."""
     if path.endswith(".json"):
-        try:
-            data = json.loads(text)
-        except (ValueError, RecursionError):
-            return []
-        if not isinstance(data, dict):
-            return []
+        data = json_object(text) or {}
         return [(k, max(0, text.find(json.dumps(k))), max(0, text.find(json.dumps(k))) + len(k) + 2)
                 for k in data if isinstance(k, str)]
     sep = "=" if path.endswith(".txt") else ":"

@@ -20,14 +20,8 @@ def task_name(module: str, relpath: str) -> str:
     return module if base == "init" else f"{module}::{base}"
 
 
-def index_task(path: str, module: str, text: str) -> list:
-    """The task entity a metadata file defines ([] when it is not a JSON object)."""
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):
-        return []
-    if not isinstance(data, dict):
-        return []
+def index_task(path: str, module: str, data: dict) -> Entity:
+    """The task entity a metadata file defines (``data``: the file's JSON object)."""
     name = task_name(module, path)
     raw = data.get("parameters")
     params = []
@@ -53,9 +47,9 @@ def index_task(path: str, module: str, text: str) -> list:
     raw_description = data.get("description")
     description = raw_description if isinstance(raw_description, str) else ""
     sig = f"task {name}(" + ", ".join(f"{p.type_text or 'Any'} ${p.name}" for p in params) + ")"
-    return [Entity("task", name, path, 0, 0, tuple(params), sig, description,
-                   extra={"param_docs": docs, "implementations": files, "sensitive": tuple(sensitive),
-                          "supports_noop": data.get("supports_noop") is True})]
+    return Entity("task", name, path, 0, 0, tuple(params), sig, description,
+                  extra={"param_docs": docs, "implementations": files, "sensitive": tuple(sensitive),
+                         "supports_noop": data.get("supports_noop") is True})
 
 
 def task_markdown(e: Entity) -> str:
