@@ -1,4 +1,5 @@
-"""Expected-output files for data-driven tests: compare, or rewrite with UPDATE_EXPECT=1."""
+"""Expected-output files for data-driven tests: compare, or rewrite with UPDATE_EXPECT=1; and
+fixture files that mark cursor positions with ‸."""
 from __future__ import annotations
 
 import os
@@ -15,3 +16,17 @@ def assert_expected(path: Path, actual: str) -> None:
     assert path.exists(), f"{path} is missing; run with UPDATE_EXPECT=1 to create it"
     expected = path.read_text(encoding="utf-8")
     assert actual == expected, f"output differs from {path} (run with UPDATE_EXPECT=1 to accept)"
+
+
+CURSOR = "‸"
+
+
+def read_marked(path: Path) -> tuple[str, list[int]]:
+    """The text of a fixture file without its CURSOR marks, and the offsets where they stood."""
+    parts = path.read_text(encoding="utf-8").split(CURSOR)
+    cursors = []
+    text = ""
+    for p in parts[:-1]:
+        text += p
+        cursors.append(len(text))
+    return text + parts[-1], cursors

@@ -14,22 +14,14 @@ from puppet_ls.language.ide import completion, folding, hover, navigation, previ
 from puppet_ls.language.ide.diagnostics import parse_for_path
 from puppet_ls.language.ide.symbols import document_symbols
 from puppet_ls.language.syntax.lines import LineIndex
-from tests.expect import assert_expected
+from tests.expect import assert_expected, read_marked
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "lsp" / "ide"
 CASES = sorted(FIXTURES.glob("*.pp"))
-CURSOR = "‸"
 
 
 def check(path: Path) -> str:
-    raw = path.read_text(encoding="utf-8")
-    cursors = []
-    parts = raw.split(CURSOR)
-    text = ""
-    for p in parts[:-1]:
-        text += p
-        cursors.append(len(text))
-    text += parts[-1]
+    text, cursors = read_marked(path)
     an = analyze(parse_for_path(text, str(path)))
     index = LineIndex(text)
 

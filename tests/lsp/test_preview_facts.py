@@ -18,11 +18,10 @@ from puppet_ls.language.knowledge.factsets import fact_set
 from puppet_ls.language.syntax.lines import LineIndex
 from puppet_ls.server.catalog_preview import manifest_of
 from puppet_ls.server.factsfile import class_resolver, load_context
-from tests.expect import assert_expected
+from tests.expect import assert_expected, read_marked
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "preview"
 CASES = sorted(FIXTURES.glob("*.pp"))
-CURSOR = "‸"
 
 
 def _contexts(first_line: str) -> list:
@@ -49,14 +48,7 @@ def _contexts(first_line: str) -> list:
 
 
 def check(path: Path) -> str:
-    raw = path.read_text(encoding="utf-8")
-    cursors = []
-    parts = raw.split(CURSOR)
-    text = ""
-    for p in parts[:-1]:
-        text += p
-        cursors.append(len(text))
-    text += parts[-1]
+    text, cursors = read_marked(path)
     an = analyze(parse_for_path(text, str(path)))
     index = LineIndex(text)
 
