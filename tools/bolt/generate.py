@@ -96,13 +96,22 @@ def _tags(comment: list[str]) -> tuple[str, dict, str]:
     return "\n".join(desc).strip(), params, ret.strip()
 
 
-def read_function(path: Path) -> dict | None:
+def _created(path: Path, pattern: re.Pattern) -> tuple[str, list[str], int, str] | None:
+    """(text, lines, line index, name) of the first line of a Ruby source where ``pattern``
+    (``create_function``, ``create_type``) finds the name of what the file defines; None if no line does."""
     text = path.read_text(encoding="utf-8")
     lines = text.splitlines()
-    start = next((i for i, line in enumerate(lines) if _CREATE_FUNCTION.search(line)), None)
-    if start is None:
+    for i, line in enumerate(lines):
+        m = pattern.search(line)
+        if m:
+            return text, lines, i, m.group(1)
+    return None
+
+
+def read_function(path: Path) -> dict | None:
+    if (found := _created(path, _CREATE_FUNCTION)) is None:
         return None
-    name = _CREATE_FUNCTION.search(lines[start]).group(1)  # type: ignore[union-attr]
+    _, lines, start, name = found
     doc = "\n".join(_comment_block(lines, start)).strip()
     signatures = []
     i = start + 1
@@ -166,12 +175,9 @@ def _interface_members(interface: str, section: str) -> list[str]:
 
 
 def read_datatype(path: Path) -> dict | None:
-    text = path.read_text(encoding="utf-8")
-    lines = text.splitlines()
-    start = next((i for i, line in enumerate(lines) if _CREATE_TYPE.search(line)), None)
-    if start is None:
+    if (found := _created(path, _CREATE_TYPE)) is None:
         return None
-    name = _CREATE_TYPE.search(lines[start]).group(1)  # type: ignore[union-attr]
+    text, lines, start, name = found
     doc_lines = [t for t in _comment_block(lines, start) if not t.startswith("@!method")]
     doc = "\n".join(doc_lines).strip()
     m = re.search(r"interface\s+<<-PUPPET\n(.*?)\n\s*PUPPET", text, re.DOTALL)
