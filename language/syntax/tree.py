@@ -11,7 +11,8 @@ Concatenating the texts of all tokens of the root gives back the source exactly.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
+import operator
+from collections.abc import Callable, Iterator
 
 from . import kinds as K
 
@@ -72,49 +73,53 @@ class GreenNode:
 
 
 def _compute_width(root: GreenNode) -> int:
-    # Iterative post-order, as _compute_height: a chain of thousands of nodes (a long operator
-    # chain inside nesting, fuzz seed 2034 case 8453) exhausted the recursion limit here.
-    stack: list = [[root, iter(root.children), 0]]
-    while stack:
-        top = stack[-1]
-        for c in top[1]:
-            if type(c) is tuple:
-                top[2] += len(c[1])
-                continue
-            if c._width >= 0:
-                top[2] += c._width
-                continue
-            stack.append([c, iter(c.children), 0])
-            break
-        else:
-            stack.pop()
-            node = top[0]
-            node._width = top[2]
-            if stack:
-                stack[-1][2] += node._width
-    return root._width
+    return _fold_up(root, "_width", _token_width, operator.add, _same)
 
 
 def _compute_height(root: GreenNode) -> int:
-    # Iterative post-order; heights already known are not walked again.
+    return _fold_up(root, "_height", None, max, _one_more)
+
+
+def _token_width(token: tuple) -> int:
+    return len(token[1])
+
+
+def _same(value: int) -> int:
+    return value
+
+
+def _one_more(value: int) -> int:
+    return value + 1
+
+
+def _fold_up(root: GreenNode, slot: str, token_value: Callable[[tuple], int] | None,
+             join: Callable[[int, int], int], close: Callable[[int], int]) -> int:
+    """Caches in ``slot`` (``_width``, ``_height``) the value of ``root`` and of every node below
+    it that has none yet (-1): ``close`` of the ``join`` of its tokens' ``token_value`` (without
+    one, tokens count for nothing) and its child nodes' values.  Iterative post-order: a chain of
+    thousands of nodes (a long operator chain inside nesting, fuzz seed 2034 case 8453) exhausted
+    the recursion limit here; values already known are not walked again."""
     stack: list = [[root, iter(root.children), 0]]
     while stack:
         top = stack[-1]
         for c in top[1]:
             if type(c) is tuple:
+                if token_value is not None:
+                    top[2] = join(top[2], token_value(c))
                 continue
-            if c._height >= 0:
-                top[2] = max(top[2], c._height)
+            known = getattr(c, slot)
+            if known >= 0:
+                top[2] = join(top[2], known)
                 continue
             stack.append([c, iter(c.children), 0])
             break
         else:
             stack.pop()
-            node = top[0]
-            node._height = top[2] + 1
-            if stack and node._height > stack[-1][2]:
-                stack[-1][2] = node._height
-    return root._height
+            value = close(top[2])
+            setattr(top[0], slot, value)
+            if stack:
+                stack[-1][2] = join(stack[-1][2], value)
+    return getattr(root, slot)
 
 
 def _collect_text(node: GreenNode, parts: list) -> None:
