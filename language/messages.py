@@ -486,6 +486,20 @@ _text("OBJECT_TYPE_ARGUMENT_MUST_HASH", "ILLEGAL_TYPE_PARAMETER", "Object-Type[]
 _text("TYPESET_TYPE_ARGUMENT_MUST_HASH", "ILLEGAL_TYPE_PARAMETER", "TypeSet-Type[] argument must be a Hash. Got {kind}")
 _text("TYPESET_TYPES_MUST_HASH", "ILLEGAL_TYPE_PARAMETER", "TypeSet 'types' must be a Hash")
 _text("TYPESET_TYPE_MUST_TYPE_OR", "ILLEGAL_TYPE_PARAMETER", "TypeSet type '{name}' must be a type or a Hash")
+# An Object type's declaration hash (Object[{...}], types/build.py object_from_hash), in Puppet's
+# words: {expected} and {actual} as its type mismatch describer writes them ("a Type value", "Integer").
+_text("OBJECT_INITIALIZER_UNRECOGNIZED_KEY", "ILLEGAL_TYPE_PARAMETER", "object initializer has wrong type, unrecognized key '{key}'")
+_text("OBJECT_INITIALIZER_ENTRY_WRONG_TYPE", "ILLEGAL_TYPE_PARAMETER", "object initializer has wrong type, entry '{entry}' expects {expected}, got {actual}")
+_text("OBJECT_PARENT_UNRESOLVED", "ILLEGAL_TYPE_PARAMETER", "reference to unresolved type '{name}'")
+_text("OBJECT_ATTRIBUTE_WRONG_TYPE", "ILLEGAL_TYPE_PARAMETER", "attribute {label}[{name}] has wrong type, expects a Type value, got {actual}")
+_text("OBJECT_ATTRIBUTE_TYPE_WRONG_TYPE", "ILLEGAL_TYPE_PARAMETER", "initializer for attribute {label}[{name}] has wrong type, entry 'type' expects a Type value, got {actual}")
+_text("OBJECT_FUNCTION_WRONG_TYPE", "ILLEGAL_TYPE_PARAMETER", "function {label}[{name}] has wrong type, expects a Type[Callable] value, got {actual}")
+# A named Object type narrowed by its type parameters (MyType[...], types/build.py parameterize_object);
+# type_parameter ... is also Object[{type_parameters => ...}]'s text for a parameter that is no type.
+_text("OBJECT_TYPE_NOT_PARAMETERIZABLE", "ILLEGAL_TYPE", "The {label}-Type cannot be parameterized using []")
+_text("OBJECT_TYPE_UNKNOWN_PARAMETER", "ILLEGAL_TYPE", "'{name}' is not a known type parameter for {label}-Type")
+_text("OBJECT_TYPE_EMPTY_PARAMETER_LIST", "ILLEGAL_TYPE", "The {label}-Type cannot be parameterized using an empty parameter list")
+_text("OBJECT_TYPE_PARAMETER_WRONG_TYPE", "ILLEGAL_TYPE", "type_parameter {label}[{name}] has wrong type, expects {expected}, got {actual}")
 
 # The preamble of an error raised while evaluating an expression, which makes it Puppet's
 # RUNTIME_ERROR whatever its own code (EvalError.prefix, EvalError.puppet_issue_code).
@@ -752,6 +766,10 @@ _fragment("ONIGMO_CLASS_INTERSECTION", "character class intersection")
 _fragment("ONIGMO_PREMATURE_END_OF_CLASS", "premature end of char-class")
 _fragment("ONIGMO_BAD_REPEAT_RANGE", "upper is smaller than lower in repeat range")
 _fragment("ONIGMO_EMPTY_RANGE", "empty range in char class")
+_fragment("ONIGMO_UNDEFINED_NAME_REFERENCE", "undefined name <{name}> reference")
+_fragment("ONIGMO_INVALID_GROUP_NAME", "invalid group name <{name}>")
+_fragment("ONIGMO_EMPTY_GROUP_NAME", "group name is empty")
+_fragment("ONIGMO_INVALID_HEX_ESCAPE", "invalid hex escape")
 _fragment("REGEXP_ERROR", "{reason}: /{pattern}/")
 _fragment("REGEXP_INVALID", "invalid regular expression: /{pattern}/")
 # A suggestion appended to HIERA_UNKNOWN_CLASS_PARAMETER.

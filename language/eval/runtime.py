@@ -186,17 +186,23 @@ _RUBY_CLASSES = {
 # ---- regular expressions --------------------------------------------------------------------
 
 # Python's complaints about a pattern, as Ruby's regexp engine (Onigmo) words them.
-# Python's re texts for what Onigmo also refuses, and the fragment of Onigmo's text for each.
-_ONIGMO_ERRORS = (
-    ("unterminated character set", "ONIGMO_PREMATURE_END_OF_CLASS"),
-    ("missing ), unterminated subpattern", "ONIGMO_UNMATCHED_PAREN"),
-    ("unbalanced parenthesis", "ONIGMO_UNMATCHED_CLOSE_PAREN"),
-    ("nothing to repeat", "ONIGMO_NOTHING_TO_REPEAT"),
-    ("min repeat greater than max repeat", "ONIGMO_BAD_REPEAT_RANGE"),
-    ("bad character range", "ONIGMO_EMPTY_RANGE"),
-    ("bad escape (end of pattern)", "ONIGMO_TOO_SHORT_ESCAPE"),
-    ("unknown extension ?P", "ONIGMO_UNDEFINED_GROUP_OPTION"),
-)
+# Python's re texts for what Onigmo also refuses (a pattern matched at their start, its groups the
+# arguments), and the fragment of Onigmo's text for each.
+_ONIGMO_ERRORS = tuple((re.compile(py), key) for py, key in (
+    (r"unterminated character set", "ONIGMO_PREMATURE_END_OF_CLASS"),
+    (r"missing \), unterminated subpattern", "ONIGMO_UNMATCHED_PAREN"),
+    (r"unbalanced parenthesis", "ONIGMO_UNMATCHED_CLOSE_PAREN"),
+    (r"nothing to repeat", "ONIGMO_NOTHING_TO_REPEAT"),
+    (r"min repeat greater than max repeat", "ONIGMO_BAD_REPEAT_RANGE"),
+    (r"bad character range", "ONIGMO_EMPTY_RANGE"),
+    (r"bad escape \(end of pattern\)", "ONIGMO_TOO_SHORT_ESCAPE"),
+    (r"unknown extension \?P", "ONIGMO_UNDEFINED_GROUP_OPTION"),
+    (r"unknown group name '(?P<name>[^']*)'", "ONIGMO_UNDEFINED_NAME_REFERENCE"),
+    (r"bad character in group name '(?P<name>[^']*)'", "ONIGMO_INVALID_GROUP_NAME"),
+    (r"invalid group reference", "ONIGMO_INVALID_BACKREF"),
+    (r"missing group name", "ONIGMO_EMPTY_GROUP_NAME"),
+    (r"incomplete escape \\x", "ONIGMO_INVALID_HEX_ESCAPE"),
+))
 
 
 def regexp_error(pattern: str) -> str:
@@ -214,12 +220,11 @@ def regexp_error(pattern: str) -> str:
     except RubyRegexpError as exc:
         return render("REGEXP_ERROR", reason=exc, pattern=pattern)
     except re.error as exc:
-        msg = str(exc)
         for py, key in _ONIGMO_ERRORS:
-            if msg.startswith(py):
-                return render("REGEXP_ERROR", reason=render(key), pattern=pattern)
-        # No Onigmo equivalent known: Python's own reason, without its position.
-        return render("REGEXP_ERROR", reason=re.sub(r" at position \d+.*", "", msg), pattern=pattern)
+            found = py.match(exc.msg)
+            if found:
+                return render("REGEXP_ERROR", reason=render(key, **found.groupdict()), pattern=pattern)
+        # No Onigmo equivalent known: the registry's own words, never Python's text.
     except (RecursionError, OverflowError, ValueError):
         pass
     return render("REGEXP_INVALID", pattern=pattern)

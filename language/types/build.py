@@ -610,15 +610,18 @@ def object_from_hash(h: dict, err) -> m.ObjectType:
                "equality", "equality_include_type", "serialization", "annotations"}
     for k in h:
         if k not in allowed:
-            raise err(f"object initializer has wrong type, unrecognized key '{k}'")
+            raise err(render("OBJECT_INITIALIZER_UNRECOGNIZED_KEY", key=k))
     name = h.get("name")
     if name is not None and not isinstance(name, str):
-        raise err("Object 'name' must be a String")
+        raise err(render("OBJECT_INITIALIZER_ENTRY_WRONG_TYPE", entry="name", actual=_got(name),
+                         expected="a match for Pattern[/\\A[A-Z][\\w]*(?:::[A-Z][\\w]*)*\\z/]"))
     parent = h.get("parent")
     if parent is not None and not isinstance(parent, m.PType):
-        raise err("Object 'parent' must be a type")
+        raise err(render("OBJECT_INITIALIZER_ENTRY_WRONG_TYPE", entry="parent", expected="a Type value",
+                         actual=_got(parent)))
     if isinstance(parent, m.TypeReferenceType):
-        raise err(f"reference to unresolved type '{parent.text}'")
+        raise err(render("OBJECT_PARENT_UNRESOLVED", name=parent.text))
+    label = name or "Object"
     attrs = []
     for an, spec in (h.get("attributes") or {}).items():
         if isinstance(spec, m.PType):
@@ -626,15 +629,16 @@ def object_from_hash(h: dict, err) -> m.ObjectType:
         elif isinstance(spec, dict):
             t = spec.get("type", m.ANY)
             if not isinstance(t, m.PType):
-                raise err(f"attribute '{an}' type must be a type")
+                raise err(render("OBJECT_ATTRIBUTE_TYPE_WRONG_TYPE", label=label, name=an, actual=_got(t)))
             attrs.append(m.ObjectAttribute(str(an), t, "value" in spec, _freeze(spec.get("value")),
                                            spec.get("kind"), spec.get("final") is True,
                                            spec.get("override") is True))
         else:
-            raise err(f"attribute '{an}' must be a type or a Hash")
+            raise err(render("OBJECT_ATTRIBUTE_WRONG_TYPE", label=label, name=an, actual=_got(spec)))
     constants = h.get("constants") or {}
     if not isinstance(constants, dict):
-        raise err("Object 'constants' must be a Hash")
+        raise err(render("OBJECT_INITIALIZER_ENTRY_WRONG_TYPE", entry="constants", expected="a Hash value",
+                         actual=_got(constants)))
     for cn, cv in constants.items():
         # a constant is an attribute of kind constant whose type is inferred from its value
         from .algebra import generalize, infer
@@ -645,7 +649,8 @@ def object_from_hash(h: dict, err) -> m.ObjectType:
         if isinstance(spec, dict):
             spec = spec.get("type", m.ANY)
         if not isinstance(spec, m.PType):
-            raise err(f"type parameter '{pn}' must be a type")
+            raise err(render("OBJECT_TYPE_PARAMETER_WRONG_TYPE", label=label, name=pn, expected="a Type value",
+                             actual=_got(spec)))
         tparams.append((str(pn), spec))
     equality = h.get("equality")
     if isinstance(equality, str):
@@ -653,21 +658,24 @@ def object_from_hash(h: dict, err) -> m.ObjectType:
     elif isinstance(equality, list):
         equality = tuple(str(e) for e in equality)
     elif equality is not None:
-        raise err("Object 'equality' must be a String or an Array of String")
+        raise err(render("OBJECT_INITIALIZER_ENTRY_WRONG_TYPE", entry="equality", actual=_got(equality),
+                         expected="a match for Variant[Pattern[/\\A[a-z_]\\w*\\z/], Array[Pattern[/\\A[a-z_]\\w*\\z/]]]"))
     funcs = []
     for fn, spec in (h.get("functions") or {}).items():
         if isinstance(spec, dict):
             spec = spec.get("type", m.CALLABLE)
         if not isinstance(spec, m.CallableType):
-            raise err(f"function '{fn}' must be a Callable")
+            raise err(render("OBJECT_FUNCTION_WRONG_TYPE", label=label, name=fn, actual=_got(spec)))
         funcs.append((str(fn), spec))
     annotations = h.get("annotations")
     anns = []
     if annotations is not None:
         if not isinstance(annotations, dict) or not all(
                 isinstance(k, m.PType) and isinstance(v, dict) for k, v in annotations.items()):
-            raise err("object initializer has wrong type, entry 'annotations' expects a value "
-                      f"of type Undef or {_ANNOTATIONS_TEXT}")
+            # Puppet names the whole expected type only when a Hash was given
+            raise err(render("OBJECT_INITIALIZER_ENTRY_WRONG_TYPE", entry="annotations", actual=_got(annotations),
+                             expected="a value of type Undef or " + (
+                                 _ANNOTATIONS_TEXT if isinstance(annotations, dict) else "Hash")))
         # kept as written: whether each key is an Annotation type is checked once all aliases
         # are known (object_type_problem)
         anns = [(k, tuple((str(n), _freeze(x)) for n, x in v.items()))
@@ -767,14 +775,14 @@ def parameterize_object(base: m.ObjectType, args: list, err) -> m.ObjectExtType:
     label = base.type_name or "Object"
     pts = object_type_parameters(base)
     if not pts:
-        raise err(f"The {label}-Type cannot be parameterized using []")
+        raise err(render("OBJECT_TYPE_NOT_PARAMETERIZABLE", label=label))
     by_name: dict = {}
     named = len(args) == 1 and isinstance(args[0], dict) and not is_instance(pts[0][1], args[0])
     if named:
         known = dict(pts)
         for pn, pv in args[0].items():
             if pn not in known:
-                raise err(f"'{pn}' is not a known type parameter for {label}-Type")
+                raise err(render("OBJECT_TYPE_UNKNOWN_PARAMETER", name=pn, label=label))
             if not isinstance(pv, DefaultValue):
                 by_name[pn] = _check_type_param(label, pn, known[pn], pv, err)
     else:
@@ -783,12 +791,11 @@ def parameterize_object(base: m.ObjectType, args: list, err) -> m.ObjectExtType:
             if not isinstance(pv, DefaultValue):
                 by_name[pn] = _check_type_param(label, pn, tp, pv, err)
     if not by_name:
-        raise err(f"The {label}-Type cannot be parameterized using an empty parameter list")
+        raise err(render("OBJECT_TYPE_EMPTY_PARAMETER_LIST", label=label))
     return m.ObjectExtType(base, tuple((pn, by_name[pn]) for pn, _ in pts if pn in by_name))
 
 
 def _check_type_param(label: str, pn: str, tp: m.PType, v: Any, err) -> Any:
-    from .algebra import generalize, infer_set
     from .format import type_to_string
     from .relations import is_instance
     # a type parameter may always be given as undef
@@ -797,11 +804,17 @@ def _check_type_param(label: str, pn: str, tp: m.PType, v: Any, err) -> Any:
                                if not isinstance(x, m.UndefType)]
         expected = (" or ".join(members) if len(members) == 2
                     else ", ".join(members[:-1]) + ", or " + members[-1])
-        got = generalize(infer_set(v))
-        got_text = got.name if isinstance(got, m.RegexpType) else type_to_string(got)
-        raise err(f"type_parameter {label}[{pn}] has wrong type, expects a value of type "
-                  f"{expected}, got {got_text}")
+        raise err(render("OBJECT_TYPE_PARAMETER_WRONG_TYPE", label=label, name=pn,
+                         expected="a value of type " + expected, actual=_got(v)))
     return _freeze(v)
+
+
+def _got(v: Any) -> str:
+    """What Puppet's type mismatch messages say was given (``got Integer``)."""
+    from .algebra import generalize, infer_set
+    from .format import type_to_string
+    got = generalize(infer_set(v))
+    return got.name if isinstance(got, m.RegexpType) else type_to_string(got)
 
 
 def _variant_members(t: m.PType) -> list:

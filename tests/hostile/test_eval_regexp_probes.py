@@ -1,13 +1,18 @@
-"""Ruby regexp probes: puppet-ls matches as the real Puppet does, except the listed differences.
+"""Probes against the real Puppet: puppet-ls answers as Puppet 7 does, except the listed differences.
 
-fixtures/hostile/eval_regexp_probes.jsonl holds each probe with the answer of the real Puppet 7
-(recorded through ../shared/oracle) and, where puppet-ls still differs, ``known_difference``
-with the reason.  A probe that agrees while marked as different fails too, so the list stays
-true.  ``UPDATE_EXPECT=1`` re-records Puppet's answers when the oracle can run.
+fixtures/hostile/eval_regexp_probes.jsonl probes Ruby regexp matching,
+fixtures/hostile/eval_message_probes.jsonl the text of errors whose causes come from deep inside
+(an Object type's declaration, an invalid regexp).  Each probe holds the answer of the real
+Puppet 7 (recorded through ../shared/oracle) and, where puppet-ls still differs,
+``known_difference`` with the reason.  A probe that agrees while marked as different fails too,
+so the list stays true.  An error compares by its message without the preambles puppet-ls
+leaves off ("Evaluation Error: ", "Error while evaluating a '[]' expression, ").
+``UPDATE_EXPECT=1`` re-records Puppet's answers when the oracle can run.
 """
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -18,10 +23,12 @@ from puppet_ls.language.eval import run_request
 from tests.expect import UPDATE
 
 ROOT = Path(__file__).resolve().parents[2]
-PROBES_FILE = ROOT / "fixtures" / "hostile" / "eval_regexp_probes.jsonl"
+PROBE_FILES = [ROOT / "fixtures" / "hostile" / name
+               for name in ("eval_regexp_probes.jsonl", "eval_message_probes.jsonl")]
 ORACLE_DIR = ROOT.parent / "shared" / "oracle"
-PROBES = [json.loads(line) for line in PROBES_FILE.read_text(encoding="utf-8").splitlines()
-          if line.strip()]
+PROBES = [dict(json.loads(line), file=path) for path in PROBE_FILES
+          for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+PREAMBLES = re.compile(r"^(Evaluation Error: )?(Error while evaluating a '\[\]' expression, )?")
 # As the oracle runs Puppet 7 (`puppet apply` defaults): unknown variables warn.
 SETTINGS = {"strict": "warning", "strict_variables": False}
 
@@ -30,7 +37,7 @@ def answer(result: dict) -> str:
     if result.get("ok"):
         return result["str"]
     err = result.get("error") or {}
-    return "ERR: " + (err.get("basic_message") or err.get("message") or "")
+    return "ERR: " + PREAMBLES.sub("", err.get("basic_message") or err.get("message") or "")
 
 
 def test_rerecord_with_the_oracle():
@@ -42,11 +49,12 @@ def test_rerecord_with_the_oracle():
     from oracle import PuppetOracle
     with PuppetOracle() as oracle:
         results = oracle.many([p["src"] for p in PROBES])
-    lines = []
+    lines: dict = {path: [] for path in PROBE_FILES}
     for probe, res in zip(PROBES, results):
         probe = dict(probe, puppet=answer(res))
-        lines.append(json.dumps(probe, ensure_ascii=False))
-    PROBES_FILE.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        lines[probe.pop("file")].append(json.dumps(probe, ensure_ascii=False))
+    for path, file_lines in lines.items():
+        path.write_text("\n".join(file_lines) + "\n", encoding="utf-8")
 
 
 @pytest.mark.parametrize("probe", PROBES, ids=[p["src"] for p in PROBES])
@@ -54,6 +62,6 @@ def test_probe(probe):
     mine = answer(run_request({"src": probe["src"], **SETTINGS}))
     if "known_difference" in probe:
         assert mine != probe["puppet"], (
-            f"agrees with Puppet now: remove known_difference from {PROBES_FILE.name}")
+            f"agrees with Puppet now: remove known_difference from {probe['file'].name}")
     else:
         assert mine == probe["puppet"]
