@@ -7,6 +7,7 @@ the sandbox never reads the machine's time zone database, and "current" means UT
 """
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -570,9 +571,18 @@ new_timespan = Function("new_timespan")
 _FORMATS = "Variant[String[2],Array[String[2], 1]]"
 
 
+def _nsecs_of_seconds(s: float) -> int:
+    """Seconds as nanoseconds, truncated; a float too large for that is Ruby's FloatDomainError,
+    whose text is the value."""
+    ns = s * NSECS
+    if isinstance(ns, float) and not math.isfinite(ns):
+        raise EvalError(render("FLOAT_DOMAIN_VALUE", ruby_float="Infinity" if ns > 0 else "-Infinity"))
+    return int(ns)
+
+
 @new_timespan.dispatch("Variant[Integer,Float] seconds")
 def _ts_seconds(c, s):
-    return Timespan(int(s * NSECS))
+    return Timespan(_nsecs_of_seconds(s))
 
 
 @new_timespan.dispatch("String[1] string", f"{_FORMATS} format?")
@@ -616,7 +626,7 @@ def _now(c):
 
 @new_timestamp.dispatch("Variant[Integer,Float] seconds")
 def _tst_seconds(c, s):
-    return Timestamp(int(s * NSECS))
+    return Timestamp(_nsecs_of_seconds(s))
 
 
 @new_timestamp.dispatch("String[1] string", f"{_FORMATS} format?", "String[1] timezone?")

@@ -783,9 +783,12 @@ def _seconds_to_ns(value: Any) -> int:
     if isinstance(value, int):
         return value * NSECS_PER_SEC
     if isinstance(value, float):
-        if math.isnan(value) or math.isinf(value):
-            raise ValueError("not a finite number of seconds")
-        return round(value * NSECS_PER_SEC)
+        ns = value * NSECS_PER_SEC
+        if math.isnan(ns) or math.isinf(ns):
+            # Ruby's FloatDomainError, whose text is the value
+            raise ValueError(render("FLOAT_DOMAIN_VALUE", ruby_float="NaN" if math.isnan(ns)
+                                    else "Infinity" if ns > 0 else "-Infinity"))
+        return round(ns)
     raise ValueError("not a number of seconds")
 
 
