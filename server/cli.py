@@ -600,14 +600,26 @@ def eval_(source: str | None, jsonl: bool, strict: str, strict_variables: bool) 
               help=f"Directories of modules ('{os.pathsep}'-separated, repeatable) where classes and defined "
                    "types are found; the modules directory of a FILE is added.  Default: ./modules, ./site, "
                    "/etc/puppet/code/modules, /usr/share/puppet/modules.")
+@click.option("--environment", "environment", default="", metavar="DIR",
+              help="The environment (control repository) whose hiera.yaml and data give class parameters "
+                   "their values by automatic parameter lookup.  Default: the nearest folder at or above "
+                   "the current one with an environment.conf, else the current one if it has a hiera.yaml.")
+@click.option("--hiera-config", "hiera_config", default="", metavar="FILE",
+              help="A global hiera.yaml, consulted before the environment's and the modules' data.")
+@click.option("--no-hiera", "no_hiera", is_flag=True,
+              help="Class parameters take their defaults: no Hiera data is read.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def preview(target: str, facts: str, node: str, modulepath: tuple, fmt: str) -> None:
+def preview(target: str, facts: str, node: str, modulepath: tuple, environment: str, hiera_config: str,
+            no_hiera: bool, fmt: str) -> None:
     """Print the catalog CLASS_OR_FILE would produce on a node: its resources with their final
     attribute values, what contains them, their relationships and the notices, compiled in
-    the sandbox.  Functions that need the outside world (template, lookup, file, …) and
-    functions of modules are never run: their values show as ⟨unknown: name(…)⟩.  Exit
-    status 1 when the catalog cannot be compiled, 2 for a bad target or facts."""
-    from .catalog_preview import run as run_preview
+    the sandbox.  Class parameters the declaration does not give take what Hiera has for
+    CLASS::PARAM on that node (global, environment, then the module's data), else their
+    defaults; a value that depends on a fact the set lacks is unknown.  Functions that need
+    the outside world (template, lookup, file, …) and functions of modules are never run:
+    their values show as ⟨unknown: name(…)⟩.  Exit status 1 when the catalog cannot be
+    compiled, 2 for a bad target or facts."""
+    from .catalog_preview import environment_of, run as run_preview
     from .factsfile import load_context
     ctx, problem = load_context(facts, node)
     if ctx is None:
@@ -616,7 +628,18 @@ def preview(target: str, facts: str, node: str, modulepath: tuple, fmt: str) -> 
     if not dirs:
         from .catalog_preview import DEFAULT_MODULEPATH
         dirs = [d for d in DEFAULT_MODULEPATH if os.path.isdir(d)]
-    res = run_preview(target, ctx, dirs)
+    hiera = None
+    if not no_hiera:
+        if environment and not os.path.isdir(environment):
+            raise click.UsageError(f"--environment: {environment} is not a folder")
+        if hiera_config and not os.path.isfile(hiera_config):
+            raise click.UsageError(f"--hiera-config: {hiera_config} is not a file")
+        from puppet_ls.language.hiera.convert import convert
+        from .workspace import hiera_for_environment
+        env = environment or environment_of(os.getcwd()) or ""
+        # no environment: its layer is left out (a folder without hiera.yaml gives none)
+        hiera = hiera_for_environment(env or os.devnull, dirs, hiera_config or None, convert)
+    res = run_preview(target, ctx, dirs, hiera)
     if isinstance(res, str):
         raise click.UsageError(res)
     cat = res.catalog

@@ -112,3 +112,39 @@ def class_resolver(find: Callable[[str], str | None], read: Callable[[str], str 
                 cache.popitem(last=False)
         return found
     return resolve
+
+
+def parameter_resolver(hiera_of: Callable[[], Any], context: PreviewContext,
+                       limit: int = 4096) -> Callable[[str, str], tuple | None]:
+    """``parameters`` of a preview context: automatic parameter lookup in the Hiera that
+    ``hiera_of`` gives now (the server makes it again when data change; None: no Hiera), for
+    the context's node; answers are kept while that Hiera object is the same."""
+    from puppet_ls.language.eval.context import Settings
+    from puppet_ls.language.hiera.automatic import FOUND, UNKNOWN, class_parameter
+    settings = context.evaluator_settings()
+    facts, trusted = settings["facts"], settings["trusted"]
+    # a top-scope variable a hierarchy may interpolate besides facts: the environment previews assume
+    variables = {"environment": Settings().environment}
+    memo: dict = {}
+    current: list = [None]
+    lock = threading.Lock()
+
+    def resolve(class_name: str, param: str) -> tuple | None:
+        hiera = hiera_of()
+        if hiera is None:
+            return None
+        key = (class_name, param)
+        with lock:
+            if current[0] is not hiera:
+                current[0] = hiera
+                memo.clear()
+            if key in memo:
+                return memo[key]
+        pv = class_parameter(hiera, class_name, param, facts, trusted, variables)
+        answer = None if pv.status not in (FOUND, UNKNOWN) else (pv.source if pv.status == FOUND else None, pv.origin)
+        with lock:
+            if len(memo) >= limit:
+                memo.clear()
+            memo[key] = answer
+        return answer
+    return resolve

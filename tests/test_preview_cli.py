@@ -46,3 +46,25 @@ def test_a_missing_class_and_bad_facts_are_usage_errors() -> None:
     assert code == 2 and "class nosuch not found" in out
     code, out = run("demo", "--modulepath", str(MODULES), "--facts", "nosuchset")
     assert code == 2 and "debian12" in out
+
+
+HIERA_ENVS = REPO / "fixtures" / "preview"
+
+
+@pytest.mark.parametrize("env,cls,facts,extra", [
+    ("hiera", "hdemo", "debian12", ()),            # environment and module data, merges, alias, convert_to
+    ("hiera", "hdemo", "rhel9", ()),
+    ("hiera", "hdemo", "debian12", ("--no-hiera",)),   # the defaults (package has none: an error)
+    ("hiera_role", "hrole", "debian12", ()),       # a level needs a fact the set lacks: unknown values
+])
+def test_catalog_with_hiera(env: str, cls: str, facts: str, extra: tuple) -> None:
+    root = HIERA_ENVS / env
+    code, out = run(cls, "--modulepath", str(root / "modules"), "--environment", str(root), "--facts", facts,
+                    "--node", "web01.example.com", *extra)
+    name = f"{cls}_{facts}{'_no_hiera' if extra else ''}.txt"
+    assert_expected(EXPECT / name, f"exit {code}\n{out}")
+
+
+def test_a_missing_environment_is_a_usage_error() -> None:
+    code, out = run("hdemo", "--modulepath", str(HIERA_ENVS / "hiera" / "modules"), "--environment", "/nonexistent")
+    assert code == 2 and "--environment" in out

@@ -51,11 +51,12 @@ class Preview:
     type: str              # its inferred type
     ok: bool = True
     error: str = ""
+    origin: str = ""       # where a class parameter's value comes from ("default", "hiera <file>")
 
     @property
     def label(self) -> str:
         text = self.value if len(self.value) <= MAX_LABEL else self.value[:MAX_LABEL - 1] + "…"
-        return f"⟶ {text}"
+        return f"⟶ {text}" + (f" ({self.origin})" if self.origin else "")
 
 
 # How a program is evaluated: ``(program, budget) -> (ok, value text, type text, error)``.
@@ -84,6 +85,16 @@ class PreviewContext:
     # class name -> the Analysis of the file defining it (the workspace's, read by the caller),
     # so that other classes' variables ($apache::params::user) are known too; None: this file only
     classes: Callable[[str], Analysis | None] | None = field(default=None, repr=False)
+    # automatic parameter lookup (Hiera, read by the caller): (class, parameter) -> None when
+    # the data have no value (the default applies), else (the value as Puppet source, or None
+    # when it is not known for this node; where it comes from, "hiera <file>")
+    parameters: Callable[[str, str], tuple | None] | None = field(default=None, repr=False)
+
+    def bound(self, class_name: str, param: str) -> tuple | None:
+        """What automatic parameter lookup gives ``class_name::param`` (see ``parameters``)."""
+        if self.parameters is None:
+            return None
+        return self.parameters(class_name.lower().removeprefix("::"), param)
 
     @property
     def key(self) -> str:
@@ -343,12 +354,19 @@ class _Deps:
         return "\n".join(parts)
 
     def _parameter(self, d: Definition, needed: dict, depth: int) -> bool:
-        """A class parameter, known through its default when a context is chosen (a value from
-        Hiera or a declaration elsewhere is not known here)."""
+        """A class parameter, known when a context is chosen: the value automatic parameter
+        lookup gives it (Hiera), else its default (a declaration elsewhere with a value is not
+        known here)."""
         if self.context is None or d.scope.kind != "class":
             return False
         key = (d.node.offset, d.node.kind)
         if key in needed:
+            return True
+        bound = self.context.bound(d.scope.name, d.name)
+        if bound is not None:
+            if bound[0] is None:
+                return False             # Hiera's answer depends on what the fact set lacks
+            needed[key] = _Unit(d.offset, f"${d.name} = {bound[0]}", d.name, d.node)
             return True
         default = A.Param(d.node).default()
         if default is None:
@@ -520,7 +538,11 @@ def previews(an: Analysis, start: int, end: int, budget: PreviewBudget | None = 
     for node in _candidates(an.result.root, start, end):
         if time.monotonic() > deadline:
             break
-        if node.kind == K.ATTRIBUTE_OP:
+        if node.kind == K.PARAM:
+            p = parameter_preview(an, node, budget)
+            if p is not None:
+                out.append(p)
+        elif node.kind == K.ATTRIBUTE_OP:
             # a resource attribute's final value (``ensure => $package_ensure  ⟶ 'present'``)
             value = A.AttributeOp(node).value()
             if value is None or value.syntax.kind == K.ERROR or _trivial(value) or not _worth_showing(value.syntax):
@@ -570,6 +592,10 @@ def _candidates(root: SyntaxNode, start: int, end: int):
             if c.end < start or c.offset > end:
                 continue
             k = c.kind
+            if _is_class_param(c):
+                if start <= c.range[0] < end:
+                    yield c          # its effective value: Hiera's, else the default's
+                continue
             inner = _decisive_part(c)
             if inner is not None and start <= inner.range[0] < end and not _trivial(A.view(inner)):
                 yield inner          # what a conditional decides on, a resource's title
@@ -588,8 +614,8 @@ def _candidates(root: SyntaxNode, start: int, end: int):
 
 
 def _decisive_part(node: SyntaxNode) -> SyntaxNode | None:
-    """The condition of an ``if``/``unless``/``elsif``, the test of a ``case``, the title of a
-    resource body, or a class parameter's default: previewed beside the statement's own value."""
+    """The condition of an ``if``/``unless``/``elsif``, the test of a ``case`` or the title of
+    a resource body: previewed beside the statement's own value."""
     k = node.kind
     part = None
     if k in (K.IF_EXPR, K.UNLESS_EXPR):
@@ -598,10 +624,39 @@ def _decisive_part(node: SyntaxNode) -> SyntaxNode | None:
         part = A.CaseExpr(node).test()
     elif k == K.RESOURCE_BODY:
         part = A.ResourceBody(node).title()
-    elif k == K.PARAM and node.parent is not None and node.parent.parent is not None \
-            and node.parent.parent.kind == K.CLASS_DEF:
-        part = A.Param(node).default()      # a class parameter's value when not given
     return part.syntax if part is not None and part.syntax.kind != K.ERROR else None
+
+
+def _is_class_param(node: SyntaxNode) -> bool:
+    return node.kind == K.PARAM and node.parent is not None and node.parent.parent is not None \
+        and node.parent.parent.kind == K.CLASS_DEF
+
+
+def parameter_preview(an: Analysis, param: SyntaxNode, budget: PreviewBudget | None = None) -> Preview | None:
+    """A class parameter's effective value when the class is declared without it: what
+    automatic parameter lookup (Hiera) gives it on the context's node, else its default's
+    value; shown at the end of the declaration with where it comes from.  None when unknown,
+    or when it is a literal default (its value is what is written)."""
+    budget = budget or PreviewBudget()
+    if not _is_class_param(param):
+        return None
+    ctx = budget.context
+    view = A.Param(param)
+    owner = A.ClassDef(param.parent.parent) if param.parent is not None and param.parent.parent is not None else None
+    cls = owner.qualified_name if owner is not None else None
+    bound = ctx.bound(cls, view.name) if ctx is not None and isinstance(cls, str) and cls and view.name else None
+    if bound is not None:
+        if bound[0] is None:
+            return None
+        ok, value, type_text, _error = evaluate_source(bound[0], budget)
+        return Preview(param.range[1], value, type_text, origin=bound[1]) if ok else None
+    default = view.default()
+    if default is None or default.syntax.kind == K.ERROR or _trivial(default):
+        return None
+    p = preview_expression(an, default.syntax, budget)
+    if p is not None:
+        p.origin = "default"
+    return p
 
 
 def _worth_showing(node: SyntaxNode) -> bool:
@@ -777,16 +832,20 @@ class CatalogPreview:
 
 
 def preview_catalog(program: str, context: PreviewContext, steps: int = 2_000_000, seconds: float = 10.0,
-                    resource_types: frozenset = frozenset()) -> CatalogPreview:
+                    resource_types: frozenset = frozenset(),
+                    parameter_lookup: Callable[[str, str], tuple | None] | None = None) -> CatalogPreview:
     """Compile ``program`` (definitions followed by ``include <class>``) for the context's node
     in the sandbox: functions that need the outside world, and functions it does not have,
-    give unknown values (never run); ``resource_types`` are the modules' own (Ruby) types.  A class or defined type it does not find is named in
+    give unknown values (never run); ``resource_types`` are the modules' own (Ruby) types;
+    ``parameter_lookup`` is automatic parameter lookup, (class, parameter) -> (value,) or
+    None (the evaluator's ``Settings.parameter_lookup``).  A class or defined type it does not find is named in
     ``missing_class``/``missing_type``, for a caller that can load more sources to retry."""
     from ..eval.api import compile_catalog          # lazy: ide imports eval only here
     from ..eval.budget import Budget
     from ..eval.context import Unknown
     from ..eval.conformance import canonical
-    settings = dict(context.evaluator_settings(), unknown_outside=True, extra_resource_types=resource_types)
+    settings = dict(context.evaluator_settings(), unknown_outside=True, extra_resource_types=resource_types,
+                    parameter_lookup=parameter_lookup)
     res = compile_catalog(program, settings, Budget(steps=steps, seconds=seconds))
     if not res.ok or res.catalog is None:
         err = res.error

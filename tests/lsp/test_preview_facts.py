@@ -1,7 +1,9 @@
 """Data-driven tests of previews evaluated with a preview context (issue 16): each
 fixtures/preview/*.pp names on its first line the fact sets it is previewed with
-(``# facts: debian12 rhel9``, optionally ``node: NAME``, ``file: FACTS_FILE`` or ``modules: DIR``
-— where other classes are found — beside it) and
+(``# facts: debian12 rhel9``, optionally ``node: NAME``, ``file: FACTS_FILE``, ``modules: DIR``
+— where other classes are found — or ``hiera: DIR`` — an environment whose ``hiera.yaml`` and
+``modules/`` give class parameters their values by automatic lookup — beside it; a module's
+manifest under such an environment is a case too) and
 marks hover positions with ‸; the .expect file holds, per fact set, the inlay-hint previews, the
 branches not taken and the hover values.  Regenerate with UPDATE_EXPECT=1."""
 from __future__ import annotations
@@ -17,19 +19,21 @@ from puppet_ls.language.ide.diagnostics import parse_for_path
 from puppet_ls.language.knowledge.factsets import fact_set
 from puppet_ls.language.syntax.lines import LineIndex
 from puppet_ls.server.catalog_preview import manifest_of
-from puppet_ls.server.factsfile import class_resolver, load_context
+from puppet_ls.server.factsfile import class_resolver, load_context, parameter_resolver
+from puppet_ls.server.workspace import hiera_for_environment
 from tests.expect import assert_expected
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "preview"
-CASES = sorted(FIXTURES.glob("*.pp"))
+CASES = sorted(FIXTURES.glob("*.pp")) + sorted(FIXTURES.glob("hiera*/modules/*/manifests/*.pp"))
 CURSOR = "‸"
 
 
 def _contexts(first_line: str) -> list:
-    sets = re.search(r"facts:\s*([\w ]+?)\s*(?:node:|file:|modules:|$)", first_line)
+    sets = re.search(r"facts:\s*([\w ]+?)\s*(?:node:|file:|modules:|hiera:|$)", first_line)
     node = re.search(r"node:\s*(\S+)", first_line)
     facts_file = re.search(r"file:\s*(\S+)", first_line)
     modules = re.search(r"modules:\s*(\S+)", first_line)
+    env = re.search(r"hiera:\s*(\S+)", first_line)
     out = []
     for name in (sets.group(1).split() if sets else []):
         if name == "none":
@@ -41,6 +45,10 @@ def _contexts(first_line: str) -> list:
         if modules:
             mp = [str(FIXTURES / modules.group(1))]
             ctx.classes = class_resolver(lambda cls, mp=mp: manifest_of(cls, mp))
+        if env:
+            root = FIXTURES / env.group(1)
+            hiera = hiera_for_environment(str(root), [str(root / "modules")])
+            ctx.parameters = parameter_resolver(lambda hiera=hiera: hiera, ctx)
         out.append((name, ctx))
     if facts_file:
         ctx, problem = load_context(facts_file.group(1), node.group(1) if node else "", str(FIXTURES))
@@ -86,6 +94,10 @@ def check(path: Path) -> str:
 @pytest.mark.parametrize("path", CASES, ids=[p.name for p in CASES])
 def test_preview_with_facts(path: Path) -> None:
     assert_expected(path.with_name(path.name + ".expect"), check(path))
+
+
+def test_hiera_cases_exist() -> None:
+    assert sum(1 for p in CASES if "hiera" in p.parts[-5]) >= 2
 
 
 def test_cases_exist() -> None:
