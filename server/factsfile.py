@@ -11,6 +11,7 @@ import importlib
 import json
 import os
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -114,11 +115,15 @@ def class_resolver(find: Callable[[str], str | None], read: Callable[[str], str 
     return resolve
 
 
+RECHECK_SECONDS = 1.0
+
+
 def parameter_resolver(hiera_of: Callable[[], Any], context: PreviewContext,
                        limit: int = 4096) -> Callable[[str, str], tuple | None]:
     """``parameters`` of a preview context: automatic parameter lookup in the Hiera that
-    ``hiera_of`` gives now (the server makes it again when data change; None: no Hiera), for
-    the context's node; answers are kept while that Hiera object is the same."""
+    ``hiera_of`` gives (the server makes it again when data change; None: no Hiera), asked
+    again at most every ``RECHECK_SECONDS`` (a preview reads many parameters), for the
+    context's node; answers are kept while that Hiera object is the same."""
     from puppet_ls.language.eval.context import Settings
     from puppet_ls.language.hiera.automatic import FOUND, UNKNOWN, class_parameter
     settings = context.evaluator_settings()
@@ -126,18 +131,27 @@ def parameter_resolver(hiera_of: Callable[[], Any], context: PreviewContext,
     # a top-scope variable a hierarchy may interpolate besides facts: the environment previews assume
     variables = {"environment": Settings().environment}
     memo: dict = {}
-    current: list = [None]
+    state: dict = {"hiera": None, "asked": -RECHECK_SECONDS}
     lock = threading.Lock()
 
-    def resolve(class_name: str, param: str) -> tuple | None:
+    def current_hiera() -> Any:
+        now = time.monotonic()
+        with lock:
+            if now - state["asked"] < RECHECK_SECONDS:
+                return state["hiera"]
         hiera = hiera_of()
+        with lock:
+            if hiera is not state["hiera"]:
+                memo.clear()
+            state["hiera"], state["asked"] = hiera, now
+        return hiera
+
+    def resolve(class_name: str, param: str) -> tuple | None:
+        hiera = current_hiera()
         if hiera is None:
             return None
         key = (class_name, param)
         with lock:
-            if current[0] is not hiera:
-                current[0] = hiera
-                memo.clear()
             if key in memo:
                 return memo[key]
         pv = class_parameter(hiera, class_name, param, facts, trusted, variables)

@@ -71,6 +71,8 @@ DEFAULT_NODE = "node.example.com"
 AGENT_VERSION = "7.23.0"
 # Variables the evaluator's top scope defines from a preview context.
 _CONTEXT_VARIABLES = frozenset({"facts", "trusted", "server_facts", "environment"})
+# Variables Puppet binds in a class scope whose value the class's own name gives.
+_CLASS_BUILTINS = frozenset({"title", "name", "module_name"})
 
 
 @dataclass(eq=False)
@@ -235,6 +237,10 @@ class _Deps:
             return False
         for r in self.free_references(start, end):
             d = r.target
+            if d is None and r.status == "builtin" and r.name in _CLASS_BUILTINS:
+                if not self._class_builtin(r, needed):
+                    return False
+                continue
             if d is None and (r.status == "qualified" or r.status.startswith("inherited:")):
                 if self._known_outside(r):
                     if r.name.lstrip(":") == "facts" and not self._fact_known(r):
@@ -264,6 +270,28 @@ class _Deps:
                     continue         # assigned after the use (Puppet would refuse the reassignment)
                 if not self._statement(each, needed, depth):
                     return False
+        return True
+
+    def _class_builtin(self, r, needed: dict) -> bool:
+        """``$title`` and ``$name`` read in a class are its name; ``$module_name`` is its module:
+        the first segment of a qualified name, where the autoloader found it (a one-segment
+        name may be a module's main class or site code, which only the file's place tells)."""
+        if self.context is None:
+            return False
+        scope = r.scope.definition_scope
+        if scope.kind != "class" or not scope.name:
+            return False
+        cls = scope.name.lower().lstrip(":")
+        if r.name == "module_name":
+            if "::" not in cls:
+                return False
+            value = cls.split("::")[0]
+        else:
+            value = cls
+        if self.owner is not None:
+            # evaluated as a class of its own, whose $title and $name the evaluator binds
+            return r.name != "module_name"
+        needed.setdefault(("builtin", r.name), _Unit(-1, f"${r.name} = '{value}'", r.name, None))
         return True
 
     def _other_class(self, r, needed: dict) -> bool:
