@@ -705,7 +705,7 @@ def evaluate_range(an: Analysis, start: int, end: int, budget: PreviewBudget | N
     deps = _Deps(an, budget.context)
     missing = [("$" + r.name) for r in deps.free_references(start, end)
                if (r.target is None or r.status != "local" or r.target.kind not in ("variable", "parameter"))
-               and not deps._known_outside(r)]
+               and not deps._known_outside(r) and not deps._collect(r.offset, r.end, {}, 0)]
     if missing:
         names = ", ".join(sorted(set(missing)))
         return Preview(end, "", "", False, f"cannot evaluate: the value of {names} is not known before a catalog is compiled")

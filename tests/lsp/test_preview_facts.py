@@ -107,3 +107,19 @@ def test_cases_exist() -> None:
 def test_an_unknown_fact_set_is_a_problem_not_a_guess() -> None:
     ctx, problem = load_context("nosuchset")
     assert ctx is None and problem is not None and "debian12" in problem
+
+
+def test_evaluate_selection_reads_other_classes_as_previews_do() -> None:
+    # "evaluate selection" knows what inlay hints know: a params class's variable, and says
+    # which variable is not known when one is not
+    path = FIXTURES / "other_classes.pp"
+    text = path.read_text(encoding="utf-8")
+    an = analyze(parse_for_path(text, str(path)))
+    ctx = _contexts(text.splitlines()[0])[0][1]
+    budget = preview.PreviewBudget(steps=200_000, seconds=2.0, total_seconds=10.0, context=ctx)
+    start = text.index("$demo::params::package")
+    p = preview.evaluate_range(an, start, start + len("$demo::params::package"), budget)
+    assert (p.ok, p.value) == (True, "'nginx-full'")
+    start = text.index("$other::thing")
+    p = preview.evaluate_range(an, start, start + len("$other::thing"), budget)
+    assert not p.ok and "$other::thing" in p.error
