@@ -275,6 +275,11 @@ def _split(value: tuple[str, ...]) -> tuple[str, ...]:
               help="Keep results here between runs (default: $PUPPET_LS_CACHE_DIR, else "
                    ".puppet-ls-cache/ at the project root, else $XDG_CACHE_HOME/puppet-ls).")
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the cache (also: $PUPPET_LS_NO_CACHE=1).")
+@click.option("--facts", "facts", default="", metavar="SET_OR_FILE",
+              help="Also report what this node runs into (NODE_FAILS: a fail() its facts lead to): a built-in "
+                   "fact set (debian12, ubuntu2404, rhel9, windows2022) or a `facter --json`/`puppet facts` file.")
+@click.option("--node", "node", default="", metavar="NAME",
+              help="The node's certname with --facts ($trusted['certname']); default: the facts' fqdn.")
 @_file_options
 @click.pass_context
 def check(ctx: click.Context, paths: tuple[str, ...], fmt: str, output_file: str | None, show_source: bool,
@@ -283,7 +288,8 @@ def check(ctx: click.Context, paths: tuple[str, ...], fmt: str, output_file: str
           extend_select: tuple[str, ...], ignore: tuple[str, ...], exclude: tuple[str, ...],
           extend_exclude: tuple[str, ...], force_exclude: bool, stdin_filename: str | None,
           fail_on: str | None, statistics: bool, color: str, jobs: int, cache_dir: str | None, no_cache: bool,
-          max_bytes: int, file_timeout: float, fix: bool = False, diff: bool = False) -> None:
+          max_bytes: int, file_timeout: float, fix: bool = False, diff: bool = False, facts: str = "",
+          node: str = "") -> None:
     """Check Puppet manifests and EPP templates: syntax, validation, static checks and
     puppet-lint's style checks (those it runs by default, under its names).
 
@@ -374,8 +380,17 @@ def check(ctx: click.Context, paths: tuple[str, ...], fmt: str, output_file: str
         cache_dir = prepare_cache_dir(cache_dir)
     else:
         cache_dir = default_cache_dir()
+    if node and not facts:
+        raise click.UsageError("--node needs --facts")
+    if facts:
+        from .factsfile import load_context
+        facts_context, problem = load_context(facts, node)
+        if facts_context is None:
+            raise click.UsageError(problem or "--facts is empty")
+        if os.path.isfile(facts):
+            facts = os.path.abspath(facts)
     options = CheckOptions(max_bytes=max_bytes, file_timeout=file_timeout, lint=cfg.lint_for(""),
-                           cache_dir=cache_dir, jobs=jobs or os.cpu_count() or 1)
+                           cache_dir=cache_dir, jobs=jobs or os.cpu_count() or 1, facts=facts, node=node)
     # The modules being checked and the modulepath are indexed so that what they define is
     # known; the same engine (file_diagnostics with this environment) serves the server.  The
     # environment (control repository) above a checked path is indexed with the modulepath its

@@ -798,10 +798,12 @@ def unreached_message(ctx: PreviewContext) -> str:
 _CONDITIONAL_KINDS = frozenset({K.IF_EXPR, K.UNLESS_EXPR, K.CASE_EXPR, K.SELECTOR_EXPR})
 
 
-def branches(an: Analysis, start: int, end: int, budget: PreviewBudget | None = None) -> list:
+def branches(an: Analysis, start: int, end: int, budget: PreviewBudget | None = None,
+             every: bool = False) -> list:
     """The conditionals starting in [start, end) whose choice is known, with the branches the
     node does not take (for the ``unnecessary`` tag); never the inner ones of a branch not
-    taken, and only as many as the request's time budget allows."""
+    taken, and only as many as the request's time budget allows.  ``every``: also those that
+    leave no branch out (an ``if`` without ``else`` whose condition holds)."""
     budget = budget or PreviewBudget()
     deadline = time.monotonic() + budget.total_seconds
     out: list = []
@@ -832,9 +834,56 @@ def branches(an: Analysis, start: int, end: int, budget: PreviewBudget | None = 
         if taken is None and value != "undef":
             continue
         unreached = [sp for i, sp in enumerate(spans) if i != taken]
-        if unreached:
+        if unreached or every:
             out.append(Branch(node.range[0], node.range[1], taken, unreached))
-            skip_until = max(skip_until, max(e for _s, e in unreached))
+            skip_until = max(skip_until, max((e for _s, e in unreached), default=-1))
+    return out
+
+
+# Where a walk up from a call stops: what it is in runs when something else decides.
+_RUN_ELSEWHERE = frozenset({K.LAMBDA, K.FUNCTION_DEF, K.DEFINE_DEF, K.NODE_DEF, K.CLASS_DEF, K.PLAN_DEF})
+
+
+def node_findings(an: Analysis, budget: PreviewBudget) -> list:
+    """What the context's node runs into that another node would not (``check --facts``): a
+    ``fail()`` every enclosing ``if``/``unless``/``case``/selector of which the node's facts
+    decide, and decide to reach (``NODE_FAILS``, with the message when it is known).  A call
+    that fails whatever the facts, or sits in a lambda or where a decision is unknown, is not
+    reported."""
+    from ..diagnostics import Diagnostic
+    ctx = budget.context
+    if ctx is None:
+        return []
+    calls = [n for n in an.result.root.descendants()
+             if n.kind == K.CALL_EXPR and A.CallExpr(n).name == "fail"]
+    if not calls:
+        return []
+    decided = {b.offset: b for b in branches(an, 0, len(an.result.text), budget, every=True)}
+    out = []
+    for call in calls:
+        start = call.range[0]
+        conditions = 0
+        reached = True
+        node = call.parent
+        while node is not None and node.kind not in _RUN_ELSEWHERE:
+            if node.kind in _CONDITIONAL_KINDS and not (node.kind == K.IF_EXPR and node.parent is not None
+                                                        and node.parent.kind == K.ELSIF_CLAUSE):
+                b = decided.get(node.range[0])
+                if b is None or any(s <= start < e for s, e in b.unreached):
+                    reached = False
+                    break
+                conditions += 1
+            node = node.parent
+        if not reached or conditions == 0 or node is not None and node.kind == K.LAMBDA:
+            continue
+        args = A.CallExpr(call).args()
+        message = args[0].syntax.trimmed_text() if args else ""
+        if args:
+            p = preview_expression(an, args[0].syntax, budget)
+            if p is not None:
+                message = p.value
+        out.append(Diagnostic.of("NODE_FAILS", call.range[0], call.range[1], node=ctx.node,
+                                 facts=ctx.label or "a facts file", message=message))
     return out
 
 

@@ -5,7 +5,7 @@ fixtures/preview/*.pp names on its first line the fact sets it is previewed with
 ``modules/`` give class parameters their values by automatic lookup — beside it; a module's
 manifest under such an environment is a case too) and
 marks hover positions with ‸; the .expect file holds, per fact set, the inlay-hint previews, the
-branches not taken and the hover values.  Regenerate with UPDATE_EXPECT=1."""
+``fail()`` calls the node reaches (``check --facts``), the branches not taken and the hover values.  Regenerate with UPDATE_EXPECT=1."""
 from __future__ import annotations
 
 import re
@@ -81,6 +81,8 @@ def check(path: Path) -> str:
         budget = preview.PreviewBudget(steps=200_000, seconds=2.0, total_seconds=60.0, context=ctx)
         for p in preview.previews(an, 0, len(text), budget):
             out.append(f"{pos(p.offset)} {p.label}")
+        for d in preview.node_findings(an, budget):
+            out.append(f"{d.code} {pos(d.offset)}-{pos(d.end)}: {d.message}")
         for b in preview.branches(an, 0, len(text), budget):
             out.append(f"branch {pos(b.offset)} taken {b.taken}: not taken "
                        + ", ".join(f"{pos(s)}-{pos(e)}" for s, e in b.unreached))
