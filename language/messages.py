@@ -795,3 +795,4 @@ _fragment("RENAME_COLLISION", "'{name}' is already in use here; renaming would m
 
 # ==== previews (puppet_ls.language.ide.preview): what the chosen node does not run ===============
 _def("UNREACHED_BRANCH", HINT, "Not taken on {node} (facts: {facts})")
+_def("NODE_FAILS", WARNING, "On {node} (facts: {facts}) the catalog fails here: {message}")

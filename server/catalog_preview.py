@@ -12,7 +12,7 @@ from puppet_ls.language.syntax import ast as A
 from puppet_ls.language.syntax import kinds as K
 from puppet_ls.language.syntax import parse
 
-from .workspace import read_text
+from .workspace import environment_root_of, read_text
 
 # Where modules are looked for without --modulepath: the working directory's modules and site
 # folders (a control repository), then Puppet's default base modulepath on Debian.
@@ -77,9 +77,45 @@ def modulepath_of(path: str) -> list:
     return []
 
 
-def run(target: str, context: PreviewContext, modulepath: list) -> PreviewRun | str:
+def environment_of(start: str) -> str | None:
+    """The environment whose Hiera data a preview reads: the nearest folder at or above
+    ``start`` holding an environment.conf, else ``start`` itself when it has a hiera.yaml."""
+    env = environment_root_of(start)
+    if env is None and os.path.isfile(os.path.join(start, "hiera.yaml")):
+        env = os.path.abspath(start)
+    return env
+
+
+def catalog_parameters(hiera, context: PreviewContext):
+    """Automatic parameter lookup for a compiled preview: (class, parameter) -> (value,) with
+    the data Hiera gives on the context's node (``convert_to`` applied), an unknown value when
+    the answer depends on what the fact set lacks, or None (the default applies)."""
+    from puppet_ls.language.eval.context import Settings, Unknown
+    from puppet_ls.language.hiera.automatic import FOUND, UNKNOWN, class_parameter
+    from puppet_ls.language.hiera.convert import convert
+    from puppet_ls.language.hiera.interpolate import HieraError
+    settings = context.evaluator_settings()
+    variables = {"environment": Settings().environment}
+
+    def bind(class_name: str, param: str) -> tuple | None:
+        pv = class_parameter(hiera, class_name, param, settings["facts"], settings["trusted"], variables)
+        if pv.status == UNKNOWN:
+            return (Unknown.of_call("lookup"),)
+        if pv.status != FOUND:
+            return None
+        if pv.converted_to:
+            try:
+                return (convert(pv.value, pv.converted_to),)
+            except HieraError:
+                return (Unknown.of_call("lookup"),)
+        return (pv.value,)
+    return bind
+
+
+def run(target: str, context: PreviewContext, modulepath: list, hiera=None) -> PreviewRun | str:
     """Compile ``target`` (a manifest file, or a class name found in ``modulepath``); a
-    string is what is wrong with the target."""
+    string is what is wrong with the target.  ``hiera`` (a ``language.hiera.Hiera``) gives
+    class parameters their data by automatic parameter lookup."""
     if target.endswith(".pp") or os.path.isfile(target):
         path = target
         text = read_text(path)
@@ -100,9 +136,10 @@ def run(target: str, context: PreviewContext, modulepath: list) -> PreviewRun | 
             return f"cannot read {path}"
     sources = {os.path.abspath(path): text}
     types = ruby_types(modulepath)
+    bind = catalog_parameters(hiera, context) if hiera is not None else None
     for _ in range(MAX_LOADS):
         program = "\n".join(sources.values()) + f"\ninclude {name}\n"
-        cat = preview_catalog(program, context, resource_types=types)
+        cat = preview_catalog(program, context, resource_types=types, parameter_lookup=bind)
         wanted = cat.missing_class or cat.missing_type
         more = manifest_of(wanted, modulepath) if wanted else None
         if cat.ok or more is None or os.path.abspath(more) in sources:

@@ -75,6 +75,8 @@ class CheckOptions:
     cache_dir: str | None = None      # where results are kept between runs (None: nowhere)
     config_key: str = ""              # what else the results depend on (the configuration)
     jobs: int = 1
+    facts: str = ""                   # --facts: a built-in fact set or a facts file ("": none)
+    node: str = ""                    # --node
 
 
 def source_text(data: bytes) -> tuple[str | None, list[Diagnostic], str | None]:
@@ -167,18 +169,42 @@ def check_data(path: str | os.PathLike, data: bytes | ReadProblem, env=None, opt
             return FileReport(shown, text, diags + _other_document(kind, text, env))
         try:
             with time_limit(timeout):
+                analysis = None
                 if parsed is not None and parsed.result.text == text:
                     from puppet_ls.language.check.analysis import Analysis
                     analysis = Analysis(parsed.result, env, parsed.model)
+                    result: ParseResult | None = parsed.result
                     found = file_diagnostics(parsed.result, env, analysis, path=where, lint=options.lint,
                                              ignored=ignored)
                 else:
-                    _, found = source_diagnostics(text, where, env, lint=options.lint, ignored=ignored)
+                    result, found = source_diagnostics(text, where, env, lint=options.lint, ignored=ignored)
+                if options.facts and result is not None:
+                    found = sorted(found + node_diagnostics(result, env, options, analysis), key=lambda d: d.offset)
         except FileTimeout:
             found = [Diagnostic.of("CHECK_TIMEOUT", 0, 0, seconds=f"{timeout:g}")]
         return FileReport(shown, text, diags + found, ignored)
     except Exception as exc:  # noqa: BLE001 - last line of defence: a bug outside the engine stages
         return FileReport(shown, None, [internal_error("checking", exc)])
+
+
+@functools.lru_cache(maxsize=4)
+def _node_context(facts: str, node: str):
+    from .factsfile import load_context
+    return load_context(facts, node)[0]
+
+
+def node_diagnostics(result: ParseResult, env, options: CheckOptions, analysis=None) -> list:
+    """``check --facts``: what the chosen node runs into (``NODE_FAILS``: a ``fail()`` its
+    facts lead to), from ``language/ide/preview.node_findings``; nothing for a file with
+    syntax errors.  Class parameters take their defaults (no Hiera, no other classes)."""
+    from puppet_ls.language.check import analyze
+    from puppet_ls.language.ide.preview import PreviewBudget, node_findings
+    from puppet_ls.language.syntax import kinds as K
+    ctx = _node_context(options.facts, options.node)
+    if ctx is None or result.errors or result.root.kind != K.SOURCE_FILE:
+        return []
+    an = analysis if analysis is not None else analyze(result, env)
+    return node_findings(an, PreviewBudget(steps=200_000, seconds=1.0, total_seconds=10.0, context=ctx))
 
 
 def _other_document(kind: str, text: str, env) -> list:
@@ -391,7 +417,13 @@ def _cached(blob: bytes | None) -> tuple | None:
 def config_key(options: CheckOptions) -> str:
     """What a check's result depends on besides the file, its path and the index."""
     lint = ",".join(sorted(options.lint)) if options.lint else ""
-    return f"{CACHE_FORMAT}|{lint}|{options.config_key}"
+    node = ""
+    if options.facts:
+        # a facts file's content, not only its name, decides the findings
+        data = read_bounded(options.facts, DEFAULT_MAX_FILE_BYTES) if os.path.isfile(options.facts) else b""
+        digest = hashlib.blake2b(data if isinstance(data, bytes) else b"", digest_size=8).hexdigest()
+        node = f"|facts={options.facts}:{digest}|node={options.node}"
+    return f"{CACHE_FORMAT}|{lint}|{options.config_key}{node}"
 
 
 CACHE_FORMAT = 2      # changes with what results or fingerprints hold
@@ -711,8 +743,9 @@ def worker_main() -> int:
             return 0
         op = msg[0]
         if op == "options":
-            max_bytes, timeout, lint, keep = msg[1:]
-            options = CheckOptions(max_bytes, timeout, frozenset(lint) if lint is not None else None, keep)
+            max_bytes, timeout, lint, keep, facts, node = msg[1:]
+            options = CheckOptions(max_bytes, timeout, frozenset(lint) if lint is not None else None, keep,
+                                   facts=facts, node=node)
             warnings: list = []
             work = _CheckWork({}, {}, options, warnings.append)
             gc.set_threshold(20_000, 50, 1000)   # see _batch_gc
@@ -788,7 +821,8 @@ class _WorkerPool:
         o = self.options
         try:
             _send(w.stdin, ("options", o.max_bytes, o.file_timeout,
-                               tuple(sorted(o.lint)) if o.lint is not None else None, o.keep_chars // self.jobs))
+                               tuple(sorted(o.lint)) if o.lint is not None else None, o.keep_chars // self.jobs,
+                               o.facts, o.node))
         except OSError:
             self._stop(w)
             return None

@@ -275,6 +275,11 @@ def _split(value: tuple[str, ...]) -> tuple[str, ...]:
               help="Keep results here between runs (default: $PUPPET_LS_CACHE_DIR, else "
                    ".puppet-ls-cache/ at the project root, else $XDG_CACHE_HOME/puppet-ls).")
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the cache (also: $PUPPET_LS_NO_CACHE=1).")
+@click.option("--facts", "facts", default="", metavar="SET_OR_FILE",
+              help="Also report what this node runs into (NODE_FAILS: a fail() its facts lead to): a built-in "
+                   "fact set (debian12, ubuntu2404, rhel9, windows2022) or a `facter --json`/`puppet facts` file.")
+@click.option("--node", "node", default="", metavar="NAME",
+              help="The node's certname with --facts ($trusted['certname']); default: the facts' fqdn.")
 @_file_options
 @click.pass_context
 def check(ctx: click.Context, paths: tuple[str, ...], fmt: str, output_file: str | None, show_source: bool,
@@ -283,7 +288,8 @@ def check(ctx: click.Context, paths: tuple[str, ...], fmt: str, output_file: str
           extend_select: tuple[str, ...], ignore: tuple[str, ...], exclude: tuple[str, ...],
           extend_exclude: tuple[str, ...], force_exclude: bool, stdin_filename: str | None,
           fail_on: str | None, statistics: bool, color: str, jobs: int, cache_dir: str | None, no_cache: bool,
-          max_bytes: int, file_timeout: float, fix: bool = False, diff: bool = False) -> None:
+          max_bytes: int, file_timeout: float, fix: bool = False, diff: bool = False, facts: str = "",
+          node: str = "") -> None:
     """Check Puppet manifests and EPP templates: syntax, validation, static checks and
     puppet-lint's style checks (those it runs by default, under its names).
 
@@ -374,8 +380,17 @@ def check(ctx: click.Context, paths: tuple[str, ...], fmt: str, output_file: str
         cache_dir = prepare_cache_dir(cache_dir)
     else:
         cache_dir = default_cache_dir()
+    if node and not facts:
+        raise click.UsageError("--node needs --facts")
+    if facts:
+        from .factsfile import load_context
+        facts_context, problem = load_context(facts, node)
+        if facts_context is None:
+            raise click.UsageError(problem or "--facts is empty")
+        if os.path.isfile(facts):
+            facts = os.path.abspath(facts)
     options = CheckOptions(max_bytes=max_bytes, file_timeout=file_timeout, lint=cfg.lint_for(""),
-                           cache_dir=cache_dir, jobs=jobs or os.cpu_count() or 1)
+                           cache_dir=cache_dir, jobs=jobs or os.cpu_count() or 1, facts=facts, node=node)
     # The modules being checked and the modulepath are indexed so that what they define is
     # known; the same engine (file_diagnostics with this environment) serves the server.  The
     # environment (control repository) above a checked path is indexed with the modulepath its
@@ -600,14 +615,26 @@ def eval_(source: str | None, jsonl: bool, strict: str, strict_variables: bool) 
               help=f"Directories of modules ('{os.pathsep}'-separated, repeatable) where classes and defined "
                    "types are found; the modules directory of a FILE is added.  Default: ./modules, ./site, "
                    "/etc/puppet/code/modules, /usr/share/puppet/modules.")
+@click.option("--environment", "environment", default="", metavar="DIR",
+              help="The environment (control repository) whose hiera.yaml and data give class parameters "
+                   "their values by automatic parameter lookup.  Default: the nearest folder at or above "
+                   "the current one with an environment.conf, else the current one if it has a hiera.yaml.")
+@click.option("--hiera-config", "hiera_config", default="", metavar="FILE",
+              help="A global hiera.yaml, consulted before the environment's and the modules' data.")
+@click.option("--no-hiera", "no_hiera", is_flag=True,
+              help="Class parameters take their defaults: no Hiera data is read.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def preview(target: str, facts: str, node: str, modulepath: tuple, fmt: str) -> None:
+def preview(target: str, facts: str, node: str, modulepath: tuple, environment: str, hiera_config: str,
+            no_hiera: bool, fmt: str) -> None:
     """Print the catalog CLASS_OR_FILE would produce on a node: its resources with their final
     attribute values, what contains them, their relationships and the notices, compiled in
-    the sandbox.  Functions that need the outside world (template, lookup, file, …) and
-    functions of modules are never run: their values show as ⟨unknown: name(…)⟩.  Exit
-    status 1 when the catalog cannot be compiled, 2 for a bad target or facts."""
-    from .catalog_preview import run as run_preview
+    the sandbox.  Class parameters the declaration does not give take what Hiera has for
+    CLASS::PARAM on that node (global, environment, then the module's data), else their
+    defaults; a value that depends on a fact the set lacks is unknown.  Functions that need
+    the outside world (template, lookup, file, …) and functions of modules are never run:
+    their values show as ⟨unknown: name(…)⟩.  Exit status 1 when the catalog cannot be
+    compiled, 2 for a bad target or facts."""
+    from .catalog_preview import environment_of, run as run_preview
     from .factsfile import load_context
     ctx, problem = load_context(facts, node)
     if ctx is None:
@@ -616,7 +643,18 @@ def preview(target: str, facts: str, node: str, modulepath: tuple, fmt: str) -> 
     if not dirs:
         from .catalog_preview import DEFAULT_MODULEPATH
         dirs = [d for d in DEFAULT_MODULEPATH if os.path.isdir(d)]
-    res = run_preview(target, ctx, dirs)
+    hiera = None
+    if not no_hiera:
+        if environment and not os.path.isdir(environment):
+            raise click.UsageError(f"--environment: {environment} is not a folder")
+        if hiera_config and not os.path.isfile(hiera_config):
+            raise click.UsageError(f"--hiera-config: {hiera_config} is not a file")
+        from puppet_ls.language.hiera.convert import convert
+        from .workspace import hiera_for_environment
+        env = environment or environment_of(os.getcwd()) or ""
+        # no environment: its layer is left out (a folder without hiera.yaml gives none)
+        hiera = hiera_for_environment(env or os.devnull, dirs, hiera_config or None, convert)
+    res = run_preview(target, ctx, dirs, hiera)
     if isinstance(res, str):
         raise click.UsageError(res)
     cat = res.catalog

@@ -11,6 +11,7 @@ import importlib
 import json
 import os
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -111,4 +112,53 @@ def class_resolver(find: Callable[[str], str | None], read: Callable[[str], str 
             while len(cache) > limit:
                 cache.popitem(last=False)
         return found
+    return resolve
+
+
+RECHECK_SECONDS = 1.0
+
+
+def parameter_resolver(hiera_of: Callable[[], Any], context: PreviewContext,
+                       limit: int = 4096) -> Callable[[str, str], tuple | None]:
+    """``parameters`` of a preview context: automatic parameter lookup in the Hiera that
+    ``hiera_of`` gives (the server makes it again when data change; None: no Hiera), asked
+    again at most every ``RECHECK_SECONDS`` (a preview reads many parameters), for the
+    context's node; answers are kept while that Hiera object is the same."""
+    from puppet_ls.language.eval.context import Settings
+    from puppet_ls.language.hiera.automatic import FOUND, UNKNOWN, class_parameter
+    settings = context.evaluator_settings()
+    facts, trusted = settings["facts"], settings["trusted"]
+    # a top-scope variable a hierarchy may interpolate besides facts: the environment previews assume
+    variables = {"environment": Settings().environment}
+    memo: dict = {}
+    state: dict = {"hiera": None, "asked": -RECHECK_SECONDS}
+    lock = threading.Lock()
+
+    def current_hiera() -> Any:
+        now = time.monotonic()
+        with lock:
+            if now - state["asked"] < RECHECK_SECONDS:
+                return state["hiera"]
+        hiera = hiera_of()
+        with lock:
+            if hiera is not state["hiera"]:
+                memo.clear()
+            state["hiera"], state["asked"] = hiera, now
+        return hiera
+
+    def resolve(class_name: str, param: str) -> tuple | None:
+        hiera = current_hiera()
+        if hiera is None:
+            return None
+        key = (class_name, param)
+        with lock:
+            if key in memo:
+                return memo[key]
+        pv = class_parameter(hiera, class_name, param, facts, trusted, variables)
+        answer = None if pv.status not in (FOUND, UNKNOWN) else (pv.source if pv.status == FOUND else None, pv.origin)
+        with lock:
+            if len(memo) >= limit:
+                memo.clear()
+            memo[key] = answer
+        return answer
     return resolve

@@ -65,7 +65,7 @@ from . import __version__, controlrepo, convert, framing
 from . import config as lintconfig
 from .documents import Document, SemanticTokensCache, apply_changes, is_puppet_document, open_document
 from .evalworker import EvalWorker
-from .factsfile import class_resolver, load_context
+from .factsfile import class_resolver, load_context, parameter_resolver
 from .hiera_ls import DataDocument, HieraSupport, is_data_document
 from .index_cache import IndexCache, default_folder
 from .positions import UTF8, UTF16, UTF32, PositionCodec
@@ -300,6 +300,8 @@ class PuppetServer(LanguageServer):
                     return e.path
                 return None
             ctx.classes = class_resolver(find, lambda path: _file_text(self, path))
+            # class parameters' values by automatic parameter lookup in the workspace's Hiera
+            ctx.parameters = parameter_resolver(self.hiera, ctx)
         self._preview_context = (want, ctx)
         if problem:
             log.warning("%s", problem)

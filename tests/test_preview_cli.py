@@ -46,3 +46,46 @@ def test_a_missing_class_and_bad_facts_are_usage_errors() -> None:
     assert code == 2 and "class nosuch not found" in out
     code, out = run("demo", "--modulepath", str(MODULES), "--facts", "nosuchset")
     assert code == 2 and "debian12" in out
+
+
+HIERA_ENVS = REPO / "fixtures" / "preview"
+
+
+@pytest.mark.parametrize("env,cls,facts,extra", [
+    ("hiera", "hdemo", "debian12", ()),            # environment and module data, merges, alias, convert_to
+    ("hiera", "hdemo", "rhel9", ()),
+    ("hiera", "hdemo", "debian12", ("--no-hiera",)),   # the defaults (package has none: an error)
+    ("hiera_role", "hrole", "debian12", ()),       # a level needs a fact the set lacks: unknown values
+])
+def test_catalog_with_hiera(env: str, cls: str, facts: str, extra: tuple) -> None:
+    root = HIERA_ENVS / env
+    code, out = run(cls, "--modulepath", str(root / "modules"), "--environment", str(root), "--facts", facts,
+                    "--node", "web01.example.com", *extra)
+    name = f"{cls}_{facts}{'_no_hiera' if extra else ''}.txt"
+    assert_expected(EXPECT / name, f"exit {code}\n{out}")
+
+
+def test_a_missing_environment_is_a_usage_error() -> None:
+    code, out = run("hdemo", "--modulepath", str(HIERA_ENVS / "hiera" / "modules"), "--environment", "/nonexistent")
+    assert code == 2 and "--environment" in out
+
+
+def test_check_with_facts_reports_the_fail_calls_the_node_reaches() -> None:
+    path = str(REPO / "fixtures" / "preview" / "node_fails.pp")
+
+    def check(*args: str) -> tuple:
+        result = CliRunner().invoke(main, ["check", "--no-cache", "--select", "NODE_FAILS", *args, path],
+                                    catch_exceptions=False)
+        return result.exit_code, [ln.replace(str(REPO), "<repo>") for ln in result.output.splitlines()]
+
+    code, lines = check("--facts", "windows2022", "--node", "win01.example.com")
+    where = "<repo>/fixtures/preview/node_fails.pp"
+    said = "warning NODE_FAILS On win01.example.com (facts: windows2022) the catalog fails here:"
+    assert lines[:2] == [f"{where}:9:16: {said} 'windows is not supported by demo'",
+                         f"{where}:12:5: {said} 'demo::support needs a POSIX system'"]
+    code, lines = check("--facts", "debian12")          # supported: nothing to report
+    assert code == 0 and not any("NODE_FAILS" in ln for ln in lines)
+    code, lines = check()                               # without --facts: no node, no finding
+    assert code == 0 and not any("NODE_FAILS" in ln for ln in lines)
+    code, lines = check("--node", "x")
+    assert code == 2 and "--node needs --facts" in "\n".join(lines)

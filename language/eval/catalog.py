@@ -517,6 +517,11 @@ class Catalog:
         # Puppet binds $module_name in every class scope: the module the class was loaded
         # from, so always empty here (everything comes from the one manifest).
         scope.table.symbols["module_name"] = ""
+        bind = ev.settings.parameter_lookup
+        if bind is not None:
+            # automatic parameter lookup: what the declaration does not give comes from the data
+            found = {p.name: bind(d.name, p.name) for p in d.params if p.name not in params}
+            params = {**{k: v[0] for k, v in found.items() if v is not None}, **params}
         self._bind_params(d, params, scope, f"Class[{_cap(d.name)}]", res, declared_at)
         self._run_body(d, scope)
         return scope

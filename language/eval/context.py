@@ -8,6 +8,7 @@ catalog is compiled for.
 from __future__ import annotations
 
 import bisect
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,6 +35,9 @@ class Settings:
     unknown_outside: bool = False
     # resource types a preview takes as declared elsewhere (modules' Ruby types), lower case
     extra_resource_types: frozenset = frozenset()
+    # a preview's automatic parameter lookup (Hiera, done by the caller): (class, parameter) ->
+    # (value,) for a class parameter the declaration does not give, None: the default applies
+    parameter_lookup: Callable[[str, str], tuple | None] | None = None
 
     @classmethod
     def from_dict(cls, d: dict | None) -> Settings:
@@ -55,6 +59,8 @@ class Settings:
             s.trusted = d["trusted"]
         if d.get("unknown_outside") is True:
             s.unknown_outside = True
+        if callable(d.get("parameter_lookup")):
+            s.parameter_lookup = d["parameter_lookup"]
         if isinstance(d.get("extra_resource_types"), (list, tuple, set, frozenset)):
             s.extra_resource_types = frozenset(str(t).lower() for t in d["extra_resource_types"])
         return s

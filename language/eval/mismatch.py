@@ -18,6 +18,7 @@ from ..types.build import resolve_alias
 from ..types.format import type_to_string
 from ..types.relations import is_assignable, is_instance
 import copy
+from .context import Unknown
 from .typecheck import infer_set_of
 from .type_strings import alias_expanded, normalized
 from ..types.errors import TypeSystemError
@@ -735,7 +736,8 @@ def validate_parameters(subject: str, params: list, given: dict,
     for name, ptype, has_default in params:
         if name in given:
             v = given[name]
-            if not is_instance(ptype, v):
+            # a preview's unknown value (Hiera data it cannot read for the node) may be any value
+            if not isinstance(v, Unknown) and not is_instance(ptype, v):
                 errs.extend(describe(ptype, infer_set(v), [Parameter(name)]))
         elif not missing_ok and not has_default:
             errs.append(MissingParameter(None, name))

@@ -36,6 +36,16 @@ class NotFound(Exception):
     """Puppet's ``throw :no_such_key``."""
 
 
+class Unresolved(Exception):
+    """An interpolated variable the caller's scope cannot know (a preview's fact set lacks the
+    fact): raised by the ``missing`` hook of an :class:`Interpolator`, so that the lookup's
+    answer is unknown instead of what an empty value would give."""
+
+    def __init__(self, variable: str) -> None:
+        super().__init__(variable)
+        self.variable = variable
+
+
 def split_key(key: str) -> list:
     """``a.b."c.d".0`` -> ``['a', 'b', 'c.d', 0]``; a syntax error raises :class:`HieraError`."""
     if not re.search(r"['\".]", key):
@@ -119,11 +129,14 @@ def inspect(value: Any) -> str:
 
 class Interpolator:
     """Interpolates with one scope; ``lookup`` answers ``%{lookup('k')}`` and ``%{alias('k')}``
-    (``None`` when the key is not found)."""
+    (``None`` when the key is not found); ``missing``, when given, is called with a variable the
+    scope does not have (Puppet interpolates it as empty; a preview raises :class:`Unresolved`)."""
 
-    def __init__(self, scope: dict, lookup: Callable[[str], tuple] | None = None) -> None:
+    def __init__(self, scope: dict, lookup: Callable[[str], tuple] | None = None,
+                 missing: Callable[[str], None] | None = None) -> None:
         self.scope = scope
         self.lookup = lookup
+        self.missing = missing
         self._stack: list = []
 
     def value(self, value: Any, allow_methods: bool = True) -> Any:
@@ -149,6 +162,8 @@ class Interpolator:
                 value = dig(key, value, segments)
             except NotFound:
                 value = None
+        if value is None and self.missing is not None:
+            self.missing(key)
         return value
 
     def _checked(self, key: str, fn: Callable[[], Any]) -> Any:

@@ -19,7 +19,7 @@ from typing import Any
 
 from ..messages import render
 from .config import HieraConfig, Level
-from .interpolate import HieraError, Interpolator, NotFound, dig, split_key
+from .interpolate import HieraError, Interpolator, NotFound, Unresolved, dig, split_key
 from .merge import HashMerge, strategy as make_strategy
 from .yamldata import DataFile, read_data
 
@@ -57,6 +57,7 @@ class LookupResult:
     error: str = ""                 # the failure, as text (from the registry)
     error_code: str = ""
     converted_to: Any = None
+    unknown: str = ""               # the variable the answer depends on that the scope lacks
 
 
 Converter = Callable[[Any, list], Any]   # (value, convert_to list) -> converted value
@@ -174,7 +175,7 @@ class Hiera:
             if isinstance(values, dict):
                 values = list(values.items())
             for v in values or []:
-                sub = Interpolator({**interp.scope, key: v}, interp.lookup)
+                sub = Interpolator({**interp.scope, key: v}, interp.lookup, interp.missing)
                 full = posixpath.normpath(posixpath.join(datadir, sub.value(template, False)))
                 out.append((full, self.read(full) is not None))
         return out
@@ -256,15 +257,23 @@ class Hiera:
         return {}
 
     # ---- lookup ------------------------------------------------------------------------------
-    def lookup(self, key: str, scope: dict, merge: Any = None, explain: bool = True) -> LookupResult:
-        """Look ``key`` up for ``scope`` (see ``interpolate.scope_for``). Never raises."""
+    def lookup(self, key: str, scope: dict, merge: Any = None, explain: bool = True,
+               strict_scope: bool = False, convert: bool = True) -> LookupResult:
+        """Look ``key`` up for ``scope`` (see ``interpolate.scope_for``). Never raises.
+
+        ``strict_scope`` (previews): a variable the scope lacks, in a hierarchy path or a value,
+        makes the answer unknown (``unknown`` names it) instead of being read as empty.
+        ``convert=False`` leaves a ``convert_to`` of ``lookup_options`` to the caller
+        (``converted_to`` names it; the value is the data as found)."""
         result = LookupResult(key)
-        interp = Interpolator(scope)
+        interp = Interpolator(scope, missing=_unresolved if strict_scope else None)
         interp.lookup = lambda k: self._nested(k, interp)
         try:
             found, value = interp._checked(key, lambda: self._lookup(
-                key, interp, merge, result.trail if explain else None, result))
+                key, interp, merge, result.trail if explain else None, result, convert))
             result.found, result.value = found, value
+        except Unresolved as u:
+            result.unknown = u.variable
         except HieraError as e:
             result.error_code = e.code
             result.error = render(e.code, **e.args_)
@@ -277,7 +286,7 @@ class Hiera:
         return self._lookup(key, interp, None, None, None)
 
     def _lookup(self, key: str, interp: Interpolator, merge: Any, trail: list | None,
-                result: LookupResult | None) -> tuple:
+                result: LookupResult | None, convert: bool = True) -> tuple:
         if key == "lookup_options" or key.startswith("lookup_options."):
             return False, None
         segments = split_key(key)
@@ -303,10 +312,13 @@ class Hiera:
             value = dig(key, value, segments[1:])
         except NotFound:
             return False, None
-        convert = options.get("convert_to")
-        if convert is not None:
-            args = convert if isinstance(convert, list) else [convert]
-            if self.converter is not None:
+        convert_to = options.get("convert_to")
+        if convert_to is not None:
+            args = convert_to if isinstance(convert_to, list) else [convert_to]
+            if not convert:
+                if result is not None:
+                    result.converted_to = args
+            elif self.converter is not None:
                 try:
                     value = self.converter(value, args)
                 except HieraError as e:
@@ -314,6 +326,10 @@ class Hiera:
                 if result is not None:
                     result.converted_to = args
         return True, value
+
+
+def _unresolved(variable: str) -> None:
+    raise Unresolved(variable)
 
 
 def glob_regex(pattern: str) -> re.Pattern:

@@ -27,7 +27,7 @@ from ..types.format import format_value, type_to_string
 from . import bolt as bolt_ide
 from . import lookup
 from .tokens import token_at
-from .preview import PreviewBudget, preview_definition, preview_expression
+from .preview import PreviewBudget, parameter_preview, preview_definition, preview_expression
 
 
 @dataclass
@@ -176,11 +176,16 @@ def _variable(an: Analysis, tok: SyntaxToken, budget) -> HoverResult | None:
             dv = A.Param(d.node).default()
             if dv is not None:
                 lines.append(f"Default: `{_short(dv.syntax.trimmed_text())}`")
-                # with a fact set chosen, what the default evaluates to on that node
-                p = preview_expression(an, dv.syntax, budget) \
-                    if budget is not None and budget.context is not None and budget.steps > 0 else None
-                if p is not None and p.value != dv.syntax.trimmed_text():
-                    lines.append(f"Value: `{_short(p.value)}`")
+            # with a fact set chosen, its value on that node: a class parameter's from Hiera
+            # (automatic parameter lookup) or its default, said which
+            p = None
+            if budget is not None and budget.context is not None and budget.steps > 0:
+                if d.kind == "parameter" and d.scope.kind == "class":
+                    p = parameter_preview(an, d.node, budget)
+                elif dv is not None:
+                    p = preview_expression(an, dv.syntax, budget)
+            if p is not None and (dv is None or p.value != dv.syntax.trimmed_text() or p.origin != "default"):
+                lines.append(f"Value: `{_short(p.value)}`" + (f" ({p.origin})" if p.origin else ""))
             doc = _param_doc(an, d)
             if doc:
                 lines.append(doc)

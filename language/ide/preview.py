@@ -51,11 +51,12 @@ class Preview:
     type: str              # its inferred type
     ok: bool = True
     error: str = ""
+    origin: str = ""       # where a class parameter's value comes from ("default", "hiera <file>")
 
     @property
     def label(self) -> str:
         text = self.value if len(self.value) <= MAX_LABEL else self.value[:MAX_LABEL - 1] + "…"
-        return f"⟶ {text}"
+        return f"⟶ {text}" + (f" ({self.origin})" if self.origin else "")
 
 
 # How a program is evaluated: ``(program, budget) -> (ok, value text, type text, error)``.
@@ -70,6 +71,8 @@ DEFAULT_NODE = "node.example.com"
 AGENT_VERSION = "7.23.0"
 # Variables the evaluator's top scope defines from a preview context.
 _CONTEXT_VARIABLES = frozenset({"facts", "trusted", "server_facts", "environment"})
+# Variables Puppet binds in a class scope whose value the class's own name gives.
+_CLASS_BUILTINS = frozenset({"title", "name", "module_name"})
 
 
 @dataclass(eq=False)
@@ -84,6 +87,16 @@ class PreviewContext:
     # class name -> the Analysis of the file defining it (the workspace's, read by the caller),
     # so that other classes' variables ($apache::params::user) are known too; None: this file only
     classes: Callable[[str], Analysis | None] | None = field(default=None, repr=False)
+    # automatic parameter lookup (Hiera, read by the caller): (class, parameter) -> None when
+    # the data have no value (the default applies), else (the value as Puppet source, or None
+    # when it is not known for this node; where it comes from, "hiera <file>")
+    parameters: Callable[[str, str], tuple | None] | None = field(default=None, repr=False)
+
+    def bound(self, class_name: str, param: str) -> tuple | None:
+        """What automatic parameter lookup gives ``class_name::param`` (see ``parameters``)."""
+        if self.parameters is None:
+            return None
+        return self.parameters(class_name.lower().removeprefix("::"), param)
 
     @property
     def key(self) -> str:
@@ -224,6 +237,10 @@ class _Deps:
             return False
         for r in self.free_references(start, end):
             d = r.target
+            if d is None and r.status == "builtin" and r.name in _CLASS_BUILTINS:
+                if not self._class_builtin(r, needed):
+                    return False
+                continue
             if d is None and (r.status == "qualified" or r.status.startswith("inherited:")):
                 if self._known_outside(r):
                     if r.name.lstrip(":") == "facts" and not self._fact_known(r):
@@ -253,6 +270,28 @@ class _Deps:
                     continue         # assigned after the use (Puppet would refuse the reassignment)
                 if not self._statement(each, needed, depth):
                     return False
+        return True
+
+    def _class_builtin(self, r, needed: dict) -> bool:
+        """``$title`` and ``$name`` read in a class are its name; ``$module_name`` is its module:
+        the first segment of a qualified name, where the autoloader found it (a one-segment
+        name may be a module's main class or site code, which only the file's place tells)."""
+        if self.context is None:
+            return False
+        scope = r.scope.definition_scope
+        if scope.kind != "class" or not scope.name:
+            return False
+        cls = scope.name.lower().lstrip(":")
+        if r.name == "module_name":
+            if "::" not in cls:
+                return False
+            value = cls.split("::")[0]
+        else:
+            value = cls
+        if self.owner is not None:
+            # evaluated as a class of its own, whose $title and $name the evaluator binds
+            return r.name != "module_name"
+        needed.setdefault(("builtin", r.name), _Unit(-1, f"${r.name} = '{value}'", r.name, None))
         return True
 
     def _other_class(self, r, needed: dict) -> bool:
@@ -343,12 +382,19 @@ class _Deps:
         return "\n".join(parts)
 
     def _parameter(self, d: Definition, needed: dict, depth: int) -> bool:
-        """A class parameter, known through its default when a context is chosen (a value from
-        Hiera or a declaration elsewhere is not known here)."""
+        """A class parameter, known when a context is chosen: the value automatic parameter
+        lookup gives it (Hiera), else its default (a declaration elsewhere with a value is not
+        known here)."""
         if self.context is None or d.scope.kind != "class":
             return False
         key = (d.node.offset, d.node.kind)
         if key in needed:
+            return True
+        bound = self.context.bound(d.scope.name, d.name)
+        if bound is not None:
+            if bound[0] is None:
+                return False             # Hiera's answer depends on what the fact set lacks
+            needed[key] = _Unit(d.offset, f"${d.name} = {bound[0]}", d.name, d.node)
             return True
         default = A.Param(d.node).default()
         if default is None:
@@ -520,7 +566,11 @@ def previews(an: Analysis, start: int, end: int, budget: PreviewBudget | None = 
     for node in _candidates(an.result.root, start, end):
         if time.monotonic() > deadline:
             break
-        if node.kind == K.ATTRIBUTE_OP:
+        if node.kind == K.PARAM:
+            p = parameter_preview(an, node, budget)
+            if p is not None:
+                out.append(p)
+        elif node.kind == K.ATTRIBUTE_OP:
             # a resource attribute's final value (``ensure => $package_ensure  ⟶ 'present'``)
             value = A.AttributeOp(node).value()
             if value is None or value.syntax.kind == K.ERROR or _trivial(value) or not _worth_showing(value.syntax):
@@ -570,6 +620,10 @@ def _candidates(root: SyntaxNode, start: int, end: int):
             if c.end < start or c.offset > end:
                 continue
             k = c.kind
+            if _is_class_param(c):
+                if start <= c.range[0] < end:
+                    yield c          # its effective value: Hiera's, else the default's
+                continue
             inner = _decisive_part(c)
             if inner is not None and start <= inner.range[0] < end and not _trivial(A.view(inner)):
                 yield inner          # what a conditional decides on, a resource's title
@@ -588,8 +642,8 @@ def _candidates(root: SyntaxNode, start: int, end: int):
 
 
 def _decisive_part(node: SyntaxNode) -> SyntaxNode | None:
-    """The condition of an ``if``/``unless``/``elsif``, the test of a ``case``, the title of a
-    resource body, or a class parameter's default: previewed beside the statement's own value."""
+    """The condition of an ``if``/``unless``/``elsif``, the test of a ``case`` or the title of
+    a resource body: previewed beside the statement's own value."""
     k = node.kind
     part = None
     if k in (K.IF_EXPR, K.UNLESS_EXPR):
@@ -598,10 +652,39 @@ def _decisive_part(node: SyntaxNode) -> SyntaxNode | None:
         part = A.CaseExpr(node).test()
     elif k == K.RESOURCE_BODY:
         part = A.ResourceBody(node).title()
-    elif k == K.PARAM and node.parent is not None and node.parent.parent is not None \
-            and node.parent.parent.kind == K.CLASS_DEF:
-        part = A.Param(node).default()      # a class parameter's value when not given
     return part.syntax if part is not None and part.syntax.kind != K.ERROR else None
+
+
+def _is_class_param(node: SyntaxNode) -> bool:
+    return node.kind == K.PARAM and node.parent is not None and node.parent.parent is not None \
+        and node.parent.parent.kind == K.CLASS_DEF
+
+
+def parameter_preview(an: Analysis, param: SyntaxNode, budget: PreviewBudget | None = None) -> Preview | None:
+    """A class parameter's effective value when the class is declared without it: what
+    automatic parameter lookup (Hiera) gives it on the context's node, else its default's
+    value; shown at the end of the declaration with where it comes from.  None when unknown,
+    or when it is a literal default (its value is what is written)."""
+    budget = budget or PreviewBudget()
+    if not _is_class_param(param):
+        return None
+    ctx = budget.context
+    view = A.Param(param)
+    owner = A.ClassDef(param.parent.parent) if param.parent is not None and param.parent.parent is not None else None
+    cls = owner.qualified_name if owner is not None else None
+    bound = ctx.bound(cls, view.name) if ctx is not None and isinstance(cls, str) and cls and view.name else None
+    if bound is not None:
+        if bound[0] is None:
+            return None
+        ok, value, type_text, _error = evaluate_source(bound[0], budget)
+        return Preview(param.range[1], value, type_text, origin=bound[1]) if ok else None
+    default = view.default()
+    if default is None or default.syntax.kind == K.ERROR or _trivial(default):
+        return None
+    p = preview_expression(an, default.syntax, budget)
+    if p is not None:
+        p.origin = "default"
+    return p
 
 
 def _worth_showing(node: SyntaxNode) -> bool:
@@ -622,7 +705,7 @@ def evaluate_range(an: Analysis, start: int, end: int, budget: PreviewBudget | N
     deps = _Deps(an, budget.context)
     missing = [("$" + r.name) for r in deps.free_references(start, end)
                if (r.target is None or r.status != "local" or r.target.kind not in ("variable", "parameter"))
-               and not deps._known_outside(r)]
+               and not deps._known_outside(r) and not deps._collect(r.offset, r.end, {}, 0)]
     if missing:
         names = ", ".join(sorted(set(missing)))
         return Preview(end, "", "", False, f"cannot evaluate: the value of {names} is not known before a catalog is compiled")
@@ -715,10 +798,12 @@ def unreached_message(ctx: PreviewContext) -> str:
 _CONDITIONAL_KINDS = frozenset({K.IF_EXPR, K.UNLESS_EXPR, K.CASE_EXPR, K.SELECTOR_EXPR})
 
 
-def branches(an: Analysis, start: int, end: int, budget: PreviewBudget | None = None) -> list:
+def branches(an: Analysis, start: int, end: int, budget: PreviewBudget | None = None,
+             every: bool = False) -> list:
     """The conditionals starting in [start, end) whose choice is known, with the branches the
     node does not take (for the ``unnecessary`` tag); never the inner ones of a branch not
-    taken, and only as many as the request's time budget allows."""
+    taken, and only as many as the request's time budget allows.  ``every``: also those that
+    leave no branch out (an ``if`` without ``else`` whose condition holds)."""
     budget = budget or PreviewBudget()
     deadline = time.monotonic() + budget.total_seconds
     out: list = []
@@ -749,9 +834,56 @@ def branches(an: Analysis, start: int, end: int, budget: PreviewBudget | None = 
         if taken is None and value != "undef":
             continue
         unreached = [sp for i, sp in enumerate(spans) if i != taken]
-        if unreached:
+        if unreached or every:
             out.append(Branch(node.range[0], node.range[1], taken, unreached))
-            skip_until = max(skip_until, max(e for _s, e in unreached))
+            skip_until = max(skip_until, max((e for _s, e in unreached), default=-1))
+    return out
+
+
+# Where a walk up from a call stops: what it is in runs when something else decides.
+_RUN_ELSEWHERE = frozenset({K.LAMBDA, K.FUNCTION_DEF, K.DEFINE_DEF, K.NODE_DEF, K.CLASS_DEF, K.PLAN_DEF})
+
+
+def node_findings(an: Analysis, budget: PreviewBudget) -> list:
+    """What the context's node runs into that another node would not (``check --facts``): a
+    ``fail()`` every enclosing ``if``/``unless``/``case``/selector of which the node's facts
+    decide, and decide to reach (``NODE_FAILS``, with the message when it is known).  A call
+    that fails whatever the facts, or sits in a lambda or where a decision is unknown, is not
+    reported."""
+    from ..diagnostics import Diagnostic
+    ctx = budget.context
+    if ctx is None:
+        return []
+    calls = [n for n in an.result.root.descendants()
+             if n.kind == K.CALL_EXPR and A.CallExpr(n).name == "fail"]
+    if not calls:
+        return []
+    decided = {b.offset: b for b in branches(an, 0, len(an.result.text), budget, every=True)}
+    out = []
+    for call in calls:
+        start = call.range[0]
+        conditions = 0
+        reached = True
+        node = call.parent
+        while node is not None and node.kind not in _RUN_ELSEWHERE:
+            if node.kind in _CONDITIONAL_KINDS and not (node.kind == K.IF_EXPR and node.parent is not None
+                                                        and node.parent.kind == K.ELSIF_CLAUSE):
+                b = decided.get(node.range[0])
+                if b is None or any(s <= start < e for s, e in b.unreached):
+                    reached = False
+                    break
+                conditions += 1
+            node = node.parent
+        if not reached or conditions == 0 or node is not None and node.kind == K.LAMBDA:
+            continue
+        args = A.CallExpr(call).args()
+        message = args[0].syntax.trimmed_text() if args else ""
+        if args:
+            p = preview_expression(an, args[0].syntax, budget)
+            if p is not None:
+                message = p.value
+        out.append(Diagnostic.of("NODE_FAILS", call.range[0], call.range[1], node=ctx.node,
+                                 facts=ctx.label or "a facts file", message=message))
     return out
 
 
@@ -777,16 +909,20 @@ class CatalogPreview:
 
 
 def preview_catalog(program: str, context: PreviewContext, steps: int = 2_000_000, seconds: float = 10.0,
-                    resource_types: frozenset = frozenset()) -> CatalogPreview:
+                    resource_types: frozenset = frozenset(),
+                    parameter_lookup: Callable[[str, str], tuple | None] | None = None) -> CatalogPreview:
     """Compile ``program`` (definitions followed by ``include <class>``) for the context's node
     in the sandbox: functions that need the outside world, and functions it does not have,
-    give unknown values (never run); ``resource_types`` are the modules' own (Ruby) types.  A class or defined type it does not find is named in
+    give unknown values (never run); ``resource_types`` are the modules' own (Ruby) types;
+    ``parameter_lookup`` is automatic parameter lookup, (class, parameter) -> (value,) or
+    None (the evaluator's ``Settings.parameter_lookup``).  A class or defined type it does not find is named in
     ``missing_class``/``missing_type``, for a caller that can load more sources to retry."""
     from ..eval.api import compile_catalog          # lazy: ide imports eval only here
     from ..eval.budget import Budget
     from ..eval.context import Unknown
     from ..eval.conformance import canonical
-    settings = dict(context.evaluator_settings(), unknown_outside=True, extra_resource_types=resource_types)
+    settings = dict(context.evaluator_settings(), unknown_outside=True, extra_resource_types=resource_types,
+                    parameter_lookup=parameter_lookup)
     res = compile_catalog(program, settings, Budget(steps=steps, seconds=seconds))
     if not res.ok or res.catalog is None:
         err = res.error

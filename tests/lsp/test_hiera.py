@@ -155,3 +155,34 @@ async def test_data_file_key_hover_shows_the_parameter(client: LanguageClient):
     res = await client.text_document_hover_async(types.HoverParams(
         text_document=types.TextDocumentIdentifier(uri=uri), position=position(text, "ntp::servers", 2)))
     assert res is not None and "`$servers` of class `ntp`" in res.contents.value
+
+
+async def test_class_parameter_inlay_hints_show_the_hiera_value_and_its_file(client: LanguageClient, tmp_path):
+    # previews evaluate with the node of puppet.previews.facts: its facts file has the custom
+    # facts (role, locations, team) the environment's hierarchy interpolates
+    import asyncio
+    import json
+    facts = tmp_path / "web01.json"
+    facts.write_text(json.dumps(FACTS), encoding="utf-8")
+    uri, _ = _open(client, REPO / "modules" / "ntp" / "manifests" / "init.pp", "puppet")
+    settings = {**SETTINGS, "previews": {"facts": str(facts), "node": "web01.example.com", "timeoutMs": 2000}}
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings={"puppet": settings}))
+    # a unique merge over the node's file and the module's levels (lookup_options of the module)
+    want = ("⟶ ['ntp1.example.com', 'ntp2.example.com', 'rhel.pool.ntp.org… "
+            "(hiera data/nodes/web01.example.com.yaml, ntp/data/os/RedHat.yaml, ntp/data/common.yaml)")
+    try:
+        labels: set = set()
+        for _ in range(200):
+            hints = await client.text_document_inlay_hint_async(types.InlayHintParams(
+                text_document=types.TextDocumentIdentifier(uri=uri),
+                range=types.Range(types.Position(0, 0), types.Position(16, 0))))
+            labels = {(h.position.line, str(h.label)) for h in hints or []}
+            if (8, want) in labels:
+                break
+            await asyncio.sleep(0.1)
+        assert (8, want) in labels
+        assert (9, "⟶ 'chrony' (hiera data/os/RedHat.yaml)") in labels          # the environment's OS level
+        assert (10, "⟶ true (hiera ntp/data/common.yaml)") in labels            # the module's data
+        assert (14, "⟶ 'chrony'") in labels                     # the resource title reads the parameter
+    finally:
+        client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings={"puppet": SETTINGS}))
