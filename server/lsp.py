@@ -61,7 +61,7 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 from pygls.uris import from_fs_path, to_fs_path
 
-from . import __version__, controlrepo, convert, framing
+from . import __version__, controlrepo, convert, framing, lens
 from . import config as lintconfig
 from .documents import Document, SemanticTokensCache, apply_changes, is_puppet_document, open_document
 from .evalworker import EvalWorker
@@ -890,11 +890,14 @@ def build_server() -> PuppetServer:
     @server.feature(lsp.TEXT_DOCUMENT_CODE_LENS)
     @_isolated(list, evaluates=True)
     def code_lens(ls: PuppetServer, params: lsp.CodeLensParams, doc: Document, make_budget):
-        # Evaluated previews as code lenses, for clients that cannot show inlay hints.
-        if not ls.settings.previews_enable or ls.cap("text_document.inlay_hint", None) is not None:
+        # "Preview catalog" on each class; evaluated previews as code lenses too, for clients
+        # that cannot show inlay hints.
+        if not ls.settings.previews_enable:
             return []
+        out = [] if doc.is_epp else lens.class_lenses(doc, ls.settings)
+        if ls.cap("text_document.inlay_hint", None) is not None:
+            return out
         codec = doc.codec
-        out = []
         for p in ide_preview.previews(ls.analysis(doc), 0, len(doc.text), make_budget(_budget(ls))):
             pos = lsp.Position(*codec.position(p.offset))
             out.append(lsp.CodeLens(range=lsp.Range(pos, pos),
@@ -927,6 +930,10 @@ def build_server() -> PuppetServer:
         except Exception as exc:
             log.exception("evaluate selection failed")
             return {"ok": False, "error": f"cannot evaluate: {exc}"}
+
+    @server.command(lens.PREVIEW_CATALOG_COMMAND)
+    async def preview_catalog(ls: PuppetServer, *args):
+        return await lens.preview_catalog(ls, args)
 
     @server.command(SHOW_VALUE_COMMAND)
     def show_value(ls: PuppetServer, *args):

@@ -1,0 +1,91 @@
+"""The "Preview catalog" code lens through the protocol (issue 16): a lens on each class that
+``puppet-ls preview`` can compile, titled with the fact set, whose command answers the catalog
+text of ``puppet-ls preview`` for the current fact set and shows it in the editor (a document
+the client opens with ``window/showDocument``, else a message)."""
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+from lsprotocol import types
+
+from .conftest import REPO, open_doc, wait_for_diagnostics
+
+pytestmark = [pytest.mark.asyncio(loop_scope="module"),
+              pytest.mark.filterwarnings("error::pytest_lsp.LspSpecificationWarning")]
+
+FIXTURE = REPO / "fixtures" / "lsp" / "catalog" / "modules" / "lensdemo" / "manifests" / "init.pp"
+
+
+def _configure(client, facts: str) -> None:
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
+        settings={"puppet": {"diagnostics": {"debounceMs": 0}, "previews": {"facts": facts}}}))
+
+
+async def _catalog_lenses(client, uri) -> list:
+    lenses = await client.text_document_code_lens_async(types.CodeLensParams(
+        text_document=types.TextDocumentIdentifier(uri=uri)))
+    return [lens for lens in lenses or []
+            if lens.command is not None and lens.command.command == "puppet-ls.previewCatalog"]
+
+
+async def test_preview_catalog_lens_and_command(client):
+    uri = FIXTURE.as_uri()
+    text = FIXTURE.read_text()
+    open_doc(client, uri, text)
+    await wait_for_diagnostics(client, uri)
+
+    lenses = await _catalog_lenses(client, uri)
+    # lensdemo (the file's first class); lensdemo::extra is not where the autoloader looks
+    assert [(lens.range.start.line, lens.command.title) for lens in lenses] == \
+        [(2, "Preview catalog (debian12)")]
+    assert list(lenses[0].command.arguments) == [{"uri": uri, "class": "lensdemo"}]
+
+    shown_before = len(client.shown_documents)
+    messages_before = len(client.messages)
+    answer = await client.workspace_execute_command_async(types.ExecuteCommandParams(
+        command="puppet-ls.previewCatalog", arguments=list(lenses[0].command.arguments)))
+    assert answer["ok"], answer
+    lines = answer["text"].splitlines()
+    assert lines[0] == "Catalog of class lensdemo on node.example.com (facts: debian12)"
+    assert "Package[apache2]  (in Class[Lensdemo])" in lines
+    assert "File[/etc/apache2/ports.conf]  (in Class[Lensdemo])" in lines
+    assert answer["title"] == "Catalog of lensdemo (debian12)"
+    if client.capabilities.window is not None and client.capabilities.window.show_document \
+            and client.capabilities.window.show_document.support:
+        shown = client.shown_documents[shown_before:]
+        assert [s.uri for s in shown] == [answer["uri"]]
+        assert Path(urlparse(answer["uri"]).path).read_text(encoding="utf-8") == answer["text"]
+    else:
+        assert client.shown_documents[shown_before:] == []
+        assert [m.message for m in client.messages[messages_before:]] == [lines[-1]]
+        assert lines[-1].startswith("3 resources; 0 attribute values unknown")
+
+    # another fact set: the lens says so, and the catalog follows it
+    _configure(client, "rhel9")
+    lenses = await _catalog_lenses(client, uri)
+    assert [lens.command.title for lens in lenses] == ["Preview catalog (rhel9)"]
+    shown_before = len(client.shown_documents)
+    answer = await client.workspace_execute_command_async(types.ExecuteCommandParams(
+        command="puppet-ls.previewCatalog", arguments=[{"uri": uri, "class": "lensdemo", "show": "client"}]))
+    assert answer["ok"], answer
+    assert "Package[httpd]  (in Class[Lensdemo])" in answer["text"].splitlines()
+    assert "File[/etc/httpd/ports.conf]  (in Class[Lensdemo])" in answer["text"].splitlines()
+    assert client.shown_documents[shown_before:] == []     # the client shows it itself
+    _configure(client, "")
+
+
+async def test_preview_catalog_errors_are_answers(client):
+    uri = FIXTURE.as_uri()
+    answer = await client.workspace_execute_command_async(types.ExecuteCommandParams(
+        command="puppet-ls.previewCatalog", arguments=[{"uri": uri, "class": "nosuch::klass", "show": "client"}]))
+    assert not answer["ok"]
+    assert answer["error"] == "class nosuch::klass not found in the modulepath (" + \
+        answer["error"].split("(", 1)[1]
+    answer = await client.workspace_execute_command_async(types.ExecuteCommandParams(
+        command="puppet-ls.previewCatalog", arguments=[{"uri": "file:///nowhere/x.pp", "class": "x"}]))
+    assert answer == {"ok": False, "error": "file:///nowhere/x.pp is not open"}
+    answer = await client.workspace_execute_command_async(types.ExecuteCommandParams(
+        command="puppet-ls.previewCatalog", arguments=[42]))
+    assert answer == {"ok": False, "error": "expected {uri, class}: the document and the class to preview"}
