@@ -29,6 +29,8 @@ from puppet_ls.language.syntax import kinds as K
 log = logging.getLogger("puppet-ls")
 
 PREVIEW_CATALOG_COMMAND = "puppet-ls.previewCatalog"
+# The built-in fact sets and the current one, for an editor's fact-set switch.
+FACT_SETS_COMMAND = "puppet-ls.factSets"
 # The fact set a catalog preview uses when puppet.previews.facts is empty: the CLI's default.
 DEFAULT_FACTS = "debian12"
 # Wall time a catalog compilation may take, start-up included (a module's class with its
@@ -71,6 +73,20 @@ def class_lenses(doc, settings) -> list:
             title=f"Preview catalog ({label})", command=PREVIEW_CATALOG_COMMAND,
             arguments=[{"uri": doc.uri, "class": name.removeprefix("::")}])))
     return out
+
+
+def fact_sets(settings) -> dict:
+    """``workspace/executeCommand puppet-ls.factSets``: what an editor's fact-set switch offers,
+    ``{current, sets: [{name, description}]}`` (``current`` is ``puppet.previews.facts``)."""
+    from puppet_ls.language.knowledge.factsets import fact_set, fact_set_names
+    sets = []
+    for name in fact_set_names():
+        facts = fact_set(name) or {}
+        os_ = facts.get("os") if isinstance(facts.get("os"), dict) else {}
+        release = os_.get("release") if isinstance(os_.get("release"), dict) else {}
+        words = [str(w) for w in (os_.get("name"), release.get("full"), os_.get("architecture")) if w]
+        sets.append({"name": name, "description": " ".join(words)})
+    return {"current": settings.previews_facts, "sets": sets}
 
 
 def _arguments(args) -> dict:

@@ -935,6 +935,10 @@ def build_server() -> PuppetServer:
     async def preview_catalog(ls: PuppetServer, *args):
         return await lens.preview_catalog(ls, args)
 
+    @server.command(lens.FACT_SETS_COMMAND)
+    def fact_sets(ls: PuppetServer, *args):
+        return lens.fact_sets(ls.settings)
+
     @server.command(SHOW_VALUE_COMMAND)
     def show_value(ls: PuppetServer, *args):
         if args:

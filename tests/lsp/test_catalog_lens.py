@@ -4,6 +4,7 @@ text of ``puppet-ls preview`` for the current fact set and shows it in the edito
 the client opens with ``window/showDocument``, else a message)."""
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -18,9 +19,17 @@ pytestmark = [pytest.mark.asyncio(loop_scope="module"),
 FIXTURE = REPO / "fixtures" / "lsp" / "catalog" / "modules" / "lensdemo" / "manifests" / "init.pp"
 
 
-def _configure(client, facts: str) -> None:
+async def _configure(client, facts: str) -> dict:
+    """Set ``puppet.previews.facts`` and wait until the server uses it (it may read the new
+    settings with workspace/configuration first); the answer of ``puppet-ls.factSets``."""
     client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
         settings={"puppet": {"diagnostics": {"debounceMs": 0}, "previews": {"facts": facts}}}))
+    deadline = asyncio.get_running_loop().time() + 10
+    while True:
+        answer = await client.workspace_execute_command_async(types.ExecuteCommandParams(command="puppet-ls.factSets"))
+        if answer["current"] == facts or asyncio.get_running_loop().time() > deadline:
+            return answer
+        await asyncio.sleep(0.05)
 
 
 async def _catalog_lenses(client, uri) -> list:
@@ -63,7 +72,7 @@ async def test_preview_catalog_lens_and_command(client):
         assert lines[-1].startswith("3 resources; 0 attribute values unknown")
 
     # another fact set: the lens says so, and the catalog follows it
-    _configure(client, "rhel9")
+    await _configure(client, "rhel9")
     lenses = await _catalog_lenses(client, uri)
     assert [lens.command.title for lens in lenses] == ["Preview catalog (rhel9)"]
     shown_before = len(client.shown_documents)
@@ -73,7 +82,7 @@ async def test_preview_catalog_lens_and_command(client):
     assert "Package[httpd]  (in Class[Lensdemo])" in answer["text"].splitlines()
     assert "File[/etc/httpd/ports.conf]  (in Class[Lensdemo])" in answer["text"].splitlines()
     assert client.shown_documents[shown_before:] == []     # the client shows it itself
-    _configure(client, "")
+    await _configure(client, "")
 
 
 async def test_preview_catalog_errors_are_answers(client):
@@ -89,3 +98,13 @@ async def test_preview_catalog_errors_are_answers(client):
     answer = await client.workspace_execute_command_async(types.ExecuteCommandParams(
         command="puppet-ls.previewCatalog", arguments=[42]))
     assert answer == {"ok": False, "error": "expected {uri, class}: the document and the class to preview"}
+
+
+async def test_fact_sets_for_the_switch(client):
+    answer = await _configure(client, "rhel9")
+    assert answer == {"current": "rhel9", "sets": [
+        {"name": "debian12", "description": "Debian 12.11 amd64"},
+        {"name": "ubuntu2404", "description": "Ubuntu 24.04 amd64"},
+        {"name": "rhel9", "description": "RedHat 9.4 x86_64"},
+        {"name": "windows2022", "description": "windows 2022 x64"}]}
+    await _configure(client, "")
