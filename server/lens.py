@@ -82,8 +82,10 @@ def fact_sets(settings) -> dict:
     sets = []
     for name in fact_set_names():
         facts = fact_set(name) or {}
-        os_ = facts.get("os") if isinstance(facts.get("os"), dict) else {}
-        release = os_.get("release") if isinstance(os_.get("release"), dict) else {}
+        found = facts.get("os")
+        os_: dict = found if isinstance(found, dict) else {}
+        found = os_.get("release")
+        release: dict = found if isinstance(found, dict) else {}
         words = [str(w) for w in (os_.get("name"), release.get("full"), os_.get("architecture")) if w]
         sets.append({"name": name, "description": " ".join(words)})
     return {"current": settings.previews_facts, "sets": sets}
