@@ -22,8 +22,10 @@ FIXTURE = REPO / "fixtures" / "lsp" / "catalog" / "modules" / "lensdemo" / "mani
 async def _configure(client, facts: str) -> dict:
     """Set ``puppet.previews.facts`` and wait until the server uses it (it may read the new
     settings with workspace/configuration first); the answer of ``puppet-ls.factSets``."""
-    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
-        settings={"puppet": {"diagnostics": {"debounceMs": 0}, "previews": {"facts": facts}}}))
+    settings = {"diagnostics": {"debounceMs": 0}, "previews": {"facts": facts}}
+    # what a pull answers too (the server's first pull may come after this notification)
+    client.set_configuration(settings, section="puppet")
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings={"puppet": settings}))
     deadline = asyncio.get_running_loop().time() + 10
     while True:
         answer = await client.workspace_execute_command_async(types.ExecuteCommandParams(command="puppet-ls.factSets"))
