@@ -91,6 +91,18 @@ def fact_sets(settings) -> dict:
     return {"current": settings.previews_facts, "sets": sets}
 
 
+def refresh_previews(ls) -> None:
+    """Ask the client for inlay hints and code lenses again (the fact set changed), when it
+    lets the server do so; the faded branches come with the diagnostics published anyway."""
+    for cap, send in (("workspace.inlay_hint.refresh_support", ls.workspace_inlay_hint_refresh),
+                      ("workspace.code_lens.refresh_support", ls.workspace_code_lens_refresh)):
+        if ls.cap(cap, False):
+            try:
+                send(None)
+            except Exception:
+                log.debug("%s failed", cap, exc_info=True)
+
+
 def _arguments(args) -> dict:
     """The command's argument: ``{uri, class[, show]}``, or ``(uri, class)``."""
     if len(args) == 1 and isinstance(args[0], (list, tuple)):

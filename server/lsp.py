@@ -452,6 +452,7 @@ def build_server() -> PuppetServer:
     @server.feature(lsp.WORKSPACE_DID_CHANGE_CONFIGURATION)
     async def did_change_configuration(ls: PuppetServer, params: lsp.DidChangeConfigurationParams) -> None:
         before = (ls.settings.modulepath, ls.settings.index_enable)
+        previews_before = _previews_key(ls.settings)
         settings = params.settings
         ours = {"modulepath", "index", "diagnostics", "previews", "hover", "completion", "log"}
         if isinstance(settings, dict) and ("puppet" in settings or ours & set(settings)):
@@ -464,6 +465,8 @@ def build_server() -> PuppetServer:
         _apply_size_limit(ls)
         for uri in list(ls.docs):
             _schedule_diagnostics(ls, uri, 0)
+        if _previews_key(ls.settings) != previews_before:
+            lens.refresh_previews(ls)       # another fact set: the hints and lens titles change
 
     @server.feature(lsp.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
     def did_change_folders(ls: PuppetServer, params) -> None:
@@ -953,6 +956,10 @@ def build_server() -> PuppetServer:
 
 
 # ---- helpers ------------------------------------------------------------------------------------
+
+def _previews_key(s: Settings) -> tuple:
+    return (s.previews_enable, s.previews_facts, s.previews_node, s.previews_max_steps, s.previews_timeout_ms)
+
 
 def _budget(ls: PuppetServer, total_ms: int | None = None) -> ide_preview.PreviewBudget:
     """The settings' budget; ``total_ms`` caps a request's total (and so each expression)."""

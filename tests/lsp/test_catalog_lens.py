@@ -11,7 +11,7 @@ from urllib.parse import urlparse
 import pytest
 from lsprotocol import types
 
-from .conftest import REPO, open_doc, wait_for_diagnostics
+from .conftest import REPO, new_uri, open_doc, wait_for_diagnostics
 
 pytestmark = [pytest.mark.asyncio(loop_scope="module"),
               pytest.mark.filterwarnings("error::pytest_lsp.LspSpecificationWarning")]
@@ -34,6 +34,19 @@ async def _configure(client, facts: str) -> dict:
         await asyncio.sleep(0.05)
 
 
+def _count_refreshes(client) -> dict:
+    """Count the server's workspace/inlayHint/refresh and workspace/codeLens/refresh requests."""
+    seen = {"inlayHint": 0, "codeLens": 0}
+
+    def counter(name):
+        def answer(params):
+            seen[name] += 1
+        return answer
+    client.protocol.fm.features[types.WORKSPACE_INLAY_HINT_REFRESH] = counter("inlayHint")
+    client.protocol.fm.features[types.WORKSPACE_CODE_LENS_REFRESH] = counter("codeLens")
+    return seen
+
+
 async def _catalog_lenses(client, uri) -> list:
     lenses = await client.text_document_code_lens_async(types.CodeLensParams(
         text_document=types.TextDocumentIdentifier(uri=uri)))
@@ -48,7 +61,6 @@ async def test_preview_catalog_lens_and_command(client):
     await wait_for_diagnostics(client, uri)
 
     lenses = await _catalog_lenses(client, uri)
-    # lensdemo (the file's first class); lensdemo::extra is not where the autoloader looks
     assert [(lens.range.start.line, lens.command.title) for lens in lenses] == \
         [(2, "Preview catalog (debian12)")]
     assert list(lenses[0].command.arguments) == [{"uri": uri, "class": "lensdemo"}]
@@ -73,8 +85,17 @@ async def test_preview_catalog_lens_and_command(client):
         assert [m.message for m in client.messages[messages_before:]] == [lines[-1]]
         assert lines[-1].startswith("3 resources; 0 attribute values unknown")
 
-    # another fact set: the lens says so, and the catalog follows it
+    # another fact set: the client is asked for hints and lenses again, the lens says so, and
+    # the catalog follows it
+    refreshed = _count_refreshes(client)
     await _configure(client, "rhel9")
+    workspace = client.capabilities.workspace
+    for name, cap in (("inlayHint", "inlay_hint"), ("codeLens", "code_lens")):
+        support = getattr(getattr(workspace, cap, None), "refresh_support", False) if workspace else False
+        deadline = asyncio.get_running_loop().time() + 10
+        while support and not refreshed[name] and asyncio.get_running_loop().time() < deadline:
+            await asyncio.sleep(0.05)
+        assert refreshed[name] == (1 if support else 0), (name, client.kind)
     lenses = await _catalog_lenses(client, uri)
     assert [lens.command.title for lens in lenses] == ["Preview catalog (rhel9)"]
     shown_before = len(client.shown_documents)
@@ -110,3 +131,19 @@ async def test_fact_sets_for_the_switch(client):
         {"name": "rhel9", "description": "RedHat 9.4 x86_64"},
         {"name": "windows2022", "description": "windows 2022 x64"}]}
     await _configure(client, "")
+
+
+async def test_a_lens_only_where_preview_finds_the_class(client):
+    """The file's first class has a lens; a second class of a file that is not where Puppet's
+    autoloader looks for it has none (``puppet-ls preview`` could not find it)."""
+    uri = new_uri("two_classes.pp")
+    open_doc(client, uri, "class first {\n}\nclass second {\n}\n")
+    await wait_for_diagnostics(client, uri)
+    lenses = await _catalog_lenses(client, uri)
+    assert [(lens.range.start.line, list(lens.command.arguments)) for lens in lenses] == \
+        [(0, [{"uri": uri, "class": "first"}])]
+    # a file that is not on disk: the command says what to do
+    answer = await client.workspace_execute_command_async(types.ExecuteCommandParams(
+        command="puppet-ls.previewCatalog", arguments=list(lenses[0].command.arguments)))
+    assert answer == {"ok": False, "class": "first",
+                      "error": "save the file first: a catalog preview compiles the files on disk"}
