@@ -24,8 +24,8 @@ ANSWERS = [
      False, "Unknown variable: '$x' (/m/a/manifests/init.pp:3)",
      "Catalog of class a\nerror: Unknown variable: '$x' (/m/a/manifests/init.pp:3)\n"),
     # a usage error of click: its last line
-    (2, "", "Usage: puppet-ls preview [OPTIONS] CLASS_OR_FILE\nTry 'puppet-ls preview --help' for help.\n\n"
-     "Error: class b not found in the modulepath (/m)\n", "",
+    (2, "", ("Usage: puppet-ls preview [OPTIONS] CLASS_OR_FILE\nTry 'puppet-ls preview --help' for help.\n\n"
+             "Error: class b not found in the modulepath (/m)\n"), "",
      False, "class b not found in the modulepath (/m)", "error: class b not found in the modulepath (/m)\n"),
     (3, "", "", "", False, "puppet-ls preview ended with status 3", "error: puppet-ls preview ended with status 3\n"),
     # stopped at the deadline
