@@ -38,6 +38,8 @@ DEFAULT_FACTS = "debian12"
 CATALOG_SECONDS = 30.0
 # Address space of the compiling process: the previews' ceiling, but never below this (MiB).
 MIN_MEMORY_MB = 512
+# A class name as Puppet writes it (what the command accepts as "class").
+_CLASS_NAME = re.compile(r"[a-z]\w*(::[a-z]\w*)*", re.ASCII)
 # Longest catalog text sent back to the client.
 MAX_TEXT_CHARS = 2_000_000
 
@@ -136,9 +138,10 @@ def preview_argv(ls, doc, class_name: str) -> tuple[list, str, str]:
     # The file itself when the class is its first (it need not sit where the autoloader looks),
     # else the class by name, found in the modulepath.
     target = doc.path if _first_class(doc) == class_name else class_name
-    argv = ["preview", target, "--facts", spec, "--modulepath", os.pathsep.join(modulepath)]
+    argv = ["preview", "--facts", spec, "--modulepath", os.pathsep.join(modulepath)]
     if ls.settings.previews_node:
         argv += ["--node", ls.settings.previews_node]
+    argv += ["--", target]          # (a target is never read as an option)
     note = ""
     try:
         with open(doc.path, encoding="utf-8", newline="") as f:
@@ -213,6 +216,8 @@ async def preview_catalog(ls, args) -> dict:
         uri, class_name = str(want.get("uri", "")), str(want.get("class", "")).removeprefix("::")
     except (ValueError, TypeError) as exc:
         return {"ok": False, "error": str(exc)}
+    if not _CLASS_NAME.fullmatch(class_name):
+        return {"ok": False, "error": f"{class_name!r} is not a class name"}
     doc = ls.docs.get(uri)
     if doc is None:
         return {"ok": False, "error": f"{uri} is not open"}

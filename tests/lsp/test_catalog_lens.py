@@ -119,6 +119,9 @@ async def test_preview_catalog_errors_are_answers(client):
         command="puppet-ls.previewCatalog", arguments=[{"uri": "file:///nowhere/x.pp", "class": "x"}]))
     assert answer == {"ok": False, "error": "file:///nowhere/x.pp is not open"}
     answer = await client.workspace_execute_command_async(types.ExecuteCommandParams(
+        command="puppet-ls.previewCatalog", arguments=[{"uri": uri, "class": "--help"}]))
+    assert answer == {"ok": False, "error": "'--help' is not a class name"}
+    answer = await client.workspace_execute_command_async(types.ExecuteCommandParams(
         command="puppet-ls.previewCatalog", arguments=[42]))
     assert answer == {"ok": False, "error": "expected {uri, class}: the document and the class to preview"}
 
