@@ -61,7 +61,7 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 from pygls.uris import from_fs_path, to_fs_path
 
-from . import __version__, controlrepo, convert, framing
+from . import __version__, controlrepo, convert, framing, lens
 from . import config as lintconfig
 from .documents import Document, SemanticTokensCache, apply_changes, is_puppet_document, open_document
 from .evalworker import EvalWorker
@@ -454,6 +454,7 @@ def build_server() -> PuppetServer:
     @server.feature(lsp.WORKSPACE_DID_CHANGE_CONFIGURATION)
     async def did_change_configuration(ls: PuppetServer, params: lsp.DidChangeConfigurationParams) -> None:
         before = (ls.settings.modulepath, ls.settings.index_enable)
+        previews_before = _previews_key(ls.settings)
         settings = params.settings
         ours = {"modulepath", "index", "diagnostics", "previews", "hover", "completion", "log"}
         if isinstance(settings, dict) and ("puppet" in settings or ours & set(settings)):
@@ -466,6 +467,8 @@ def build_server() -> PuppetServer:
         _apply_size_limit(ls)
         for uri in list(ls.docs):
             _schedule_diagnostics(ls, uri, 0)
+        if _previews_key(ls.settings) != previews_before:
+            lens.refresh_previews(ls)       # another fact set: the hints and lens titles change
 
     @server.feature(lsp.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
     def did_change_folders(ls: PuppetServer, params) -> None:
@@ -892,11 +895,14 @@ def build_server() -> PuppetServer:
     @server.feature(lsp.TEXT_DOCUMENT_CODE_LENS)
     @_isolated(list, evaluates=True)
     def code_lens(ls: PuppetServer, params: lsp.CodeLensParams, doc: Document, make_budget):
-        # Evaluated previews as code lenses, for clients that cannot show inlay hints.
-        if not ls.settings.previews_enable or ls.cap("text_document.inlay_hint", None) is not None:
+        # "Preview catalog" on each class; evaluated previews as code lenses too, for clients
+        # that cannot show inlay hints.
+        if not ls.settings.previews_enable:
             return []
+        out = [] if doc.is_epp else lens.class_lenses(doc, ls.settings)
+        if ls.cap("text_document.inlay_hint", None) is not None:
+            return out
         codec = doc.codec
-        out = []
         for p in ide_preview.previews(ls.analysis(doc), 0, len(doc.text), make_budget(_budget(ls))):
             pos = lsp.Position(*codec.position(p.offset))
             out.append(lsp.CodeLens(range=lsp.Range(pos, pos),
@@ -930,6 +936,14 @@ def build_server() -> PuppetServer:
             log.exception("evaluate selection failed")
             return {"ok": False, "error": f"cannot evaluate: {exc}"}
 
+    @server.command(lens.PREVIEW_CATALOG_COMMAND)
+    async def preview_catalog(ls: PuppetServer, *args):
+        return await lens.preview_catalog(ls, args)
+
+    @server.command(lens.FACT_SETS_COMMAND)
+    def fact_sets(ls: PuppetServer, *args):
+        return lens.fact_sets(ls.settings)
+
     @server.command(SHOW_VALUE_COMMAND)
     def show_value(ls: PuppetServer, *args):
         if args:
@@ -944,6 +958,10 @@ def build_server() -> PuppetServer:
 
 
 # ---- helpers ------------------------------------------------------------------------------------
+
+def _previews_key(s: Settings) -> tuple:
+    return (s.previews_enable, s.previews_facts, s.previews_node, s.previews_max_steps, s.previews_timeout_ms)
+
 
 def _budget(ls: PuppetServer, total_ms: int | None = None) -> ide_preview.PreviewBudget:
     """The settings' budget; ``total_ms`` caps a request's total (and so each expression)."""

@@ -8,6 +8,9 @@ completions, in two runs:
        (whose Python has no puppet-ls), so the extension must run its bundled copy; the
        workspace is a copy of examples/control-repo; the UI is worked like a person would (squiggle,
        Problems panel, hover widget, suggest list, status bar, a role's include of a profile).
+  previews: the previews of issue 16 on a class whose code depends on facts
+       (fixtures/lsp/catalog): the fact set chosen with the status item's quick pick (debian12,
+       then rhel9), inlay hints and faded branches for each, the "Preview catalog" lens clicked.
 Screenshots: vscode-extension/e2e-artifacts/*.png (git-ignored).
 
 Needs the one-time setup of vscode-extension/e2e/setup-code-server.sh (2-4 min, run by
@@ -33,6 +36,7 @@ E2E = EXT / "e2e"
 ARTIFACTS = EXT / "e2e-artifacts"
 PREFIX = Path(os.environ.get("PREFIX", Path.home() / ".cache" / "puppet-ls-vscode-e2e"))
 CONTROL_REPO = REPO / "examples" / "control-repo"
+CATALOG_FIXTURE = REPO / "fixtures" / "lsp" / "catalog"
 # the .vsix of this machine's platform that tools/release/build.sh made (or $VSIX)
 _arch = {"x86_64": "x64", "aarch64": "arm64"}.get(platform.machine(), platform.machine())
 _built = sorted((REPO / "dist").glob(f"puppet-ls-linux-{_arch}-*.vsix"))
@@ -78,6 +82,9 @@ def run(mode: str, tmp_path: Path) -> dict:
         if mode == "ui":
             env.update(WORKSPACE=str(CONTROL_REPO))
             server = "bundled"
+        elif mode == "previews":
+            env.update(WORKSPACE=str(CATALOG_FIXTURE))
+            server = server_executable(tmp_path)
         else:
             server = server_executable(tmp_path)
         proc = subprocess.run(["bash", str(E2E / "run-e2e.sh"), mode, server, str(ARTIFACTS)],
@@ -107,6 +114,11 @@ def api(tmp_path) -> dict:
 @pytest.fixture
 def ui(tmp_path) -> dict:
     return run("ui", tmp_path)
+
+
+@pytest.fixture
+def previews(tmp_path) -> dict:
+    return run("previews", tmp_path)
 
 
 # ---- through the VS Code API, inside the real extension host --------------------------------------
@@ -206,3 +218,58 @@ def test_ui_control_repo_hover(ui):
     assert "profile::webserver" in ui["controlRepoHover"]
     assert "An nginx web server with one virtual host per entry" in ui["controlRepoHover"]
     assert (ARTIFACTS / "vscode-control-repo-hover.png").stat().st_size > 10_000
+
+
+# ---- previews with a fact set (issue 16), through the UI ---------------------------------------------
+
+def _hints(lines: list) -> dict:
+    """The inlay hints shown, by 0-based line: the text after each ⟶ up to the next (VS Code
+    renders a hint inside its line's text, so the source text that follows it comes along)."""
+    return {i: [part.strip() for part in line.split("⟶")[1:]] for i, line in enumerate(lines) if "⟶" in line}
+
+
+def test_previews_fact_set_switch(previews):
+    """The status item names the fact set and its quick pick offers the server's sets, "No facts"
+    and a facts file; choosing writes the workspace setting."""
+    assert previews["statusBefore"] == "no facts"
+    assert previews["quickPick"][:4] == ["debian12Debian 12.11 amd64", "ubuntu2404Ubuntu 24.04 amd64",
+                                         "rhel9RedHat 9.4 x86_64", "windows2022windows 2022 x64"]
+    assert [p.split("only")[0].split("the output")[0] for p in previews["quickPick"][4:]] == ["No facts", "Facts file…"]
+    assert previews["debian12"]["status"] == "debian12" and previews["rhel9"]["status"] == "rhel9"
+    assert previews["settings"] == {"puppet-ls.previews.facts": "rhel9"}
+
+
+def test_previews_hints_and_faded_branches_follow_the_fact_set(previews):
+    """No facts: no hints; debian12 then rhel9: the hints of the case, the variables and the titles
+    change, and the branch the node does not take is faded."""
+    assert not any("⟶" in line for line in previews["linesBefore"])
+    deb, rh = _hints(previews["debian12"]["lines"]), _hints(previews["rhel9"]["lines"])
+    assert deb == {5: ["'Debian' {"], 9: ["'apache2'"], 10: ["'/etc/apache2/ports.conf'"], 11: ["'apache2':"],
+                   14: ["'/etc/apache2/ports.conf':"], 16: ['"Listen 8080\\n",']}, deb
+    assert rh == {5: ["'RedHat' {"], 9: ["'httpd'"], 10: ["'/etc/httpd/ports.conf'"], 11: ["'httpd':"],
+                  14: ["'/etc/httpd/ports.conf':"], 16: ['"Listen 8080\\n",']}, rh
+    assert previews["debian12"]["faded"] == [7, 8]      # 'RedHat' and default
+    assert previews["rhel9"]["faded"] == [6, 8]         # 'Debian' and default
+    for name in ("vscode-previews-debian12.png", "vscode-previews-rhel9.png"):
+        assert (ARTIFACTS / name).stat().st_size > 10_000
+
+
+def test_previews_catalog_lens(previews):
+    """The lens names the fact set; clicking it opens the catalog beside the class, read-only."""
+    assert previews["lensBefore"] == "Preview catalog (debian12)"
+    assert previews["rhel9"]["lens"] == "Preview catalog (rhel9)"
+    cat = previews["catalog"]
+    assert cat["tabs"] == ["init.pp", "lensdemo.rhel9.catalog"]
+    assert cat["lines"][:9] == [
+        "Catalog of class lensdemo on node.example.com (facts: rhel9)",
+        "Class[Lensdemo]  (in Stage[main])",
+        "  port => 8080",
+        "Package[httpd]  (in Class[Lensdemo])",
+        "  ensure => 'installed'",
+        "File[/etc/httpd/ports.conf]  (in Class[Lensdemo])",
+        '  content => "Listen 8080\\n"',
+        "  ensure  => 'file'",
+        "  require => Package['httpd']"]
+    assert cat["lines"][9].startswith("3 resources; 0 attribute values unknown")
+    assert cat["afterTyping"] == cat["lines"]
+    assert (ARTIFACTS / "vscode-catalog-rhel9.png").stat().st_size > 10_000

@@ -29,6 +29,9 @@ DOC = """class demo::web (
 
 
 def _configure(client, facts: str, node: str = "") -> None:
+    # a new fact set makes the server ask for hints and lenses again: answer as an editor does
+    for method in (types.WORKSPACE_INLAY_HINT_REFRESH, types.WORKSPACE_CODE_LENS_REFRESH):
+        client.protocol.fm.features.setdefault(method, lambda params: None)
     # (a generous evaluation budget: this tests what the previews say, and on a loaded machine
     # the default 50 ms an expression can run out before the faded branches are decided)
     client.workspace_did_change_configuration(types.DidChangeConfigurationParams(

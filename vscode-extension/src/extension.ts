@@ -8,12 +8,22 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import {
   DidChangeConfigurationNotification,
+  ExecuteCommandRequest,
   LanguageClient,
   LanguageClientOptions,
   ServerOptions,
   State,
 } from 'vscode-languageclient/node';
 import { SERVER_SECTIONS, serverSettings, settingsPayload } from './config';
+import {
+  CATALOG_SCHEME,
+  CatalogAnswer,
+  catalogPath,
+  FactSets,
+  factSetChoices,
+  factSetStatus,
+  factsFileSetting,
+} from './factset';
 import {
   choosePython,
   GET_PYTHON_URL,
@@ -39,6 +49,10 @@ let output: vscode.LogOutputChannel;
 let lastError = '';
 let launchedHow = '';
 let bundledLibs: string | undefined;
+let factSetItem: vscode.StatusBarItem;
+// the texts of the read-only catalog documents (puppet-catalog:/<class>.<facts>.catalog)
+const catalogs = new Map<string, string>();
+const catalogChanged = new vscode.EventEmitter<vscode.Uri>();
 
 /** What the extension exports (used by the end-to-end test driver and by other extensions). */
 export interface PuppetLsApi {
@@ -48,6 +62,8 @@ export interface PuppetLsApi {
   readonly lastError: string;
   /** where the running server comes from, e.g. "bundled puppet-ls, run by /usr/bin/python3 (Python 3.11.2)" */
   readonly how: string;
+  /** the fact-set status item's text, e.g. "$(server-environment) debian12" */
+  readonly factSetText: string;
   restart(): Promise<void>;
 }
 
@@ -167,6 +183,15 @@ async function start(): Promise<void> {
     outputChannel: output,
     initializationOptions: settingsPayload(configGetter()),
     middleware: {
+      // the catalog of the "Preview catalog" lens: asked for with show "client" and shown here,
+      // in a read-only document beside the class (other editors get a file from the server)
+      executeCommand: async (command, args, next) => {
+        if (command !== 'puppet-ls.previewCatalog') return next(command, args);
+        const asked = args.length === 1 && typeof args[0] === 'object' && args[0] !== null ? [{ ...args[0], show: 'client' }] : args;
+        const answer = (await next(command, asked)) as CatalogAnswer | undefined;
+        if (answer) await showCatalog(answer);
+        return answer;
+      },
       workspace: {
         // the server pulls its settings with workspace/configuration (section "puppet"):
         // answer from the puppet-ls.* settings of the resource asked about
@@ -226,16 +251,100 @@ async function restart(): Promise<void> {
   await start();
 }
 
+/** Opens (or refreshes) the read-only document of a catalog preview beside the editor. */
+async function showCatalog(answer: CatalogAnswer): Promise<void> {
+  if (answer.text === undefined || answer.text === '') {
+    if (answer.error) void vscode.window.showWarningMessage(`puppet-ls: ${answer.error}`);
+    return;
+  }
+  const uri = vscode.Uri.from({ scheme: CATALOG_SCHEME, path: catalogPath(answer) });
+  catalogs.set(uri.path, answer.text);
+  catalogChanged.fire(uri);
+  const doc = await vscode.workspace.openTextDocument(uri);
+  await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: false, preserveFocus: false });
+  if (!answer.ok && answer.error) void vscode.window.showWarningMessage(`puppet-ls: ${answer.error}`);
+}
+
+function updateFactSetItem(): void {
+  const look = factSetStatus(vscode.workspace.getConfiguration(SECTION).get<string>('previews.facts', ''));
+  factSetItem.text = look.text;
+  factSetItem.tooltip = look.tooltip;
+  factSetItem.accessibilityInformation = { label: look.tooltip };
+  const lang = vscode.window.activeTextEditor?.document.languageId;
+  if (lang !== undefined && LANGUAGES.includes(lang)) factSetItem.show();
+  else factSetItem.hide();
+}
+
+/** The server's built-in fact sets (none when it is not running: a facts file can still be chosen). */
+async function serverFactSets(): Promise<FactSets> {
+  const c = client;
+  if (c?.isRunning()) {
+    try {
+      const answer = await c.sendRequest(ExecuteCommandRequest.type, { command: 'puppet-ls.factSets', arguments: [] });
+      if (answer && Array.isArray(answer.sets)) return answer as FactSets;
+    } catch (err) {
+      output.appendLine(`[puppet-ls] the fact sets could not be read: ${String(err)}`);
+    }
+  }
+  return { current: '', sets: [] };
+}
+
+/** puppet-ls.selectFactSet: choose the fact set previews use (a quick pick, or the name given
+ * as argument, e.g. from a key binding), written to "puppet-ls.previews.facts". */
+async function selectFactSet(given?: unknown): Promise<string | undefined> {
+  const cfg = vscode.workspace.getConfiguration(SECTION);
+  const current = cfg.get<string>('previews.facts', '');
+  let value: string | undefined;
+  if (typeof given === 'string') {
+    value = given;
+  } else {
+    const { sets } = await serverFactSets();
+    const choice = await vscode.window.showQuickPick(factSetChoices(sets, current), {
+      title: 'Fact set for Puppet previews and catalogs',
+      placeHolder: `now: ${current || 'no facts'}`,
+    });
+    if (!choice) return undefined;
+    value = choice.value;
+    if (value === undefined) {
+      const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+      const files = await vscode.window.showOpenDialog({
+        canSelectMany: false,
+        defaultUri: folder,
+        openLabel: 'Use these facts',
+        filters: { 'Facts (JSON, YAML)': ['json', 'yaml', 'yml'], 'All files': ['*'] },
+      });
+      if (!files?.length) return undefined;
+      value = factsFileSetting(files[0].fsPath, folder?.fsPath);
+    }
+  }
+  const target = vscode.workspace.workspaceFolders?.length ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+  await cfg.update('previews.facts', value, target);
+  return value;
+}
+
 export async function activate(context: vscode.ExtensionContext): Promise<PuppetLsApi> {
   output = vscode.window.createOutputChannel('puppet-ls', { log: true });
   bundledLibs = findBundled(context);
   status = new ServerStatus('puppet-ls.showOutput');
+  factSetItem = vscode.window.createStatusBarItem('puppet-ls.factSet', vscode.StatusBarAlignment.Right, 99);
+  factSetItem.name = 'Puppet fact set';
+  factSetItem.command = 'puppet-ls.selectFactSet';
+  updateFactSetItem();
   context.subscriptions.push(
     output,
     status,
+    factSetItem,
+    catalogChanged,
+    vscode.workspace.registerTextDocumentContentProvider(CATALOG_SCHEME, {
+      onDidChange: catalogChanged.event,
+      provideTextDocumentContent: (uri) => catalogs.get(uri.path) ?? '',
+    }),
     vscode.commands.registerCommand('puppet-ls.restartServer', restart),
     vscode.commands.registerCommand('puppet-ls.showOutput', () => output.show(true)),
+    vscode.commands.registerCommand('puppet-ls.selectFactSet', selectFactSet),
+    vscode.window.onDidChangeActiveTextEditor(updateFactSetItem),
     vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration(`${SECTION}.previews.facts`)) updateFactSetItem();
       if (e.affectsConfiguration(`${SECTION}.server`)) {
         void restart();
       } else if (e.affectsConfiguration(SECTION) && client?.isRunning()) {
@@ -259,6 +368,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Puppet
     },
     get how() {
       return launchedHow;
+    },
+    get factSetText() {
+      return factSetItem.text;
     },
     restart,
   };

@@ -24,3 +24,9 @@ test('every server setting is declared in package.json, and nothing client-only 
   const clientOnly = declared.filter((k) => !(SERVER_SETTING_KEYS as readonly string[]).includes(k));
   assert.deepEqual(clientOnly.sort(), ['server.args', 'server.path', 'server.pythonPath', 'trace.server']);
 });
+
+test('puppet-ls.hiera.facts is deprecated in favour of the one fact set, puppet-ls.previews.facts', () => {
+  const props = manifest.contributes.configuration.properties as Record<string, { markdownDeprecationMessage?: string }>;
+  assert.match(props['puppet-ls.hiera.facts'].markdownDeprecationMessage ?? '', /#puppet-ls\.previews\.facts#/);
+  assert.equal(props['puppet-ls.previews.facts'].markdownDeprecationMessage, undefined);
+});
