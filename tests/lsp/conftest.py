@@ -78,6 +78,14 @@ def track_versions(lsp_client: LanguageClient) -> None:
     lsp_client._versions = versions
 
 
+def answer_refreshes(lsp_client: LanguageClient) -> None:
+    """Answer the server's requests to refresh inlay hints and code lenses, as an editor does
+    (the server sends them after a new fact set; pytest-lsp fails a test on a request it has
+    no handler for)."""
+    for method in (types.WORKSPACE_INLAY_HINT_REFRESH, types.WORKSPACE_CODE_LENS_REFRESH):
+        lsp_client.protocol.fm.features.setdefault(method, lambda params: None)
+
+
 @pytest_lsp.fixture(
     config=ClientServerConfig(server_command=SERVER),
     params=CLIENTS,
@@ -104,6 +112,7 @@ async def hiera_repo_client(lsp_client: LanguageClient, request):
     ``SETTINGS`` and ready once the workspace index finds the module's ``INDEX_READY`` symbol."""
     settings = request.module.SETTINGS
     track_versions(lsp_client)
+    answer_refreshes(lsp_client)
     lsp_client.set_configuration(settings, section="puppet")
     await lsp_client.initialize_session(types.InitializeParams(
         capabilities=client_capabilities("visual-studio-code"),

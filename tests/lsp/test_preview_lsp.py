@@ -9,7 +9,7 @@ import asyncio
 import pytest
 from lsprotocol import types
 
-from .conftest import new_uri, open_doc, wait_for_diagnostics
+from .conftest import answer_refreshes, new_uri, open_doc, wait_for_diagnostics
 
 pytestmark = [pytest.mark.asyncio(loop_scope="module"),
               pytest.mark.filterwarnings("error::pytest_lsp.LspSpecificationWarning")]
@@ -29,9 +29,7 @@ DOC = """class demo::web (
 
 
 def _configure(client, facts: str, node: str = "") -> None:
-    # a new fact set makes the server ask for hints and lenses again: answer as an editor does
-    for method in (types.WORKSPACE_INLAY_HINT_REFRESH, types.WORKSPACE_CODE_LENS_REFRESH):
-        client.protocol.fm.features.setdefault(method, lambda params: None)
+    answer_refreshes(client)     # a new fact set makes the server ask for hints and lenses again
     # (a generous evaluation budget: this tests what the previews say, and on a loaded machine
     # the default 50 ms an expression can run out before the faded branches are decided)
     client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
