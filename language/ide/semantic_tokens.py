@@ -11,6 +11,7 @@ from __future__ import annotations
 from ..check.analysis import Analysis
 from ..knowledge.functions import function as builtin_function
 from ..syntax import kinds as K
+from ..syntax.tree import SyntaxNode, SyntaxToken
 from ..types.type_docs import CATALOGUE
 
 TOKEN_TYPES = ["namespace", "type", "class", "parameter", "variable", "property", "enumMember",
@@ -29,6 +30,7 @@ _STRINGS = frozenset({K.STRING, K.STRING_TEXT, K.DQ_OPEN, K.DQ_CLOSE, K.HEREDOC,
 _COMMENTS = frozenset({K.COMMENT, K.ML_COMMENT, K.EPP_COMMENT})
 _KEYWORDS = K.KEYWORD_KINDS | frozenset({K.BOOLEAN, K.UNDEF, K.DEFAULT})
 _PARAM_KINDS = frozenset({"parameter", "lambda_parameter", "template_parameter"})
+_SKIPPED = frozenset({K.WHITESPACE, K.NEWLINE})
 
 
 def semantic_tokens(an: Analysis, start: int = 0, end: int | None = None) -> list:
@@ -39,43 +41,67 @@ def semantic_tokens(an: Analysis, start: int = 0, end: int | None = None) -> lis
     refs = {r.offset: r for r in model.references}
     out: list = []
     add = out.append
-    for tok in an.result.root.all_tokens():
-        k = tok.kind
-        n = len(tok.text)
-        if n == 0 or k in (K.WHITESPACE, K.NEWLINE):
+    # An explicit walk of the green tree: the editor asks for every token of the file after
+    # each keystroke, and positioned objects for every node and token (through nested
+    # generators, one frame per level) cost more than classifying them.  Only names need
+    # their parent, so only they become SyntaxTokens.
+    root = an.result.root
+    stack = [[root, 0, root.offset]]
+    while stack:
+        top = stack[-1]
+        node, i, off = top
+        children = node.green.children
+        if i >= len(children):
+            stack.pop()
             continue
-        if tok.offset + n <= start:
+        c = children[i]
+        top[1] = i + 1
+        if type(c) is not tuple:
+            w = c.width
+            top[2] = off + w
+            if off + w <= start or w == 0:
+                continue
+            if end is not None and off >= end:
+                break
+            stack.append([SyntaxNode(c, off, node, i), 0, off])
             continue
-        if end is not None and tok.offset >= end:
+        k, text = c
+        n = len(text)
+        top[2] = off + n
+        if n == 0 or k in _SKIPPED:
+            continue
+        if off + n <= start:
+            continue
+        if end is not None and off >= end:
             break
         if k in _COMMENTS:
-            add((tok.offset, n, _T["comment"], 0))
+            add((off, n, _T["comment"], 0))
         elif k in _STRINGS:
-            add((tok.offset, n, _T["string"], 0))
+            add((off, n, _T["string"], 0))
         elif k == K.NUMBER:
-            add((tok.offset, n, _T["number"], 0))
+            add((off, n, _T["number"], 0))
         elif k == K.REGEX:
-            add((tok.offset, n, _T["regexp"], 0))
+            add((off, n, _T["regexp"], 0))
         elif k in (K.VARIABLE, K.STRING_VAR):
-            d = defs.get(tok.offset)
+            d = defs.get(off)
             if d is not None:
-                add((tok.offset, n, _T["parameter" if d.kind in _PARAM_KINDS else "variable"], DECLARATION))
+                add((off, n, _T["parameter" if d.kind in _PARAM_KINDS else "variable"], DECLARATION))
                 continue
-            r = refs.get(tok.offset)
+            r = refs.get(off)
             if r is not None and r.target is not None:
-                add((tok.offset, n, _T["parameter" if r.target.kind in _PARAM_KINDS else "variable"], 0))
+                add((off, n, _T["parameter" if r.target.kind in _PARAM_KINDS else "variable"], 0))
             elif r is not None and r.status == "builtin":
-                add((tok.offset, n, _T["variable"], READONLY | DEFAULT_LIBRARY))
+                add((off, n, _T["variable"], READONLY | DEFAULT_LIBRARY))
             else:
-                add((tok.offset, n, _T["variable"], 0))
+                add((off, n, _T["variable"], 0))
         elif k == K.CLASSREF:
-            add((tok.offset, n, _T["type"], DEFAULT_LIBRARY if tok.text in CATALOGUE else 0))
+            add((off, n, _T["type"], DEFAULT_LIBRARY if text in CATALOGUE else 0))
         elif k in _KEYWORDS:
-            add((tok.offset, n, _T["keyword"], 0))
+            add((off, n, _T["keyword"], 0))
         elif k == K.NAME or k == K.WORD:
-            _name(tok, add, n)
+            _name(SyntaxToken(k, text, off, node, i), add, n)
         elif k in _OPERATORS:
-            add((tok.offset, n, _T["operator"], 0))
+            add((off, n, _T["operator"], 0))
     return out
 
 
