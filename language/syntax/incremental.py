@@ -198,7 +198,8 @@ class _Edit:
         for a, b in self.old.multiline_strings:
             if a < lo and start <= b <= hi:
                 return None
-        return tuple(kept) + tuple((p + delta, bound + delta) for p, bound in self.old.runaways if p > hi)
+        # (a string may start right at the range's end, 'a'b: it is the next statement's)
+        return tuple(kept) + tuple((p + delta, bound + delta) for p, bound in self.old.runaways if p >= hi)
 
     def afford(self, size: int) -> bool:
         """Charge a window of ``size`` characters to the budget; False when it is spent."""
@@ -388,7 +389,7 @@ class _Edit:
         errors = before + list(piece.errors) + [_moved(e, delta) for e in old.errors if e.offset > hi]
         errors.sort(key=lambda e: (e.offset, e.end))
         multiline = tuple([m for m in old.multiline_strings if m[0] < lo] + list(piece.multiline) +
-                          [(x + delta, y + delta) for x, y in old.multiline_strings if x > hi])
+                          [(x + delta, y + delta) for x, y in old.multiline_strings if x >= hi])
         around = self.runaways_around(lo, hi)
         if around is None:
             return None

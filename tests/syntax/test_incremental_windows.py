@@ -91,6 +91,8 @@ KNOWN_EDITS = [
     ("$a = \"x\n$b = 2\n# it's \"so\"\n$c = 3\n", 26, 27, ""),
     # a string typed over lines closes again
     ("$a = 'x\n$b = 2\n$c = 'y'\n", 7, 7, "'"),
+    # a runaway string right after the window, with nothing between (fuzz seed 2040, case 18)
+    ("inclu/l'td\n\n  uuid_file => '/etc/uuid',\nclass { 'collectd::plugin::uuid':\n}\n", 4, 6, "é"),
     # a '{' right after a statement looks ahead to its first ',': an error at that ',' is not
     # reported a second time because another error came between (the window's error did)
     ("${if([]) {vese {}},{}}", 10, 15, "["),
