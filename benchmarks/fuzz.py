@@ -509,6 +509,10 @@ def _difference(inc, full, text: str) -> str:
     ef = [(e.offset, e.end, e.code, e.message) for e in full.errors]
     if ei != ef:
         return f"errors differ: incremental {sorted(set(ei) - set(ef))[:3]} full {sorted(set(ef) - set(ei))[:3]}"
+    # what the next incremental edit reads: the strings the recovery looked at
+    if (tuple(inc.multiline_strings), tuple(inc.runaways), inc.recovered) != \
+            (tuple(full.multiline_strings), tuple(full.runaways), full.recovered):
+        return "multi-line or runaway strings differ"
     return ""
 
 

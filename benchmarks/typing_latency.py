@@ -77,8 +77,10 @@ def wait_diagnostics(c: Client, uri: str, version: int | None, timeout: float = 
 def one_run(path: Path, keys: int, rate: float, typed_line: str = TYPED) -> dict:
     text = path.read_text()
     lines = text.split("\n")
-    # type a new line after the middle line that ends a statement or a block
-    at = next(i for i in range(len(lines) // 2, len(lines)) if lines[i].rstrip().endswith(("}", ",")))
+    # type a new line after the middle code line that ends a statement or a block (a comment
+    # line ending in ',' is not one: vhost.pp's middle is its 1,680-line documentation header)
+    code = [i for i, ln in enumerate(lines) if ln.strip() and not ln.lstrip().startswith("#")]
+    at = next(i for i in code[len(code) // 2:] if lines[i].rstrip().endswith(("}", ",")))
     line = at + 1
     with tempfile.TemporaryDirectory() as tmp:
         c = Client(SERVER, os.environ.get("PUPPET_LS_TYPING_LOG") or str(Path(tmp) / "server.log"))

@@ -8,7 +8,7 @@ from lsprotocol import types as lsp
 
 from puppet_ls.language.ide.semantic_tokens import TOKEN_MODIFIERS, TOKEN_TYPES
 
-from .positions import PositionCodec
+from .positions import UTF32, PositionCodec, units
 
 SEVERITY = {"error": lsp.DiagnosticSeverity.Error, "warning": lsp.DiagnosticSeverity.Warning,
             "info": lsp.DiagnosticSeverity.Information, "hint": lsp.DiagnosticSeverity.Hint}
@@ -150,31 +150,46 @@ def _inside(sel: tuple, whole: tuple) -> tuple:
 
 
 def semantic_tokens(codec: PositionCodec, text: str, tokens: list, multiline: bool) -> list:
+    """The LSP integer array of ``tokens`` ((offset, length, type, modifiers), in order),
+    multi-line tokens split at line ends unless the client takes them (``multiline``).
+
+    The editor asks for every token of the file after each keystroke: the tokens come in
+    order, so their lines are found by walking the line starts once, and a column is counted
+    in the negotiated units only on a line that is not all ASCII."""
+    starts = codec.index.starts
+    encoding = codec.encoding
+    plain = encoding == UTF32 or text.isascii()
+    ascii_lines: dict = {}
     data: list = []
+    extend = data.extend
     prev_line = prev_char = 0
+    line = 0
+    last = len(starts) - 1
     for offset, length, ttype, mods in tokens:
-        pieces = [(offset, length)]
-        if not multiline and "\n" in text[offset:offset + length]:
-            pieces = []
-            s = offset
-            end = offset + length
-            while s < end:
-                nl = text.find("\n", s, end)
-                e = end if nl < 0 else nl
-                if e > s:
-                    pieces.append((s, e - s))
-                s = e + 1
-        for off, n in pieces:
-            line, char = codec.position(off)
-            _, end_char = codec.position(off + n)
-            if end_char <= char and n > 0:
-                # a piece running to a line end: the codec reports the same line
-                end_char = char + n
-            length_units = end_char - char
-            dl = line - prev_line
-            dc = char - prev_char if dl == 0 else char
-            data.extend((dl, dc, length_units, ttype, mods))
-            prev_line, prev_char = line, char
+        end = offset + length
+        s = offset
+        while True:
+            while line < last and starts[line + 1] <= s:
+                line += 1
+            # a piece ends at the token's end, or (for clients without multi-line tokens) at
+            # its line's end
+            e = end
+            if not multiline and line < last and starts[line + 1] <= end:
+                e = starts[line + 1] - 1
+            if e > s:
+                line_start = starts[line]
+                char, size = s - line_start, e - s
+                if not plain:
+                    simple = ascii_lines.get(line)
+                    if simple is None:
+                        simple = ascii_lines[line] = text[line_start:starts[line + 1] if line < last else len(text)].isascii()
+                    if not simple or e > (starts[line + 1] if line < last else len(text)):
+                        char, size = units(text[line_start:s], encoding), units(text[s:e], encoding)
+                extend((line - prev_line, char - prev_char if line == prev_line else char, size, ttype, mods))
+                prev_line, prev_char = line, char
+            if e >= end:
+                break
+            s = e + 1
     return data
 
 

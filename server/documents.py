@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from puppet_ls.language.ide.diagnostics import parse_for_path
 from puppet_ls.language.ide.filekinds import EPP, document_kind, is_puppet
+from puppet_ls.language.ide.semantic_tokens import TokenMemo
 from puppet_ls.language.syntax import reparse
 from puppet_ls.language.syntax.lines import LineIndex
 from puppet_ls.language.syntax.parser import ParseResult
@@ -160,7 +161,16 @@ class SemanticTokensCache:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._last: dict[str, tuple[str, list]] = {}
+        self._memos: dict[str, TokenMemo] = {}
         self._counter = 0
+
+    def memo(self, uri: str) -> TokenMemo:
+        """What the last computation of the document's tokens can lend the next one."""
+        with self._lock:
+            found = self._memos.get(uri)
+            if found is None:
+                found = self._memos[uri] = TokenMemo()
+            return found
 
     def store(self, uri: str, data: list) -> str:
         with self._lock:
@@ -177,4 +187,5 @@ class SemanticTokensCache:
     def forget(self, uri: str) -> None:
         with self._lock:
             self._last.pop(uri, None)
+            self._memos.pop(uri, None)
 

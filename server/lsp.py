@@ -526,12 +526,13 @@ def build_server() -> PuppetServer:
             log.exception("applying an edit to %s failed; reparsing the whole text", uri)
             return
         # Debounce: an edit after a pause is diagnosed at once; edits in quick succession
-        # wait until typing pauses for the debounce time.
+        # (less than three debounce times apart: keystrokes come unevenly) wait until typing
+        # pauses for the debounce time.
         now = time.monotonic()
         prev = ls.last_change.get(uri)
         ls.last_change[uri] = now
         debounce = ls.settings.diagnostics_debounce_ms
-        typing = prev is not None and (now - prev) * 1000 < debounce
+        typing = prev is not None and (now - prev) * 1000 < 3 * debounce
         _schedule_diagnostics(ls, uri, debounce if typing else 0)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
@@ -788,7 +789,8 @@ def build_server() -> PuppetServer:
     # has (one splice of the integer array, a few dozen numbers for a keystroke instead of the
     # whole file's), and for the visible range of a large file before the full answer.
     def _full_tokens(ls: PuppetServer, doc: Document) -> lsp.SemanticTokens:
-        data = convert.semantic_tokens(doc.codec, doc.text, ide_tokens.semantic_tokens(ls.analysis(doc)), False)
+        toks = ide_tokens.semantic_tokens(ls.analysis(doc), memo=ls.semantic_tokens_cache.memo(doc.uri))
+        data = convert.semantic_tokens(doc.codec, doc.text, toks, False)
         result_id = ls.semantic_tokens_cache.store(doc.uri, data)
         return lsp.SemanticTokens(data=data, result_id=result_id)
 

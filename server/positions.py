@@ -12,7 +12,8 @@ from puppet_ls.language.syntax.lines import LineIndex
 UTF8, UTF16, UTF32 = "utf-8", "utf-16", "utf-32"
 
 
-def _units(s: str, encoding: str) -> int:
+def units(s: str, encoding: str) -> int:
+    """The length of ``s`` in an LSP position encoding's units."""
     if encoding == UTF32 or s.isascii():
         return len(s)
     if encoding == UTF8:
@@ -34,7 +35,7 @@ class PositionCodec:
         if col == 0 or self.encoding == UTF32:
             return line, col
         start = self.index.starts[line]
-        return line, _units(self.index.text[start:start + col], self.encoding)
+        return line, units(self.index.text[start:start + col], self.encoding)
 
     def offset(self, line: int, character: int) -> int:
         """The offset of a position; positions past the end of a line or of the text are
@@ -53,11 +54,11 @@ class PositionCodec:
         seg = text[start:end]
         if seg.isascii():
             return min(start + character, end)
-        units = 0
+        counted = 0
         for i, ch in enumerate(seg):
-            if units >= character:
+            if counted >= character:
                 return start + i
-            units += _units(ch, self.encoding)
+            counted += units(ch, self.encoding)
         return end
 
     def range(self, start: int, end: int) -> tuple:

@@ -25,7 +25,7 @@ class Settings:
     index_cache_dir: str = ""
     # diagnostics: on/off, and how long to wait after the last keystroke
     diagnostics_enable: bool = True
-    diagnostics_debounce_ms: int = 60
+    diagnostics_debounce_ms: int = 150
     # evaluated previews (inlay hints, or code lenses for clients without inlay hints)
     previews_enable: bool = True
     previews_max_steps: int = 20_000

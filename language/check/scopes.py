@@ -212,10 +212,18 @@ class FileModel:
                 tok = node.first_token()
                 if tok is not None and tok.kind == K.CLASSREF:
                     self.type_refs.append(TypeRefSite(tok.text, tok.offset, tok.end, node))
-            # children in source order (the stack is LIFO)
-            kids = [c for c in node.children()]
-            for c in reversed(kids):
-                stack.append((c, child_scope))
+            # children in source order (the stack is LIFO); the green children are read
+            # directly: this walk visits every node of the file after each keystroke
+            kids = []
+            off = node.offset
+            for i, c in enumerate(node.green.children):
+                if type(c) is tuple:
+                    off += len(c[1])
+                else:
+                    kids.append((SyntaxNode(c, off, node, i), child_scope))
+                    off += c.width
+            kids.reverse()
+            stack.extend(kids)
 
     def _open_scope(self, kind: str, name: str, node: SyntaxNode, parent: Scope) -> Scope:
         start, end = node.range

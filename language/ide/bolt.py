@@ -90,6 +90,8 @@ def _task_arguments(an: Analysis, offset: int) -> tuple[str, set, str] | None:
     """(task name, parameter names already given, the word being typed) when the cursor is
     where a parameter name goes in ``run_task('mod::task', $targets, …)`` (after the targets,
     at the start of an argument, on any line of the call); else None."""
+    if "run_task" not in an.result.text:
+        return None     # (the walk back to the opener costs more than completion itself)
     root = an.result.root
     opener, between = enclosing_opener(root, offset)
     if opener is not None and opener.kind == K.LBRACE:        # run_task('t', $x, { <cursor>

@@ -11,6 +11,7 @@ from __future__ import annotations
 from ..check.analysis import Analysis
 from ..knowledge.functions import function as builtin_function
 from ..syntax import kinds as K
+from ..syntax.tree import SyntaxNode, SyntaxToken
 from ..types.type_docs import CATALOGUE
 
 TOKEN_TYPES = ["namespace", "type", "class", "parameter", "variable", "property", "enumMember",
@@ -29,53 +30,126 @@ _STRINGS = frozenset({K.STRING, K.STRING_TEXT, K.DQ_OPEN, K.DQ_CLOSE, K.HEREDOC,
 _COMMENTS = frozenset({K.COMMENT, K.ML_COMMENT, K.EPP_COMMENT})
 _KEYWORDS = K.KEYWORD_KINDS | frozenset({K.BOOLEAN, K.UNDEF, K.DEFAULT})
 _PARAM_KINDS = frozenset({"parameter", "lambda_parameter", "template_parameter"})
+_SKIPPED = frozenset({K.WHITESPACE, K.NEWLINE})
 
 
-def semantic_tokens(an: Analysis, start: int = 0, end: int | None = None) -> list:
+class TokenMemo:
+    """What ``semantic_tokens`` found in each statement of a document's last revision, kept
+    between revisions: an incremental reparse shares every statement an edit did not touch
+    (the same green node), and such a statement's tokens are classified the same way again,
+    apart from its variables (the analysis decides those, and they are looked up again).
+    Only the entries the last call used are kept; entries are matched by identity, so a
+    memo used by two revisions at once can be stale but never wrong."""
+    __slots__ = ("entries",)
+
+    def __init__(self) -> None:
+        self.entries: dict = {}
+
+
+_VARIABLE_TYPES = frozenset({_T["variable"], _T["parameter"]})
+# the units kept: statements, and the parameters of a (long) parameter list
+_STATEMENT_PARENTS = frozenset({K.BLOCK, K.SOURCE_FILE, K.PARAM_LIST})
+
+
+def semantic_tokens(an: Analysis, start: int = 0, end: int | None = None, memo: TokenMemo | None = None) -> list:
     """(offset, length, type, modifiers) of the tokens that overlap [start, end) (the whole
-    file by default), in order."""
+    file by default), in order.  With a ``memo`` (whole file only), the statements an edit did
+    not touch are not walked again."""
     model = an.model
     defs = {d.offset: d for d in model.definitions}
     refs = {r.offset: r for r in model.references}
     out: list = []
     add = out.append
-    for tok in an.result.root.all_tokens():
-        k = tok.kind
-        n = len(tok.text)
-        if n == 0 or k in (K.WHITESPACE, K.NEWLINE):
+
+    def variable(off: int, n: int) -> None:
+        d = defs.get(off)
+        if d is not None:
+            add((off, n, _T["parameter" if d.kind in _PARAM_KINDS else "variable"], DECLARATION))
+            return
+        r = refs.get(off)
+        if r is not None and r.target is not None:
+            add((off, n, _T["parameter" if r.target.kind in _PARAM_KINDS else "variable"], 0))
+        elif r is not None and r.status == "builtin":
+            add((off, n, _T["variable"], READONLY | DEFAULT_LIBRARY))
+        else:
+            add((off, n, _T["variable"], 0))
+
+    old = memo.entries if memo is not None and start == 0 and end is None else None
+    kept: dict = {}
+    # An explicit walk of the green tree: the editor asks for every token of the file after
+    # each keystroke, and positioned objects for every node and token (through nested
+    # generators, one frame per level) cost more than classifying them.  Only names need
+    # their parent, so only they become SyntaxTokens.  A frame: [node, next child, offset,
+    # (where its tokens start in ``out``, memo key, context, memo entries so far) for a
+    # statement being memoised].
+    root = an.result.root
+    stack: list = [[root, 0, root.offset, None]]
+    while stack:
+        top = stack[-1]
+        node, i, off, rec = top
+        children = node.green.children
+        if i >= len(children):
+            stack.pop()
+            if rec is not None and len(kept) == rec[3]:
+                # (a statement holding memoised statements is not kept itself: each token is
+                # kept once, by its innermost statement)
+                base = node.offset
+                kept[rec[1]] = (node.green, rec[2], tuple(
+                    (o - base, n, -1 if t in _VARIABLE_TYPES else t, m) for o, n, t, m in out[rec[0]:]))
             continue
-        if tok.offset + n <= start:
+        c = children[i]
+        top[1] = i + 1
+        if type(c) is not tuple:
+            w = c.width
+            top[2] = off + w
+            if off + w <= start or w == 0:
+                continue
+            if end is not None and off >= end:
+                break
+            statement = None
+            if old is not None and node.green.kind in _STATEMENT_PARENTS:
+                key, context = id(c), (node.green.kind, i)
+                entry = old.get(key)
+                if entry is not None and entry[0] is c and entry[1] == context:
+                    kept[key] = entry
+                    for o, n, t, m in entry[2]:
+                        if t < 0:
+                            variable(off + o, n)
+                        else:
+                            add((off + o, n, t, m))
+                    continue
+                statement = (len(out), key, context, len(kept))
+            stack.append([SyntaxNode(c, off, node, i), 0, off, statement])
             continue
-        if end is not None and tok.offset >= end:
+        k, text = c
+        n = len(text)
+        top[2] = off + n
+        if n == 0 or k in _SKIPPED:
+            continue
+        if off + n <= start:
+            continue
+        if end is not None and off >= end:
             break
         if k in _COMMENTS:
-            add((tok.offset, n, _T["comment"], 0))
+            add((off, n, _T["comment"], 0))
         elif k in _STRINGS:
-            add((tok.offset, n, _T["string"], 0))
+            add((off, n, _T["string"], 0))
         elif k == K.NUMBER:
-            add((tok.offset, n, _T["number"], 0))
+            add((off, n, _T["number"], 0))
         elif k == K.REGEX:
-            add((tok.offset, n, _T["regexp"], 0))
+            add((off, n, _T["regexp"], 0))
         elif k in (K.VARIABLE, K.STRING_VAR):
-            d = defs.get(tok.offset)
-            if d is not None:
-                add((tok.offset, n, _T["parameter" if d.kind in _PARAM_KINDS else "variable"], DECLARATION))
-                continue
-            r = refs.get(tok.offset)
-            if r is not None and r.target is not None:
-                add((tok.offset, n, _T["parameter" if r.target.kind in _PARAM_KINDS else "variable"], 0))
-            elif r is not None and r.status == "builtin":
-                add((tok.offset, n, _T["variable"], READONLY | DEFAULT_LIBRARY))
-            else:
-                add((tok.offset, n, _T["variable"], 0))
+            variable(off, n)
         elif k == K.CLASSREF:
-            add((tok.offset, n, _T["type"], DEFAULT_LIBRARY if tok.text in CATALOGUE else 0))
+            add((off, n, _T["type"], DEFAULT_LIBRARY if text in CATALOGUE else 0))
         elif k in _KEYWORDS:
-            add((tok.offset, n, _T["keyword"], 0))
+            add((off, n, _T["keyword"], 0))
         elif k == K.NAME or k == K.WORD:
-            _name(tok, add, n)
+            _name(SyntaxToken(k, text, off, node, i), add, n)
         elif k in _OPERATORS:
-            add((tok.offset, n, _T["operator"], 0))
+            add((off, n, _T["operator"], 0))
+    if old is not None and memo is not None:
+        memo.entries = kept
     return out
 
 

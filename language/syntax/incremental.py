@@ -27,7 +27,7 @@ equals ``parse(new_text)``.
 from __future__ import annotations
 
 from . import kinds as K
-from .lexer import LOCAL_LEX_ERRORS, regex_may_run_into, same_extent
+from .lexer import RANGE_LEX_ERRORS, regex_may_run_into, same_extent
 from .parser import (ParseResult, Piece, SyntaxError_, depends_on_previous, gc_paused,
                      last_token_kind, parse, parse_block_at, parse_param_at, parse_statements_at,
                      prefer_closed_runaway_string)
@@ -35,7 +35,7 @@ from .tree import GreenNode, SyntaxNode
 
 # Errors that mean a change anywhere may re-pair braces or re-close quotes far away.
 _GLOBAL_ERRORS = frozenset({
-    "MISSING_RBRACE", "UNMATCHED_BRACE", "UNCLOSED_QUOTE", "UNCLOSED_MLCOMMENT",
+    "MISSING_RBRACE", "UNMATCHED_BRACE", "UNCLOSED_MLCOMMENT",
     "UNCLOSED_INTERPOLATION", "NESTING_TOO_DEEP", "HEREDOC_INVALID_SYNTAX",
     "HEREDOC_UNCLOSED_PARENTHESIS", "HEREDOC_EMPTY_ENDTAG",
     "HEREDOC_INVALID_ESCAPE", "HEREDOC_MULTIPLE_ESCAPE", "HEREDOC_WITHOUT_END_TAGGED_LINE",
@@ -62,9 +62,10 @@ def _reparse(old: ParseResult, start: int, end: int, new_text: str, tasks: bool)
     if root.kind == K.EPP_FILE:
         # templates switch between text and code at tags: parse them whole
         return parse(text, epp=True, tasks=tasks)
-    if root.kind != K.SOURCE_FILE or "@(" in new_text or any(e.code in _GLOBAL_ERRORS for e in old.errors):
-        # Unbalanced braces are paired by a whole-file heuristic, and an unclosed quote may be
-        # closed by the edit, so no part of such a file can be reparsed on its own.
+    if root.kind != K.SOURCE_FILE or "@(" in new_text or old.recovered or \
+            any(e.code in _GLOBAL_ERRORS for e in old.errors):
+        # Unbalanced braces are paired by a whole-file heuristic, and an unclosed comment may
+        # be closed by the edit, so no part of such a file can be reparsed on its own.
         return parse(text, tasks=tasks)
     edit = _Edit(old, start, end, text, len(new_text) - (end - start), tasks)
     result = edit.in_token(root, new_text)
@@ -153,6 +154,9 @@ class _Edit:
                 errors.append(SyntaxError_(e.offset, e.end + delta, e.code, e.message, e.hint))
             else:
                 errors.append(e)
+        runaways = self.runaways_around(off, tok_end)
+        if runaways is None:
+            return None
         multiline = []
         for a, b in self.old.multiline_strings:
             if b <= off:
@@ -175,7 +179,27 @@ class _Edit:
             index = cur.index
             cur = cur.parent
         assert isinstance(green, GreenNode)
-        return prefer_closed_runaway_string(ParseResult(green, errors, self.text, tuple(multiline)), False, self.tasks)
+        return prefer_closed_runaway_string(ParseResult(green, errors, self.text, tuple(multiline), runaways=runaways),
+                                            False, self.tasks)
+
+    def runaways_around(self, lo: int, hi: int) -> tuple | None:
+        """The old runaway strings outside the reparsed range [lo, hi] (old offsets), moved by
+        the edit; None when the decision of one before the range read text the edit changed
+        (a quote typed after it may close it, or a character after its would-be closing
+        quote changed), and so it must be lexed again.  The same for a multi-line string
+        before the range whose closing quote, or the character after it, the edit touched."""
+        start, delta = self.start, self.delta
+        kept = []
+        for p, bound in self.old.runaways:
+            if p < lo:
+                if start < bound:
+                    return None
+                kept.append((p, bound))
+        for a, b in self.old.multiline_strings:
+            if a < lo and start <= b <= hi:
+                return None
+        # (a string may start right at the range's end, 'a'b: it is the next statement's)
+        return tuple(kept) + tuple((p + delta, bound + delta) for p, bound in self.old.runaways if p >= hi)
 
     def afford(self, size: int) -> bool:
         """Charge a window of ``size`` characters to the budget; False when it is spent."""
@@ -365,8 +389,13 @@ class _Edit:
         errors = before + list(piece.errors) + [_moved(e, delta) for e in old.errors if e.offset > hi]
         errors.sort(key=lambda e: (e.offset, e.end))
         multiline = tuple([m for m in old.multiline_strings if m[0] < lo] + list(piece.multiline) +
-                          [(x + delta, y + delta) for x, y in old.multiline_strings if x > hi])
-        return prefer_closed_runaway_string(ParseResult(green, errors, self.text, multiline), False, self.tasks)
+                          [(x + delta, y + delta) for x, y in old.multiline_strings if x >= hi])
+        around = self.runaways_around(lo, hi)
+        if around is None:
+            return None
+        runaways = tuple(sorted(around + piece.runaways))
+        return prefer_closed_runaway_string(ParseResult(green, errors, self.text, multiline, runaways=runaways),
+                                            False, self.tasks)
 
 
 _PREFIXES = frozenset({K.AT, K.ATAT})
@@ -391,7 +420,7 @@ def _depth_bound(node: SyntaxNode | None) -> int:
 
 def _reports_syntax_errors(errors) -> bool:
     """Are there errors the parser reported (not the lexer: the parser counts only its own)?"""
-    return any(e.code not in LOCAL_LEX_ERRORS for e in errors)
+    return any(e.code not in RANGE_LEX_ERRORS for e in errors)
 
 
 # Constructs that leave a missing closer unreported when an error was reported inside them

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from ..messages import issue
 from . import kinds as K
-from .lexer import LOCAL_LEX_ERRORS, Heredoc, LexResult, lex, lex_range, next_tokens
+from .lexer import AFTER_STRING, RANGE_LEX_ERRORS, Heredoc, LexResult, lex, lex_range, next_tokens
 from .tree import GreenNode
 
 STATEMENT_CALLS = frozenset({
@@ -75,8 +75,6 @@ _ENTRY_RECOVERY = frozenset({K.COMMA, K.RBRACE, K.EOF})
 _SQUARE_OR_ROUND_OPEN = frozenset({K.LBRACK, K.LISTSTART, K.LPAREN, K.WSLPAREN})
 _POSTFIX_START = frozenset({K.LBRACK, K.DOT, K.LPAREN, K.LCOLLECT, K.LLCOLLECT})
 
-# Characters that follow a string in ordinary code (blanks, separators, operators).
-_AFTER_STRING = frozenset(" \t\r\n,)]};:.=-~<>|?+*!%")
 _STRINGISH = frozenset({K.STRING, K.DQ_OPEN, K.STRING_TEXT, K.DQ_CLOSE})
 _STRONG_STARTS = frozenset({K.IF, K.UNLESS, K.CASE, K.CLASS, K.DEFINE, K.NODE, K.FUNCTION,
                             K.PLAN, K.RBRACE})
@@ -113,6 +111,10 @@ class ParseResult:
     text: str
     multiline_strings: tuple = ()   # (start, end) offsets of strings that span lines
     validation: list | None = None  # validate()'s findings, cached by it
+    runaways: tuple = ()            # LexResult.runaways: strings ended at their line end
+    # The tree is the recovery's second parse (prefer_closed_runaway_string), chosen by
+    # comparing whole-file error counts: no part of it can be reparsed on its own.
+    recovered: bool = False
 
     @property
     def root(self):
@@ -1498,6 +1500,7 @@ class Piece:
     multiline: list    # multi-line strings, as in ParseResult.multiline_strings
     first_kind: str    # kind of its first significant token (EOF when it has none)
     next_token: tuple  # (kind, text) of the token after it: the closer, or the real next one
+    runaways: tuple = ()   # as in ParseResult.runaways
 
 
 def last_token_kind(green: GreenNode) -> str | None:
@@ -1532,7 +1535,7 @@ def _lex_piece(text: str, start: int, end: int, prev_kind: str | None, tasks: bo
     if 0 < start < len(text) and not text[start].isspace():
         return None
     lexed = lex_range(text, start, end, prev_kind, tasks)
-    if lexed is None or lexed.heredocs or any(e.code not in LOCAL_LEX_ERRORS for e in lexed.errors):
+    if lexed is None or lexed.heredocs or any(e.code not in RANGE_LEX_ERRORS for e in lexed.errors):
         return None
     toks = lexed.tokens
     if end < len(text) and not text[end].isspace():
@@ -1622,7 +1625,8 @@ def parse_statements_at(text: str, start: int, end: int, prev_kind: str | None,
     if p.reported_depth or any(e.offset >= eof[2] for e in p.errors):
         return None   # the range ended while something was still expected
     nxt = toks[stop] if closer is None else toks[-2]
-    return Piece(ch, sorted(p.errors, key=lambda e: (e.offset, e.end)), p.multiline, first_kind, (nxt[0], nxt[1]))
+    return Piece(ch, sorted(p.errors, key=lambda e: (e.offset, e.end)), p.multiline, first_kind, (nxt[0], nxt[1]),
+                 tuple(lexed.runaways))
 
 
 def parse_block_at(text: str, start: int, end: int, prev_kind: str | None, tasks: bool = False,
@@ -1643,7 +1647,8 @@ def parse_block_at(text: str, start: int, end: int, prev_kind: str | None, tasks
     node = p.block()
     if p.reported_depth or p.i != len(toks) - 1 or any(e.offset >= eof[2] for e in p.errors):
         return None
-    return Piece([node], sorted(p.errors, key=lambda e: (e.offset, e.end)), p.multiline, toks[0][0], (K.EOF, ""))
+    return Piece([node], sorted(p.errors, key=lambda e: (e.offset, e.end)), p.multiline, toks[0][0], (K.EOF, ""),
+                 tuple(lexed.runaways))
 
 
 def parse_param_at(text: str, start: int, end: int, prev_kind: str | None, close: str,
@@ -1675,7 +1680,8 @@ def parse_param_at(text: str, start: int, end: int, prev_kind: str | None, close
     if p.reported_depth or p.i != stop or any(e.offset >= eof[2] for e in p.errors):
         return None
     nxt = following[0]
-    return Piece([node], sorted(p.errors, key=lambda e: (e.offset, e.end)), p.multiline, toks[0][0], (nxt[0], nxt[1]))
+    return Piece([node], sorted(p.errors, key=lambda e: (e.offset, e.end)), p.multiline, toks[0][0], (nxt[0], nxt[1]),
+                 tuple(lexed.runaways))
 
 
 # ---- brace pairing ----------------------------------------------------------------------------
@@ -1903,7 +1909,8 @@ def _parse(text: str, epp: bool, tasks: bool, unclosed: frozenset = frozenset())
     parser = Parser(lexed, epp)
     green = parser.parse_file()
     errors = sorted(parser.errors, key=lambda e: (e.offset, e.end))
-    return ParseResult(green, errors, text, tuple(parser.multiline))
+    return ParseResult(green, errors, text, tuple(parser.multiline), runaways=tuple(lexed.runaways),
+                       recovered=bool(unclosed))
 
 
 def prefer_closed_runaway_string(result: ParseResult, epp: bool = False, tasks: bool = False) -> ParseResult:
@@ -1923,7 +1930,7 @@ def prefer_closed_runaway_string(result: ParseResult, epp: bool = False, tasks: 
         # its closing quote is followed by what was meant as that string's text (a word, a
         # path, a quote…) rather than by what follows a string in code; or a syntax error
         # follows it closely.
-        if end < len(text) and text[end] not in _AFTER_STRING:
+        if end < len(text) and text[end] not in AFTER_STRING:
             return True
         return first_syntax is not None and end <= first_syntax and text.count("\n", end, first_syntax) <= 3
 

@@ -156,6 +156,24 @@ def test_semantic_tokens_splice(old, new):
     assert old[:start] + insert + old[start + delete:] == new
 
 
+# '$a = \'é𝄞\'' then a string over two lines: columns and lengths in each encoding's units,
+# multi-line tokens split at line ends unless the client takes them whole
+_TOKENS_TEXT = "$a = 'é𝄞'\n$b = 'x\ny'\n"
+_TOKENS = [(0, 2, 4, 0), (5, 4, 10, 0), (10, 2, 4, 1), (15, 5, 10, 0)]
+
+
+@pytest.mark.parametrize("encoding, multiline, data", [
+    (UTF16, False, [0, 0, 2, 4, 0, 0, 5, 5, 10, 0, 1, 0, 2, 4, 1, 0, 5, 2, 10, 0, 1, 0, 2, 10, 0]),
+    (UTF8, False, [0, 0, 2, 4, 0, 0, 5, 8, 10, 0, 1, 0, 2, 4, 1, 0, 5, 2, 10, 0, 1, 0, 2, 10, 0]),
+    (UTF32, False, [0, 0, 2, 4, 0, 0, 5, 4, 10, 0, 1, 0, 2, 4, 1, 0, 5, 2, 10, 0, 1, 0, 2, 10, 0]),
+    (UTF16, True, [0, 0, 2, 4, 0, 0, 5, 5, 10, 0, 1, 0, 2, 4, 1, 0, 5, 5, 10, 0]),
+])
+def test_semantic_tokens_array(encoding, multiline, data):
+    from puppet_ls.server.convert import semantic_tokens
+    codec = PositionCodec(LineIndex(_TOKENS_TEXT), encoding)
+    assert semantic_tokens(codec, _TOKENS_TEXT, _TOKENS, multiline) == data
+
+
 def test_workspace_rounds_continue_where_they_stopped(monkeypatch) -> None:
     """A round that runs out of time reports what it checked; the next starts at the first file
     it left, so every file is reported in turn (at least one file a round)."""

@@ -37,6 +37,8 @@ def check(old: ParseResult, start: int, end: int, new: str) -> tuple[ParseResult
         return inc, f"errors {errs_inc[:3]} != {errs_full[:3]}"
     if tuple(inc.multiline_strings) != tuple(full.multiline_strings):
         return inc, "multi-line strings"
+    if (tuple(inc.runaways), inc.recovered) != (tuple(full.runaways), full.recovered):
+        return inc, "runaway strings"
     return inc, None
 
 
@@ -79,6 +81,18 @@ KNOWN_EDITS = [
     # a block whose closing brace a broken interpolation swallowed ends at the end of the file:
     # its last token is a '}' but not its own, so it cannot be reparsed as '{ ... }'
     ("class c {\n  $p = \"${a[_dir}/b\"\n}\n", 21, 22, ""),
+    # a quote typed before a string on a later line makes a runaway, ended at its line end,
+    ("$a = 1\n$b = 2\nfile { 'x': mode => '0644' }\n", 5, 5, "'"),
+    ("$a = 1\n$b = 2\nfile { 'x': mode => '0644' }\n", 5, 5, '"'),
+    # ... and an edit far from it that changes what follows its would-be closing quote (here a
+    # blank: the string is then one string over three lines) or adds a closing quote for it
+    ("$a = 'x\n$b = 2\n$c = 'y'\n", 21, 21, " "),
+    ("$a = 'x\n$b = 2\n$c = 3\n", 18, 18, "'"),
+    ("$a = \"x\n$b = 2\n# it's \"so\"\n$c = 3\n", 26, 27, ""),
+    # a string typed over lines closes again
+    ("$a = 'x\n$b = 2\n$c = 'y'\n", 7, 7, "'"),
+    # a runaway string right after the window, with nothing between (fuzz seed 2040, case 18)
+    ("inclu/l'td\n\n  uuid_file => '/etc/uuid',\nclass { 'collectd::plugin::uuid':\n}\n", 4, 6, "é"),
     # a '{' right after a statement looks ahead to its first ',': an error at that ',' is not
     # reported a second time because another error came between (the window's error did)
     ("${if([]) {vese {}},{}}", 10, 15, "["),
