@@ -212,15 +212,45 @@ def _alive(pid: int) -> bool:
         return True
 
 
+# ---- the writer ---------------------------------------------------------------------------------
+
+class MessageWriter:
+    """pygls's writer interface over stdout: every byte of a message, one message at a time.
+
+    With ``PYTHONUNBUFFERED`` set (common in containers and CI), ``sys.stdout.buffer`` is the
+    raw file, whose ``write`` may take only part of a message larger than the pipe's buffer
+    (when a signal or a stop interrupts it); pygls's own writer ignored the count, and a
+    completion list of 111 KB reached the client with another message inside it.  Responses
+    come from the request threads and the event loop at once, hence the lock."""
+
+    def __init__(self, stream) -> None:
+        self._stream = stream
+        self._lock = threading.Lock()
+
+    def write(self, data: bytes) -> None:
+        with self._lock:
+            view = memoryview(data)
+            while view:
+                n = self._stream.write(view)
+                if n is None:     # a non-blocking pipe that is full: wait until it drains
+                    select.select([], [self._stream], [], STALL_SECONDS)
+                    continue
+                view = view[n:]
+            self._stream.flush()
+
+    def close(self) -> None:
+        with self._lock:
+            self._stream.close()
+
+
 # ---- the reader ---------------------------------------------------------------------------------
 
 def serve_stdio(protocol, lifetime: Lifetime, on_cancel: Callable[[object], None] | None = None,
                 stdin_fd: int = 0, stdout=None) -> None:
     """Run ``protocol`` (a pygls JsonRPCProtocol) over stdin/stdout until the process ends."""
-    from pygls.io_ import StdoutWriter
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
-    protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+    protocol.set_writer(MessageWriter(stdout or sys.stdout.buffer))
 
     def deliver(raw) -> None:
         dispatch(protocol, raw)

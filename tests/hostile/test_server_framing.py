@@ -61,3 +61,46 @@ def test_length_too_long_and_nothing_after_is_given_up_when_input_stalls():
     events = p.stalled()
     assert [v for k, v in events if k == "body"] == [B]
     assert [k for k, _ in events].count("error") == 1
+
+
+class _Trickle:
+    """A raw stdout (``PYTHONUNBUFFERED``) whose writes take at most ``step`` bytes, as a pipe
+    does when a signal interrupts a write larger than its buffer."""
+
+    def __init__(self, step: int) -> None:
+        self.step = step
+        self.data = bytearray()
+
+    def write(self, chunk) -> int:
+        taken = bytes(chunk[:self.step])
+        self.data += taken
+        return len(taken)
+
+    def flush(self) -> None:
+        pass
+
+
+def test_writer_sends_whole_messages_from_many_threads():
+    """Every byte of every message, and no message inside another, when the stream takes a
+    little at a time and four threads send at once (pygls's own writer lost the rest)."""
+    import threading
+
+    from puppet_ls.server.framing import MessageWriter
+
+    stream = _Trickle(1000)
+    writer = MessageWriter(stream)
+    messages = [frame(b'{"n":%d,"pad":"%s"}' % (i, b"x" * (7000 + i))) for i in range(40)]
+
+    def send(part):
+        for m in part:
+            writer.write(m)
+
+    threads = [threading.Thread(target=send, args=(messages[k::4],)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    out = FrameParser().feed(bytes(stream.data))
+    assert not [x for kind, x in out if kind == "error"]
+    bodies = sorted(body for kind, body in out if kind == "body")
+    assert bodies == sorted(m.split(b"\r\n\r\n", 1)[1] for m in messages)
