@@ -34,6 +34,7 @@ from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import TYPE_CHECKING
 
+from .framing import write_all
 from .lifetime import die_with_parent
 
 if TYPE_CHECKING:
@@ -346,8 +347,7 @@ def worker_main(argv: list) -> int:
     from puppet_ls.language.ide.preview import PreviewBudget, PreviewContext, evaluate_in_process
     evaluate_in_process("[1].map |$x| { $x }", PreviewBudget())     # warm the evaluator
     out = sys.stdout.buffer
-    out.write(b'{"ready": true}\n')
-    out.flush()
+    write_all(out, b'{"ready": true}\n')
     hard = resource.getrlimit(resource.RLIMIT_CPU)[1]
     for line in sys.stdin.buffer:
         try:
@@ -374,9 +374,8 @@ def worker_main(argv: list) -> int:
                                                       if isinstance(ctx, dict) else None))
         except MemoryError:
             # State after a MemoryError is uncertain: answer, then make room for a fresh worker.
-            out.write(json.dumps({"seq": job.get("seq"), "ok": False,
-                                  "error": "the evaluation exceeded the memory limit"}).encode() + b"\n")
-            out.flush()
+            write_all(out, json.dumps({"seq": job.get("seq"), "ok": False,
+                                       "error": "the evaluation exceeded the memory limit"}).encode() + b"\n")
             os._exit(3)
         except Exception as exc:  # noqa: BLE001 - isolation boundary: a failed job is answered, the worker lives on
             ok, value, type_text, error = False, "", "", f"evaluation failed: {exc}"
@@ -384,9 +383,8 @@ def worker_main(argv: list) -> int:
             signal.setitimer(signal.ITIMER_REAL, 0)
         if len(value) > MAX_VALUE_CHARS:
             value = value[:MAX_VALUE_CHARS - 1] + "…"
-        out.write(json.dumps({"seq": job.get("seq"), "ok": ok, "value": value, "type": type_text[:MAX_VALUE_CHARS],
-                              "error": error}).encode() + b"\n")
-        out.flush()
+        write_all(out, json.dumps({"seq": job.get("seq"), "ok": ok, "value": value, "type": type_text[:MAX_VALUE_CHARS],
+                                   "error": error}).encode() + b"\n")
     return 0
 
 

@@ -229,18 +229,24 @@ class MessageWriter:
 
     def write(self, data: bytes) -> None:
         with self._lock:
-            view = memoryview(data)
-            while view:
-                n = self._stream.write(view)
-                if n is None:     # a non-blocking pipe that is full: wait until it drains
-                    select.select([], [self._stream], [], STALL_SECONDS)
-                    continue
-                view = view[n:]
-            self._stream.flush()
+            write_all(self._stream, data)
 
     def close(self) -> None:
         with self._lock:
             self._stream.close()
+
+
+def write_all(stream, data: bytes) -> None:
+    """Write every byte of ``data`` and flush: a raw file (stdout under ``PYTHONUNBUFFERED``)
+    may take only part of it."""
+    view = memoryview(data)
+    while view:
+        n = stream.write(view)
+        if n is None:     # a non-blocking pipe that is full: wait until it drains
+            select.select([], [stream], [], STALL_SECONDS)
+            continue
+        view = view[n:]
+    stream.flush()
 
 
 # ---- the reader ---------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ import marshal
 import os
 import sys
 
+from .framing import write_all
 from .lifetime import die_with_parent
 from .workspace import _index_batch
 
@@ -24,8 +25,7 @@ def main() -> int:
         die_with_parent(int(parent))
     items = marshal.loads(sys.stdin.buffer.read())
     cache_root = sys.argv[1] if len(sys.argv) > 1 and sys.argv[1] else None
-    sys.stdout.buffer.write(marshal.dumps(_index_batch(items, cache_root)))
-    sys.stdout.buffer.flush()
+    write_all(sys.stdout.buffer, marshal.dumps(_index_batch(items, cache_root)))
     return 0
 
 
