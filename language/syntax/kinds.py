@@ -18,7 +18,7 @@ EPP_OPEN = "EPP_OPEN"            # '<%' or '<%-' (start of a code tag that rende
 EPP_CLOSE = "EPP_CLOSE"          # '%>' or '-%>' closing a code tag
 BOM = "BOM"                      # a byte order mark at the start (always an error)
 
-TRIVIA = frozenset({WHITESPACE, NEWLINE, COMMENT, ML_COMMENT, HEREDOC_BODY, EPP_COMMENT,
+TRIVIA: frozenset[str] = frozenset({WHITESPACE, NEWLINE, COMMENT, ML_COMMENT, HEREDOC_BODY, EPP_COMMENT,
                     EPP_OPEN, EPP_CLOSE, BOM})
 
 # ---- punctuation and operators --------------------------------------------------------------
@@ -102,14 +102,14 @@ ATTR = "ATTR"
 PLAN = "PLAN"                    # only a keyword when tasks (Bolt plans) are enabled
 APPLY = "APPLY"                  # likewise
 
-KEYWORDS = {
+KEYWORDS: dict[str, str] = {
     "and": AND, "case": CASE, "class": CLASS, "default": DEFAULT, "define": DEFINE,
     "else": ELSE, "elsif": ELSIF, "function": FUNCTION, "if": IF, "in": IN,
     "inherits": INHERITS, "node": NODE, "or": OR, "type": TYPE, "undef": UNDEF,
     "unless": UNLESS, "private": PRIVATE, "attr": ATTR, "true": BOOLEAN, "false": BOOLEAN,
 }
-TASK_KEYWORDS = {"plan": PLAN, "apply": APPLY}
-KEYWORD_KINDS = frozenset(KEYWORDS.values()) | frozenset(TASK_KEYWORDS.values())
+TASK_KEYWORDS: dict[str, str] = {"plan": PLAN, "apply": APPLY}
+KEYWORD_KINDS: frozenset[str] = frozenset(KEYWORDS.values()) | frozenset(TASK_KEYWORDS.values())
 
 # ---- double-quoted strings (one node, these pieces inside) ---------------------------------
 DQ_OPEN = "DQ_OPEN"              # '"'
