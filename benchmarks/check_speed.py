@@ -41,7 +41,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _corpus import REPO, corpus_files
+from _corpus import REPO, corpus_files, engine_line
 
 CHANGED = "apache/manifests/init.pp"    # changed in round 0; later rounds take other files
 TARGETS = {"cold": 0.5, "warm": 0.1, "changed": 0.15}
@@ -174,6 +174,7 @@ def main() -> None:
     base = med["puppet"]
     print(f"{len(files)} files (copied to a temporary folder), median of {a.runs} runs, wall clock; "
           f"check --jobs {a.jobs or 'default'} ({os.cpu_count()} cores)")
+    print(f"  {engine_line()}")
     print(f"  {'puppet parser validate':40} {base:7.2f} s  (CPU {cpu['puppet']:.2f} s)")
     labels = {"cold": "puppet-ls check, cold cache", "warm": "puppet-ls check, warm cache, unchanged",
               "changed": "puppet-ls check, one file changed", "one core": "puppet-ls check --no-cache --jobs 1"}
