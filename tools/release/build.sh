@@ -2,9 +2,9 @@
 # Builds what a release publishes, locally or in .github/workflows/release.yml, into DIST:
 #   the sdist and the wheel (python -m build), checked with `twine check --strict`;
 #   with COMPILED_WHEEL=1 also this platform's wheel with the mypyc-compiled syntax engine
-#   (tools/compile.sh --out, which needs the `lint` extra and a C compiler; tools/release/compiled_wheel.py)
-#   in DIST/compiled/, kept apart: its
-#   plain platform tag is not publishable (a manylinux build is left to do: docs/decisions.md, "mypyc");
+#   (tools/compile.sh --out, which needs the `lint` extra and a C compiler;
+#   tools/release/compiled_wheel.py) in DIST/compiled/, kept apart: its plain platform tag is not
+#   publishable (a manylinux build is left to do: docs/decisions.md, "mypyc");
 #   one self-contained .vsix per VS Code target (puppet-ls-TARGET-VERSION.vsix): the extension with
 #   puppet-ls and its dependencies in bundled/libs (tools/release/bundle.py), for CPython 3.10+.
 # Usage: tools/release/build.sh [TARGET...]     (default: this machine's target, e.g. linux-x64;
