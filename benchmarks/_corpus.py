@@ -38,3 +38,10 @@ def count_lines(text: str) -> int:
     if not text:
         return 0
     return text.count("\n") + (0 if text.endswith("\n") else 1)
+
+
+def engine_line() -> str:
+    """Which syntax engine this run measures (compiled by tools/compile.sh, or the sources;
+    PUPPET_LS_PURE_PYTHON=1 forces the sources): printed by every speed benchmark."""
+    from puppet_ls.language.syntax import ENGINE
+    return f"syntax engine: {ENGINE.describe()}"

@@ -36,7 +36,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _corpus import REPO, corpus_files, read_texts
+from _corpus import REPO, corpus_files, engine_line, read_texts
 
 from puppet_ls.language.formatter import apply_edits, check_safe, clean_statements, format_range, format_text
 from puppet_ls.language.formatter.safety import tree_problem
@@ -69,6 +69,7 @@ def corpus_safety(paths: list, texts: list, failures: list) -> None:
         else:
             safe += 1
     n = len(paths)
+    print(engine_line())
     print(f"corpus: {n} files, {lines:,} lines; formatted in {cpu:.2f} s CPU ({lines / cpu:,.0f} lines/s, "
           "parse + layout + safety re-parse)")
     print(f"  safe (same tree modulo normalisations, same findings, idempotent): {safe}/{n} "

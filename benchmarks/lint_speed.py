@@ -20,7 +20,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _corpus import corpus_files, read_texts
+from _corpus import corpus_files, engine_line, read_texts
 
 from puppet_ls.language.ide.diagnostics import file_diagnostics, parse_for_path
 from puppet_ls.language.lint import CHECKS, all_checks, default_enabled
@@ -48,7 +48,7 @@ def main() -> None:
         times = [engine(files, texts, lint) for _ in range(args.runs)]
         rows.append((label, statistics.median(times)))
     base = rows[0][1]
-    print(f"{len(files)} files, median of {args.runs} runs (CPU seconds)")
+    print(f"{len(files)} files, median of {args.runs} runs (CPU seconds); {engine_line()}")
     for label, t in rows:
         print(f"  puppet-ls engine, {label:16} {t:7.2f} s  ({100 * (t - base) / base:+.0f}% over no style checks)")
     exe = shutil.which("puppet-lint")

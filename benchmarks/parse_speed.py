@@ -24,7 +24,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _corpus import corpus_files, corpus_list_path, count_lines, read_texts
+from _corpus import corpus_files, corpus_list_path, count_lines, engine_line, read_texts
 
 from puppet_ls.language.syntax.lexer import lex
 from puppet_ls.language.syntax.parser import parse
@@ -161,6 +161,7 @@ def main(argv: list[str] | None = None) -> int:
           f"(files with puppet-ls syntax errors: {false_errors})")
     print(f"python {platform.python_version()} ({platform.python_implementation()}), "
           f"{platform.machine()}, runs={ns.runs}")
+    print(engine_line())
 
     times = time_puppet_ls(texts, ns.runs)
     med = {k: statistics.median(v) for k, v in times.items()}

@@ -29,6 +29,7 @@ import click
 from puppet_ls.language.diagnostics import Diagnostic
 from puppet_ls.language.ide.diagnostics import internal_error, parse_for_path
 from puppet_ls.language.ide.symbols import document_symbols
+from puppet_ls.language.syntax import ENGINE
 from puppet_ls.language.syntax.lines import LineIndex
 
 from . import __version__
@@ -105,7 +106,8 @@ def diagnostic_record(report: FileReport, d: Diagnostic, index: LineIndex | None
 @click.option("--stdio", "stdio", is_flag=True, help="Run the language server over stdin/stdout (the default).")
 @click.option("--tcp", "tcp", metavar="HOST:PORT", help="Run the language server on a TCP socket.")
 @click.option("--log-file", type=click.Path(dir_okay=False), help="Write the server's log here instead of stderr.")
-@click.version_option(__version__, prog_name="puppet-ls")
+@click.version_option(__version__, prog_name="puppet-ls",
+                      message=f"%(prog)s, version %(version)s\nsyntax engine: {ENGINE.describe()}")
 @click.pass_context
 def main(ctx: click.Context, stdio: bool, tcp: str | None, log_file: str | None) -> None:
     """puppet-ls: a fast, fault-tolerant language server and toolchain for Puppet.

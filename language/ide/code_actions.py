@@ -29,6 +29,7 @@ from ..lint import CHECKS
 from ..lint.fix import fix_one, fix_text, verify
 from ..lint.tokens import COMMENTS, TokenView
 from ..syntax.parser import ParseResult, parse
+from ..syntax.tree import SyntaxNode
 
 QUICKFIX = "quickfix"
 FIX_ALL = "source.fixAll.puppet-ls"
@@ -447,7 +448,7 @@ def _extract_variable(an: Analysis, start: int, end: int, tasks: bool) -> Action
         e -= 1
     if s >= e:
         return None
-    node = an.result.root.covering_node(s, e)
+    node: SyntaxNode | None = an.result.root.covering_node(s, e)
     while node is not None and node.range != (s, e):
         node = node.parent if node.range[0] >= s and node.range[1] <= e else None
     if node is None or node.kind not in _EXTRACTABLE:

@@ -7,8 +7,10 @@ The entry points most callers need::
     result = reparse(result, start, end, new_text)
     diagnostics = validate(result)
 """
+# first: it decides whether the compiled modules or their sources are imported (engine.py)
+from .engine import ENGINE
 from .incremental import reparse
 from .parser import ParseResult, parse
 from .validate import validate
 
-__all__ = ["parse", "reparse", "validate", "ParseResult"]
+__all__ = ["parse", "reparse", "validate", "ParseResult", "ENGINE"]

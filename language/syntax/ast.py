@@ -132,13 +132,12 @@ class Literal(AstNode):
 
 
 class _Default:
-    """The literal ``default``."""
-    _instance = None
+    """The literal ``default``: one instance, DEFAULT, compared by identity."""
 
-    def __new__(cls):
-        if cls._instance is None:
-            cls._instance = super().__new__(cls)
-        return cls._instance
+    def __reduce__(self) -> str:
+        # copies and pickles are DEFAULT itself (a module-level name, which a compiled class
+        # can name where a singleton __new__ cannot be compiled)
+        return "DEFAULT"
 
     def __repr__(self) -> str:
         return "default"

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from ..messages import issue
 from . import kinds as K
 from .lexer import AFTER_STRING, RANGE_LEX_ERRORS, Heredoc, LexResult, lex, lex_range, next_tokens
-from .tree import GreenNode
+from .tree import GreenNode, SyntaxNode
 
 STATEMENT_CALLS = frozenset({
     "require", "realize", "include", "contain", "tag", "debug", "info", "notice", "warning",
@@ -117,8 +117,7 @@ class ParseResult:
     recovered: bool = False
 
     @property
-    def root(self):
-        from .tree import SyntaxNode
+    def root(self) -> SyntaxNode:
         return SyntaxNode(self.green)
 
 
@@ -134,17 +133,21 @@ def _describe(tok) -> str:
 
 
 class Parser:
-    def __init__(self, lexed: LexResult, epp: bool = False, pair_braces: bool = True):
-        self.toks = lexed.tokens
+    def __init__(self, lexed: LexResult | None, epp: bool = False, pair_braces: bool = True):
+        # lexed None: an empty parser, which heredoc_body fills with a heredoc's tokens (a
+        # constructor, not Parser.__new__, so that the class can be compiled: docs/decisions.md)
+        self.toks = lexed.tokens if lexed is not None else []
         self.errors: list = []
-        for e in lexed.errors:
-            self.errors.append(SyntaxError_(e.offset, e.end, e.code, e.message))
+        self.heredocs: dict[int, Heredoc] = {}
+        if lexed is not None:
+            for e in lexed.errors:
+                self.errors.append(SyntaxError_(e.offset, e.end, e.code, e.message))
+            self.heredocs = {hd.header_offset: hd for hd in lexed.heredocs}
         self.epp = epp
-        self.heredocs = {hd.header_offset: hd for hd in lexed.heredocs}
         if pair_braces:
             _pair_braces(self)   # may insert tokens, so token indices are only final after it
         self.body_tokens = set()
-        if lexed.heredocs:
+        if lexed is not None and lexed.heredocs:
             for idx, tok in enumerate(self.toks):
                 for tv in tok[3]:
                     if tv[0] == K.HEREDOC_BODY:
@@ -348,7 +351,7 @@ class Parser:
     # ---- heredoc bodies ---------------------------------------------------------------------
     def heredoc_body(self, tv) -> GreenNode:
         hd: Heredoc = tv[2]
-        sub = Parser.__new__(Parser)
+        sub = Parser(None, pair_braces=False)
         sub.toks = list(hd.tokens) + [(K.EOF, "", hd.text_end, hd.trailing)]
         sub.kinds = [t[0] for t in sub.toks]
         sub.errors = self.errors
@@ -493,7 +496,10 @@ class Parser:
             # 'foo 10, 3' / '$a = 10, 3': arguments without parentheses to something that is not
             # a statement function
             node = [expr]
-            prev = next((c for c in reversed(ch) if type(c) is not tuple), None)
+            k = len(ch) - 1
+            while k >= 0 and type(ch[k]) is tuple:
+                k -= 1
+            prev = ch[k] if k >= 0 else None
             name = _qname_text(prev) if prev is not None else None
             if name is not None:
                 self.error("ARGS_TO_NON_CALL", name=name)
@@ -1745,7 +1751,7 @@ def _pair_braces(p: Parser) -> None:
     p.toks = out
 
 
-def _close_at_eof(p: Parser, out: list, stack: list, line_info: _LineInfo, eof_offset: int | None) -> None:
+def _close_at_eof(p: Parser, out: list, stack: list[int], line_info: _LineInfo, eof_offset: int | None) -> None:
     """What ``_close_virtually`` does to each opener of ``stack``, innermost first, in one pass:
     closing thousands of them one by one rescanned and shifted the token list each time (seconds
     for a few thousand unclosed '{' on one line).  ``eof_offset``: they are open at the end of
@@ -1953,7 +1959,7 @@ def prefer_closed_runaway_string(result: ParseResult, epp: bool = False, tasks: 
     # after the first error).
     line_end = text.find("\n", first)
     limit = len(text) if line_end < 0 else line_end
-    candidates = [b for b, e in result.multiline_strings if b <= limit and suspicious(e)][-2:]
+    candidates: list[int] = [b for b, e in result.multiline_strings if b <= limit and suspicious(e)][-2:]
     best, best_count = result, len(found)
     for offset in reversed(candidates):
         alt = _parse(text, epp, tasks, frozenset({offset}))

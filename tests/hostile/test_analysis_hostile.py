@@ -10,8 +10,14 @@ import pytest
 
 from puppet_ls.language.check import analysis, analyze
 from puppet_ls.language.ide.hover import hover
-from puppet_ls.language.syntax import parse
+from puppet_ls.language.syntax import ENGINE, parse
 from puppet_ls.language.types import model as m
+
+# These count calls by patching a method of a syntax class: the compiled engine's classes call
+# one another directly, past the patch, so the count would prove nothing there.
+counted_in_python = pytest.mark.skipif(
+    ENGINE.compiled, reason="counts calls through a patched method, which the compiled syntax engine bypasses")
+
 
 N = 3000
 CASES = {
@@ -87,6 +93,7 @@ def test_a_huge_array_is_not_typed_element_by_element(monkeypatch: pytest.Monkey
     assert len(calls) < 100
 
 
+@counted_in_python
 def test_a_huge_expression_is_not_previewed(monkeypatch: pytest.MonkeyPatch) -> None:
     """A hover with values on a 150 KB constant array spent 2.3 s assembling the preview program
     (every token of the literal) before the evaluator was asked, whose value would have been cut

@@ -1,6 +1,10 @@
 #!/bin/bash
 # Builds what a release publishes, locally or in .github/workflows/release.yml, into DIST:
 #   the sdist and the wheel (python -m build), checked with `twine check --strict`;
+#   with COMPILED_WHEEL=1 also this platform's wheel with the mypyc-compiled syntax engine
+#   (tools/compile.sh --out, which needs the `lint` extra and a C compiler;
+#   tools/release/compiled_wheel.py) in DIST/compiled/, kept apart: its plain platform tag is not
+#   publishable (a manylinux build is left to do: docs/decisions.md, "mypyc");
 #   one self-contained .vsix per VS Code target (puppet-ls-TARGET-VERSION.vsix): the extension with
 #   puppet-ls and its dependencies in bundled/libs (tools/release/bundle.py), for CPython 3.10+.
 # Usage: tools/release/build.sh [TARGET...]     (default: this machine's target, e.g. linux-x64;
@@ -53,6 +57,16 @@ echo "== release: sdist and wheel of puppet-ls $version"
 rm -f "$DIST/build.log"
 "$PYTHON" -m twine check --strict "$DIST"/*.tar.gz "$DIST"/*.whl
 wheel=$(ls "$DIST"/puppet_ls-"$version"-py3-none-any.whl)
+if [ "${COMPILED_WHEEL:-0}" = 1 ]; then
+  echo "== release: this platform's compiled wheel (tools/compile.sh --out, mypyc)"
+  engine_dir=$(mktemp -d)
+  mkdir -p "$DIST/compiled"
+  PYTHON="$PYTHON" bash tools/compile.sh --out "$engine_dir" > "$DIST/compile.log" 2>&1 \
+    || { tail -30 "$DIST/compile.log" >&2; exit 1; }
+  "$PYTHON" tools/release/compiled_wheel.py "$wheel" "$engine_dir" "$DIST/compiled"
+  rm -rf "$engine_dir" "$DIST/compile.log"
+  "$PYTHON" -m twine check --strict "$DIST"/compiled/*.whl
+fi
 
 echo "== release: the extension (esbuild)"
 (cd "$EXT" && npm run -s build)

@@ -160,8 +160,9 @@ def render_epp(c, template: str, parameters, file_name: str, func: str):
         raise EvalError(render("INVALID_EPP", func=func, message=invalid[0].message))
     root = pr.root
     lines = LineIndex(template)
-    params = params_of(root.child(K.EPP_PARAMS)) if root.child(K.EPP_PARAMS) is not None else []
-    specified = root.child(K.EPP_PARAMS) is not None
+    epp_params = root.child(K.EPP_PARAMS)
+    params = params_of(epp_params) if epp_params is not None else []
+    specified = epp_params is not None
     args = dict(parameters or {})
     enforce = specified if (specified or parameters is not None) else True
     scope = c.scope
