@@ -399,6 +399,8 @@ class _Edit:
 
 
 _PREFIXES = frozenset({K.AT, K.ATAT})
+# the nodes that hold a resource's '@'/'@@' prefixes (Parser.resource)
+_PREFIXED = frozenset({K.RESOURCE_EXPR, K.RESOURCE_DEFAULTS, K.RESOURCE_OVERRIDE, K.ERROR})
 
 
 def _depth_bound(node: SyntaxNode | None) -> int:
@@ -409,11 +411,14 @@ def _depth_bound(node: SyntaxNode | None) -> int:
     bound = 0
     while node is not None:
         bound += 3
-        for c in node.green.children:
-            if type(c) is not tuple or (c[0] not in _PREFIXES and c[0] not in K.TRIVIA):
-                break
-            if c[0] in _PREFIXES:
-                bound += 1
+        # (only the nodes the parser puts prefixes in: the file's leading comments, thousands
+        # of trivia in a documented manifest, were scanned on every keystroke)
+        if node.green.kind in _PREFIXED:
+            for c in node.green.children:
+                if type(c) is not tuple or (c[0] not in _PREFIXES and c[0] not in K.TRIVIA):
+                    break
+                if c[0] in _PREFIXES:
+                    bound += 1
         node = node.parent
     return bound
 
