@@ -5,6 +5,7 @@ Puppet's autoloading layout (``<module>/manifests/<path>.pp``)."""
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 
 from puppet_ls.language.ide.preview import CatalogPreview, PreviewContext, preview_catalog
@@ -19,6 +20,13 @@ from .workspace import read_text
 DEFAULT_MODULEPATH = ("modules", "site", "/etc/puppet/code/modules", "/usr/share/puppet/modules")
 # Manifests loaded for one preview at most (each retry compiles again).
 MAX_LOADS = 60
+# Manifests loaded ahead of the compilation, because a loaded manifest names them: each one
+# the compilation then asks for would cost a compilation of everything loaded so far.
+MAX_PRELOADS = 400
+# Qualified names in a manifest (``include apache::params``, ``apache::vhost { … }``,
+# ``Class['apache::mod::ssl']``, ``$apache::params::user``): where autoloaded definitions are
+# found before the compilation asks for them.
+_QUALIFIED = re.compile(r"(?<![\w:])(?:::)?([A-Za-z][\w]*(?:::[A-Za-z][\w]*)+)")
 
 
 @dataclass
@@ -27,6 +35,7 @@ class PreviewRun:
     class_name: str
     files: list = field(default_factory=list)     # the manifests compiled, in load order
     where: str = ""                               # "file:line" of the error, when known
+    compilations: int = 0                         # how many times the sources were compiled
 
 
 def manifest_of(name: str, modulepath: list) -> str | None:
@@ -99,19 +108,42 @@ def run(target: str, context: PreviewContext, modulepath: list) -> PreviewRun | 
         if text is None:
             return f"cannot read {path}"
     sources = {os.path.abspath(path): text}
+    _preload(sources, text, modulepath)
     types = ruby_types(modulepath)
-    for _ in range(MAX_LOADS):
+    for count in range(1, MAX_LOADS + 1):
         program = "\n".join(sources.values()) + f"\ninclude {name}\n"
         cat = preview_catalog(program, context, resource_types=types)
         wanted = cat.missing_class or cat.missing_type
         more = manifest_of(wanted, modulepath) if wanted else None
-        if cat.ok or more is None or os.path.abspath(more) in sources:
-            return PreviewRun(cat, name, list(sources), _where(sources, cat.error_offset))
-        more_text = read_text(more)
-        if more_text is None:
-            return PreviewRun(cat, name, list(sources), _where(sources, cat.error_offset))
+        more_text = read_text(more) if more is not None and os.path.abspath(more) not in sources else None
+        if cat.ok or more is None or more_text is None:
+            break
         sources[os.path.abspath(more)] = more_text
-    return PreviewRun(cat, name, list(sources), _where(sources, cat.error_offset))
+        _preload(sources, more_text, modulepath)
+    return PreviewRun(cat, name, list(sources), _where(sources, cat.error_offset), count)
+
+
+def _preload(sources: dict, text: str, modulepath: list) -> None:
+    """Add to ``sources`` the manifests that ``text`` names (and those they name, up to
+    MAX_PRELOADS): definitions only, evaluated when the compilation uses them, as Puppet's
+    autoloader would load them then.  A variable's class is the name without its last part."""
+    todo = [text]
+    seen: set = set()
+    while todo and len(sources) < MAX_PRELOADS:
+        for m in _QUALIFIED.finditer(todo.pop()):
+            name = m.group(1).lower()
+            for candidate in (name, name.rpartition("::")[0]):
+                if candidate in seen or "::" not in candidate and candidate != name:
+                    continue
+                seen.add(candidate)
+                found = manifest_of(candidate, modulepath)
+                if found is None or os.path.abspath(found) in sources:
+                    continue
+                found_text = read_text(found)
+                if found_text is not None:
+                    sources[os.path.abspath(found)] = found_text
+                    todo.append(found_text)
+                break
 
 
 def _where(sources: dict, offset: int | None) -> str:

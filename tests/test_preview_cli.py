@@ -46,3 +46,15 @@ def test_a_missing_class_and_bad_facts_are_usage_errors() -> None:
     assert code == 2 and "class nosuch not found" in out
     code, out = run("demo", "--modulepath", str(MODULES), "--facts", "nosuchset")
     assert code == 2 and "debian12" in out
+
+
+def test_manifests_a_class_names_are_loaded_before_it_is_compiled() -> None:
+    # demo names demo::params, demo::config, demo::site and Demo::Port: each one the
+    # compilation had to ask for would cost one more compilation of everything loaded so far
+    from puppet_ls.server.catalog_preview import run as run_preview
+    from puppet_ls.server.factsfile import load_context
+    ctx, _ = load_context("debian12")
+    res = run_preview("demo", ctx, [str(MODULES)])
+    assert not isinstance(res, str) and res.catalog.ok
+    assert res.compilations == 1
+    assert len(res.files) == 5
