@@ -508,6 +508,7 @@ class Catalog:
         top = self.top or from_scope
         scope = Scope(ev.ctx, top, "class", d.name)
         scope.inherited = parent_scope
+        scope.declared_in = parent_scope if parent_scope is not None else from_scope
         self.class_scopes[d.name] = scope
         res = Resource("Class", d.name, scope, where)
         self.resources[("Class", d.name)] = res
@@ -673,7 +674,7 @@ class Catalog:
                 for k, v in table.get(res.type_name, {}).items():
                     if k not in res.params:
                         res.params[k] = v
-            scope = scope.parent
+            scope = scope.defaults_parent()
             seen += 1
 
     def eval_resource_override(self, node: SyntaxNode, scope: Scope) -> Any:
@@ -825,7 +826,7 @@ class Catalog:
             table = self.defaults.get(id(scope))
             if table and k in table.get(res.type_name, {}):
                 return table[res.type_name][k]
-            scope = scope.parent
+            scope = scope.defaults_parent()
         return None
 
     def class_parameter_access(self, node, t: m.ClassType, keys: list, scope) -> Any:
