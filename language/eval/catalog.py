@@ -794,7 +794,23 @@ class Catalog:
                                   render("ILLEGAL_RELATIONSHIP_OPERAND_TYPE", a_label=a_an(label(r))),
                                   n)
         self.relationships.append((lrefs, op, rrefs, node))
+        if not rrefs:
+            # an empty right side closes the gap: in X -> [] -> Y, X comes before Y
+            return lrefs
+        if len(rrefs) == 1 and isinstance(rrefs[0], Collector):
+            # a collector may collect nothing once the catalog is done: the chain then links
+            # what is on its left with what follows it (Puppet's empty alternative)
+            rrefs[0].empty_alternative = lrefs
         return _flatten([right])  # Puppet's value of a relationship: the right side, as a list
+
+    def expanded_relationships(self) -> list:
+        """The relationships with each collector replaced by what it collected, as Puppet forms
+        them when the catalog is finished: ``(left refs, arrow, right refs, node)``.  A
+        collector on the left that collected nothing stands for its empty alternative."""
+        out = []
+        for left, op, right, node in self.relationships:
+            out.append((_expand(left, True), op, _expand(right, False), node))
+        return out
 
     # ---- parameter access -------------------------------------------------------------------------------
     def resource_parameter_access(self, node, t: m.ResourceType, keys: list, scope) -> Any:
@@ -891,6 +907,8 @@ class Collector:
         self.node = node
         self.exported = exported
         self.done: set = set()
+        self.collected: list = []       # the resources it matched, in the order it met them
+        self.empty_alternative: list = []   # the left side of the chain it was the right of
 
     def matches(self, cat: Catalog, res: Resource) -> bool:
         if res.type_name != self.type_name:
@@ -908,12 +926,27 @@ class Collector:
                 continue
             if self.matches(cat, res):
                 self.done.add(id(res))
+                self.collected.append(res)
                 if res.virtual:
                     cat._realize(res)
                     progress = True
                 if self.params:
                     cat._apply_override(res.type_value(), self.params, self.node, False)
         return progress
+
+
+def _expand(refs: list, left: bool, depth: int = 0) -> list:
+    """``refs`` with collectors replaced by the references of what they collected (on the
+    left of an arrow, an empty collector by its empty alternative, recursively)."""
+    out: list = []
+    for r in refs:
+        if not isinstance(r, Collector):
+            out.append(r)
+        elif r.collected:
+            out.extend(res.type_value() for res in r.collected)
+        elif left and depth < 100:
+            out.extend(_expand(r.empty_alternative, True, depth + 1))
+    return out
 
 
 def _query(cat: Catalog, node: SyntaxNode, res: Resource, scope) -> Any:
