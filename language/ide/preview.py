@@ -817,7 +817,7 @@ def preview_catalog(program: str, context: PreviewContext, steps: int = 2_000_00
         ref = f"Class[{_cap(r.title)}]" if r.type_name == "Class" else r.ref
         out.resources.append({"ref": ref, "type": r.type_name, "title": r.title,
                               "container": _container(r), "parameters": params, "unknown": unknown})
-    for left, op, right, _node in res.catalog.relationships:
+    for left, op, right, _node in res.catalog.expanded_relationships():
         for a in left:
             for b in right:
                 out.relationships.append((_ref_text(a), op, _ref_text(b)))
