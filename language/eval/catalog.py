@@ -72,6 +72,7 @@ class Resource:
         self.exported = exported
         self.evaluated = False
         self.tags: set = set()
+        self.defaulted: set = set()     # parameters set by resource defaults (an override may change them)
 
     @property
     def ref(self) -> str:
@@ -460,6 +461,9 @@ class Catalog:
             type_name = _cap(dfn.name)
         res = Resource(type_name, title, scope, where, virtual, exported)
         res.params.update(params)
+        # the defaults in force where and when it is declared (Puppet 7 looks them up as it
+        # creates the resource: a default set later, or in a class evaluated later, is not its)
+        self._apply_defaults(res)
         self.add_resource(res, where)
         if dfn is not None and not virtual:
             self.pending_defines.append(res)
@@ -608,7 +612,6 @@ class Catalog:
         scope = Scope(ev.ctx, res.scope, "define", d.name, res)
         scope.table.symbols["title"] = res.title
         scope.table.symbols["name"] = res.params.get("name", res.title)
-        self._apply_defaults(res)
         metas = metaparameters()
         params = {k: v for k, v in res.params.items() if k not in metas}
         self._bind_params(d, params, scope, f"{res.type_name}[{res.title}]", res)
@@ -633,8 +636,6 @@ class Catalog:
         for target, params, node, scope in self.overrides:
             self._apply_override(target, params, node, fail_missing=True, scope=scope)
         self.overrides = []
-        for res in self.resources.values():
-            self._apply_defaults(res)
         self._validate_builtin_attributes()
 
     def _validate_builtin_attributes(self) -> None:
@@ -674,6 +675,7 @@ class Catalog:
                 for k, v in table.get(res.type_name, {}).items():
                     if k not in res.params:
                         res.params[k] = v
+                        res.defaulted.add(k)
             scope = scope.defaults_parent()
             seen += 1
 
@@ -719,7 +721,8 @@ class Catalog:
                                           ev_type_str=ev_type_str(t)), node)
             return False
         for k, (v, op) in params.items():
-            if k in res.params and scope is not None and not self._may_override(res, scope):
+            if k in res.params and k not in res.defaulted and scope is not None and \
+                    not self._may_override(res, scope):
                 raise self.ev.fail("DUPLICATE_PARAMETER_SET",
                                    render("PARAMETER_ALREADY_SET_ON_BY", k=k, ref=res.ref,
                                           source_label=self._source_label(res), line=self._line(res.node), line2=self._line(node)), node)
@@ -730,6 +733,7 @@ class Catalog:
                 res.params[k] = old + new
             else:
                 res.params[k] = v
+            res.defaulted.discard(k)
         return True
 
     # ---- collectors / realize -----------------------------------------------------------------------------
