@@ -96,6 +96,7 @@ class Catalog:
         self.overrides: list = []
         self.collectors: list = []
         self.relationships: list = []
+        self.chain_values: dict = {}    # (offset, end) of an arrow -> what its chain stands for next
         self.pending_defines: list[Resource] = []
         self.compiling = False
         self.top: Scope | None = None
@@ -782,8 +783,8 @@ class Catalog:
     def eval_relationship(self, node: SyntaxNode, scope: Scope) -> Any:
         ev = self.ev
         es = _exprs(node)
-        left = ev.eval(es[0], scope)
-        right = ev.eval(es[1], scope)
+        left = self._operand(es[0], ev.eval(es[0], scope))
+        right = self._operand(es[1], ev.eval(es[1], scope))
         t = None
         for tok in node.significant_tokens():
             t = tok
@@ -800,12 +801,24 @@ class Catalog:
         self.relationships.append((lrefs, op, rrefs, node))
         if not rrefs:
             # an empty right side closes the gap: in X -> [] -> Y, X comes before Y
+            self.chain_values[node.offset, node.end] = lrefs
             return lrefs
         if len(rrefs) == 1 and isinstance(rrefs[0], Collector):
             # a collector may collect nothing once the catalog is done: the chain then links
             # what is on its left with what follows it (Puppet's empty alternative)
             rrefs[0].empty_alternative = lrefs
+        self.chain_values[node.offset, node.end] = rrefs
         return _flatten([right])  # Puppet's value of a relationship: the right side, as a list
+
+    def _operand(self, node: SyntaxNode, value: Any) -> Any:
+        """What an arrow's operand stands for: a collector itself (its value as an expression
+        is undef), a chain what its last operand stood for (collectors included)."""
+        if node.kind == K.COLLECT_EXPR:
+            found = next((c for c in reversed(self.collectors) if c.node.offset == node.offset), None)
+            return found if found is not None else value
+        if node.kind == K.RELATIONSHIP:
+            return self.chain_values.pop((node.offset, node.end), value)
+        return value
 
     def expanded_relationships(self) -> list:
         """The relationships with each collector replaced by what it collected, as Puppet forms
