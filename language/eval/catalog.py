@@ -73,6 +73,8 @@ class Resource:
         self.evaluated = False
         self.tags: set = set()
         self.defaulted: set = set()     # parameters set by resource defaults (an override may change them)
+        # a class: the resource that contains it (``contain``); None: its stage
+        self.contained_in: Resource | None = None
 
     @property
     def ref(self) -> str:
@@ -482,6 +484,18 @@ class Catalog:
             if d.name not in self.class_scopes:
                 self.evaluate_class(d, {}, scope, where)
             out.append(m.ClassType(d.name))
+            owner = scope.resource
+            if owner is None:
+                continue
+            if mode == "contain":
+                res = self.find("Class", d.name)
+                if res is not None and res is not owner:
+                    res.contained_in = owner
+            elif mode == "require":
+                # the requiring resource gets the class in its require (Puppet's require())
+                before = owner.params.get("require")
+                owner.params["require"] = [*_flatten([before] if before is not None else []),
+                                           m.ClassType(d.name)]
         return out
 
     def _class_name_of(self, n: Any, where) -> str:
