@@ -833,7 +833,10 @@ def _quoted_name(text: str) -> str | None:
 
 def _container(r) -> str:
     if r.type_name == "Class":
-        return "Stage[main]"
+        owner = r.contained_in         # contain(): the class or defined type containing it
+        if owner is None:
+            return "Stage[main]"
+        return f"Class[{_cap(owner.title)}]" if owner.type_name == "Class" else owner.ref
     scope = r.scope
     while scope is not None:
         if scope.kind == "define" and scope.resource is not None and scope.resource is not r:
