@@ -48,7 +48,7 @@ def _expected_path(cls: str) -> Path:
 
 
 def test_the_fixture_classes_are_found() -> None:
-    assert CLASSES == ["difftest", "difftest::chain", "difftest::collected", "difftest::early", "difftest::late", "difftest::lax", "difftest::site",
+    assert CLASSES == ["difftest", "difftest::chain", "difftest::collected", "difftest::contained", "difftest::early", "difftest::late", "difftest::lax", "difftest::site",
                        "difftest::tuning"]
 
 

@@ -138,7 +138,10 @@ Puppet.override({ current_environment: env, environments: Puppet::Environments::
       node.trusted_data = trusted
       catalog = Timeout.timeout(opts[:timeout]) { Puppet::Parser::Compiler.compile(node) }
       containers = {}
-      catalog.edges.each { |e| containers[e.target.ref] = e.source.ref }
+      # a contained class has two containers, its stage and the containing class: the latter is meant
+      catalog.edges.each do |e|
+        containers[e.target.ref] = e.source.ref unless containers[e.target.ref] && e.source.type.to_s == 'Stage'
+      end
       out['ok'] = true
       out['resources'] = catalog.resources.map do |r|
         params = {}
