@@ -832,10 +832,13 @@ def _quoted_name(text: str) -> str | None:
 
 
 def _container(r) -> str:
+    if r.type_name == "Stage":
+        return ""                      # a run stage is in nothing
     if r.type_name == "Class":
         owner = r.contained_in         # contain(): the class or defined type containing it
         if owner is None:
-            return "Stage[main]"
+            stage = r.params.get("stage")
+            return f"Stage[{stage if isinstance(stage, str) and stage else 'main'}]"
         return f"Class[{_cap(owner.title)}]" if owner.type_name == "Class" else owner.ref
     scope = r.scope
     while scope is not None:
