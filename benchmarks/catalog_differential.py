@@ -137,7 +137,7 @@ def normalise(resources: list, relationships: list = ()) -> dict:
             if v == "undef" or k in names and v == title:
                 continue
             params[k] = refs_in(v) if k in RELATION_PARAMS else v
-        container = r.get("container")
+        container = r.get("container") or None       # "": in nothing (a stage)
         if container:
             m = _REF.fullmatch(container)
             container = ref_key(m.group(1), next((g for g in m.groups()[1:] if g is not None), "")) if m else container

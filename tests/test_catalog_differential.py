@@ -48,8 +48,8 @@ def _expected_path(cls: str) -> Path:
 
 
 def test_the_fixture_classes_are_found() -> None:
-    assert CLASSES == ["difftest", "difftest::chain", "difftest::collected", "difftest::contained", "difftest::early", "difftest::late", "difftest::lax", "difftest::site",
-                       "difftest::tuning"]
+    assert CLASSES == ["difftest", "difftest::chain", "difftest::collected", "difftest::contained", "difftest::early",
+                       "difftest::late", "difftest::lax", "difftest::site", "difftest::staged", "difftest::tuning"]
 
 
 @pytest.mark.parametrize("cls", CLASSES)
