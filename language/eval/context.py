@@ -34,6 +34,9 @@ class Settings:
     unknown_outside: bool = False
     # resource types a preview takes as declared elsewhere (modules' Ruby types), lower case
     extra_resource_types: frozenset = frozenset()
+    # functions the preview's modules define in Ruby (lower case): those of them previews
+    # re-implement (``functions/stdlib.py``) are called, the others give unknown values
+    module_functions: frozenset = frozenset()
 
     @classmethod
     def from_dict(cls, d: dict | None) -> Settings:
@@ -57,6 +60,8 @@ class Settings:
             s.unknown_outside = True
         if isinstance(d.get("extra_resource_types"), (list, tuple, set, frozenset)):
             s.extra_resource_types = frozenset(str(t).lower() for t in d["extra_resource_types"])
+        if isinstance(d.get("module_functions"), (list, tuple, set, frozenset)):
+            s.module_functions = frozenset(str(t).lower() for t in d["module_functions"])
         return s
 
 
