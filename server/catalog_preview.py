@@ -27,6 +27,9 @@ MAX_PRELOADS = 400
 # ``Class['apache::mod::ssl']``, ``$apache::params::user``): where autoloaded definitions are
 # found before the compilation asks for them.
 _QUALIFIED = re.compile(r"(?<![\w:])(?:::)?([A-Za-z][\w]*(?:::[A-Za-z][\w]*)+)")
+# A name completed at run time ("::collectd::repo::${osfamily}", tested with defined() before
+# it is included): every manifest of the folder it names may be the one.
+_PREFIX = re.compile(r"(?<![\w:])(?:::)?([A-Za-z][\w]*(?:::[A-Za-z][\w]*)*)::\$")
 
 
 @dataclass
@@ -61,6 +64,29 @@ def ruby_types(modulepath: list) -> frozenset:
         for mod in modules:
             try:
                 files = os.listdir(os.path.join(root, mod, "lib", "puppet", "type"))
+            except OSError:
+                continue
+            out.update(f[:-3].lower() for f in files if f.endswith(".rb"))
+    return frozenset(out)
+
+
+def ruby_functions(modulepath: list) -> frozenset:
+    """The functions the modules define in Ruby: ``lib/puppet/functions/**.rb`` (namespaced by
+    folder) and ``lib/puppet/parser/functions/*.rb``."""
+    out: set = set()
+    for root in modulepath:
+        try:
+            modules = os.listdir(root)
+        except OSError:
+            continue
+        for mod in modules:
+            base = os.path.join(root, mod, "lib", "puppet", "functions")
+            for folder, _dirs, files in os.walk(base):
+                space = os.path.relpath(folder, base).replace(os.sep, "::")
+                prefix = "" if space == "." else space + "::"
+                out.update(prefix + f[:-3].lower() for f in files if f.endswith(".rb"))
+            try:
+                files = os.listdir(os.path.join(root, mod, "lib", "puppet", "parser", "functions"))
             except OSError:
                 continue
             out.update(f[:-3].lower() for f in files if f.endswith(".rb"))
@@ -109,10 +135,10 @@ def run(target: str, context: PreviewContext, modulepath: list) -> PreviewRun | 
             return f"cannot read {path}"
     sources = {os.path.abspath(path): text}
     _preload(sources, text, modulepath)
-    types = ruby_types(modulepath)
+    types, functions = ruby_types(modulepath), ruby_functions(modulepath)
     for count in range(1, MAX_LOADS + 1):
         program = "\n".join(sources.values()) + f"\ninclude {name}\n"
-        cat = preview_catalog(program, context, resource_types=types)
+        cat = preview_catalog(program, context, resource_types=types, functions=functions)
         wanted = cat.missing_class or cat.missing_type
         more = manifest_of(wanted, modulepath) if wanted else None
         more_text = read_text(more) if more is not None and os.path.abspath(more) not in sources else None
@@ -130,8 +156,11 @@ def _preload(sources: dict, text: str, modulepath: list) -> None:
     todo = [text]
     seen: set = set()
     while todo and len(sources) < MAX_PRELOADS:
-        for m in _QUALIFIED.finditer(todo.pop()):
-            name = m.group(1).lower()
+        current = todo.pop()
+        names = [m.group(1).lower() for m in _QUALIFIED.finditer(current)]
+        for m in _PREFIX.finditer(current):
+            names.extend(_folder_names(m.group(1).lower(), modulepath))
+        for name in names:
             for candidate in (name, name.rpartition("::")[0]):
                 if candidate in seen or "::" not in candidate and candidate != name:
                     continue
@@ -144,6 +173,20 @@ def _preload(sources: dict, text: str, modulepath: list) -> None:
                     sources[os.path.abspath(found)] = found_text
                     todo.append(found_text)
                 break
+
+
+def _folder_names(prefix: str, modulepath: list) -> list:
+    """The names of the manifests directly in the folder of ``prefix`` (``collectd::repo``:
+    ``collectd/manifests/repo/*.pp``)."""
+    parts = prefix.split("::")
+    for root in modulepath:
+        folder = os.path.join(root, parts[0], "manifests", *parts[1:])
+        try:
+            files = sorted(os.listdir(folder))
+        except OSError:
+            continue
+        return [f"{prefix}::{f[:-3]}" for f in files if f.endswith(".pp")]
+    return []
 
 
 def _where(sources: dict, offset: int | None) -> str:
