@@ -16,6 +16,10 @@ from tests.scripts import load_benchmark
 
 REPO = Path(__file__).resolve().parents[1]
 MODULES = REPO / "fixtures" / "catalog" / "modules"
+# stdlib's layout with the functions previews re-implement (names only, for puppet-ls); Puppet
+# compiles with the real puppetlabs-stdlib
+STDLIB_NAMES = REPO / "fixtures" / "catalog" / "stdlib_names"
+STDLIB = Path("/usr/share/puppet/modules")
 EXPECTED = REPO / "fixtures" / "catalog" / "expected"
 FACTS, NODE = "debian12", "web01.example.com"
 
@@ -49,7 +53,8 @@ def _expected_path(cls: str) -> Path:
 
 def test_the_fixture_classes_are_found() -> None:
     assert CLASSES == ["difftest", "difftest::chain", "difftest::collected", "difftest::contained", "difftest::early",
-                       "difftest::late", "difftest::lax", "difftest::site", "difftest::staged", "difftest::tuning"]
+                       "difftest::late", "difftest::lax", "difftest::site", "difftest::staged", "difftest::stdlib",
+                       "difftest::tuning"]
 
 
 @pytest.mark.parametrize("cls", CLASSES)
@@ -57,15 +62,16 @@ def test_preview_equals_puppets_catalog(cls: str) -> None:
     path = _expected_path(cls)
     assert path.exists(), f"{path} is missing: record it with UPDATE_EXPECT=1 where Puppet is installed"
     puppet = _from_json(path.read_text(encoding="utf-8"))
-    ours, error = diff.preview(cls, _context(), [str(MODULES)])
+    ours, error = diff.preview(cls, _context(), [str(MODULES), str(STDLIB_NAMES)])
     assert error is None
     assert diff.compare(puppet, ours) == []
 
 
-@pytest.mark.skipif(not diff.puppet_available(), reason="ruby/puppet not installed: the recorded catalogs "
-                    "in fixtures/catalog/expected are not checked against the real Puppet")
+@pytest.mark.skipif(not diff.puppet_available() or not (STDLIB / "stdlib").is_dir(),
+                    reason="ruby/puppet or puppetlabs-stdlib (/usr/share/puppet/modules) not installed: the recorded "
+                    "catalogs in fixtures/catalog/expected are not checked against the real Puppet")
 def test_recorded_catalogs_are_puppets() -> None:
-    answers = diff.puppet_catalogs(CLASSES, _context(), [str(MODULES)])
+    answers = diff.puppet_catalogs(CLASSES, _context(), [str(MODULES), str(STDLIB)])
     for cls in CLASSES:
         answer = answers.get(cls)
         assert answer is not None and answer["ok"], answer
