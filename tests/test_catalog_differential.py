@@ -53,7 +53,7 @@ def _expected_path(cls: str) -> Path:
 
 def test_the_fixture_classes_are_found() -> None:
     assert CLASSES == ["difftest", "difftest::byos", "difftest::chain", "difftest::collected", "difftest::contained",
-                       "difftest::early", "difftest::late", "difftest::lax", "difftest::os::debian", "difftest::site",
+                       "difftest::created", "difftest::early", "difftest::late", "difftest::lax", "difftest::os::debian", "difftest::site",
                        "difftest::staged", "difftest::stdlib", "difftest::tuning"]
 
 
