@@ -1,6 +1,7 @@
-"""The most used functions of puppetlabs-stdlib, re-implemented for previews (issue 16): a
-module's Ruby function cannot run in the sandbox, and stdlib's ``pick``, ``merge`` or
-``ensure_packages`` decide values and resources of most real classes.  Each follows the Ruby
+"""The most used functions of puppetlabs-stdlib (and openstacklib's ``is_service_default``),
+re-implemented for previews (issue 16): a module's Ruby function cannot run in the sandbox, and
+stdlib's ``pick``, ``merge`` or ``ensure_packages`` decide values and resources of most real
+classes.  Each follows the Ruby
 source of the stdlib Puppet 7 ships with (read for behaviour); they are registered apart from the
 built-ins (``registry.MODULE_FUNCTIONS``) and called only in a preview whose modulepath has the
 function.  An argument whose value is unknown makes the result unknown where the result depends
@@ -152,3 +153,16 @@ def _ensure_packages(c, packages, defaults=None):
         _ensure_resources(c, "package", packages, attrs)
     else:
         _ensure(c, "package", packages, attrs)
+
+
+# ---- openstacklib (the 31 OpenStack modules of the corpus test every parameter with it) --------
+
+is_service_default = define_module_function("is_service_default", "Whether the value is openstacklib's "
+                                            "'<SERVICE DEFAULT>' marker.")
+
+
+@is_service_default.dispatch("Any value")
+def _is_service_default(c, value):
+    if isinstance(value, Unknown):
+        return Unknown.of_call("is_service_default")
+    return isinstance(value, str) and value == "<SERVICE DEFAULT>"
