@@ -16,8 +16,8 @@ from tests.scripts import load_benchmark
 
 REPO = Path(__file__).resolve().parents[1]
 MODULES = REPO / "fixtures" / "catalog" / "modules"
-# stdlib's layout with the functions previews re-implement (names only, for puppet-ls); Puppet
-# compiles with the real puppetlabs-stdlib
+# stdlib's and openstacklib's layout with the functions previews re-implement (names only, for
+# puppet-ls); Puppet compiles with the real modules
 STDLIB_NAMES = REPO / "fixtures" / "catalog" / "stdlib_names"
 STDLIB = Path("/usr/share/puppet/modules")
 EXPECTED = REPO / "fixtures" / "catalog" / "expected"
@@ -53,8 +53,8 @@ def _expected_path(cls: str) -> Path:
 
 def test_the_fixture_classes_are_found() -> None:
     assert CLASSES == ["difftest", "difftest::byos", "difftest::chain", "difftest::collected", "difftest::contained",
-                       "difftest::created", "difftest::early", "difftest::late", "difftest::lax", "difftest::os::debian", "difftest::site",
-                       "difftest::staged", "difftest::stdlib", "difftest::tuning"]
+                       "difftest::created", "difftest::early", "difftest::late", "difftest::lax", "difftest::os::debian", "difftest::service_default",
+                       "difftest::site", "difftest::staged", "difftest::stdlib", "difftest::tuning"]
 
 
 @pytest.mark.parametrize("cls", CLASSES)
