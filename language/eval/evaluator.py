@@ -703,6 +703,8 @@ class Evaluator:
                     return self.eval(value_n, scope) if value_n is not None else None
             if the_default is not None:
                 return self.eval(the_default, scope)
+            if isinstance(test, Unknown):
+                return test          # a preview: which entry an unknown value selects is unknown
             raise self.fail("UNMATCHED_SELECTOR",
                             render("UNMATCHED_SELECTOR", param=ruby_interpolated(test)),
                             test_n)

@@ -18,6 +18,7 @@ from ..types.build import resolve_alias
 from ..types.format import type_to_string
 from ..types.relations import is_assignable, is_instance
 import copy
+from .context import Unknown
 from .typecheck import infer_set_of
 from .type_strings import alias_expanded, normalized
 from ..types.errors import TypeSystemError
@@ -726,6 +727,19 @@ def describe_value_mismatch(subject: str, expected: m.PType, value: Any) -> str:
     return describe_mismatch(subject, expected, infer_set(value))
 
 
+def has_unknown(v: Any, depth: int = 0) -> bool:
+    """Is ``v`` a preview's unknown value, or a collection holding one?"""
+    if isinstance(v, Unknown):
+        return True
+    if depth > 20:
+        return False
+    if type(v) in (list, tuple):
+        return any(has_unknown(x, depth + 1) for x in v)
+    if isinstance(v, dict):
+        return any(has_unknown(x, depth + 1) for x in v.values())
+    return False
+
+
 def validate_parameters(subject: str, params: list, given: dict,
                         missing_ok: bool = False) -> str | None:
     """Check named arguments against parameters [(name, type, has_default)]; the error text
@@ -735,6 +749,8 @@ def validate_parameters(subject: str, params: list, given: dict,
     for name, ptype, has_default in params:
         if name in given:
             v = given[name]
+            if has_unknown(v):
+                continue          # a preview's unknown value: it may well be of the type
             if not is_instance(ptype, v):
                 errs.extend(describe(ptype, infer_set(v), [Parameter(name)]))
         elif not missing_ok and not has_default:
