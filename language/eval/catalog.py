@@ -94,6 +94,10 @@ class Catalog:
         self.nodes: list[Definition] = []
         self.resources: dict[tuple, Resource] = {}
         self.class_scopes: dict[str, Scope] = {}
+        # classes whose parent is being evaluated before them: already declared, so that the
+        # parent including its child (zookeeper includes zookeeper::service, which inherits
+        # it) does not evaluate the child twice, as in Puppet
+        self.declaring: set = set()
         self.defaults: dict[int, dict] = {}       # id(scope) -> {type: {param: value}}
         self.overrides: list = []
         self.collectors: list = []
@@ -481,7 +485,7 @@ class Catalog:
             if d is None:
                 raise EvalError(render("UNKNOWN_CLASS", name=name.lstrip(':'),
                                        node=self.ev.settings.node_name), "UNKNOWN_CLASS")
-            if d.name not in self.class_scopes:
+            if d.name not in self.class_scopes and d.name not in self.declaring:
                 self.evaluate_class(d, {}, scope, where)
             out.append(m.ClassType(d.name))
             owner = scope.resource
@@ -521,8 +525,12 @@ class Catalog:
             if pd is None:
                 raise ev.fail("UNKNOWN_CLASS", render("COULD_NOT_FIND_PARENT_CLASS",
                                                       parent=d.parent), where)
-            if pd.name not in self.class_scopes:
-                self.evaluate_class(pd, {}, from_scope, where)
+            if pd.name not in self.class_scopes and pd.name not in self.declaring:
+                self.declaring.add(d.name)
+                try:
+                    self.evaluate_class(pd, {}, from_scope, where)
+                finally:
+                    self.declaring.discard(d.name)
             parent_scope = self.class_scopes.get(pd.name)
         top = self.top or from_scope
         scope = Scope(ev.ctx, top, "class", d.name)
