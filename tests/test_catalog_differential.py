@@ -52,9 +52,11 @@ def _expected_path(cls: str) -> Path:
 
 
 def test_the_fixture_classes_are_found() -> None:
-    assert CLASSES == ["difftest", "difftest::byos", "difftest::chain", "difftest::collected", "difftest::contained",
-                       "difftest::created", "difftest::early", "difftest::late", "difftest::lax", "difftest::os::debian", "difftest::service_default",
-                       "difftest::site", "difftest::staged", "difftest::stdlib", "difftest::tuning"]
+    assert CLASSES == [
+        "difftest", "difftest::base", "difftest::byos", "difftest::chain", "difftest::collected",
+        "difftest::contained", "difftest::created", "difftest::derived", "difftest::early", "difftest::late",
+        "difftest::lax", "difftest::os::debian", "difftest::service_default", "difftest::site",
+        "difftest::staged", "difftest::stdlib", "difftest::tuning"]
 
 
 @pytest.mark.parametrize("cls", CLASSES)
