@@ -60,7 +60,7 @@ def _create_resources(c, type_name, instances, defaults=None):
     ``defaults``; ``@``/``@@`` before the type make them virtual/exported."""
     _not_in_tasks(c, "create_resources")
     if isinstance(type_name, Unknown) or isinstance(instances, Unknown) or isinstance(defaults, Unknown):
-        return None                 # a preview: what would be declared is not known
+        return          # a preview: what would be declared is not known
     if not isinstance(instances, dict):
         raise EvalError(render("CREATE_RESOURCES_SECOND_NOT_HASH"))
     if defaults is not None and not isinstance(defaults, dict):
@@ -71,7 +71,7 @@ def _create_resources(c, type_name, instances, defaults=None):
     name = text[2:] if exported else text[1:] if virtual else text
     cat = c.ev.catalog
     if cat is None:
-        return None
+        return
     tname = "::".join(p[:1].upper() + p[1:] for p in name.lower().removeprefix("::").split("::"))
     for title, params in instances.items():
         merged = {k: v for k, v in {**(defaults or {}), **(params if isinstance(params, dict) else {})}.items()
@@ -79,7 +79,6 @@ def _create_resources(c, type_name, instances, defaults=None):
         for t in _flat([title]):
             cat.declare(tname, t if tname == "Class" else to_s(t), dict(merged), c.scope, c.node,
                         virtual, exported)
-    return None
 
 
 realize = define("realize")
