@@ -22,8 +22,9 @@ Normalisation (both sides, so that only what a catalog means is compared):
 
 Kinds of difference, counted apart: ``compile`` (puppet-ls does not compile a class Puppet
 compiles), ``missing``/``extra`` resources, ``missing_param``/``extra_param``, ``wrong`` values,
-``unknown`` values (puppet-ls shows a value it cannot know, e.g. a template's text: not
-wrong, but not equal either), ``container`` (a different containing resource).
+``unknown`` values (puppet-ls shows a value it cannot know, e.g. a template's text, or a
+resource whose title it cannot know: not wrong, but not equal either), ``container`` (a
+different containing resource).
 
     python3 benchmarks/catalog_differential.py [--facts debian12] [--node N] [--limit N]
         [--cache FILE] [--refresh] [--show N] [--json]
@@ -184,7 +185,9 @@ def compare(puppet: dict, ours: dict) -> list:
                 diffs.append(("extra_param", f"{t}.{k}", f"{ref} {k} => {show(w)}"))
     for ref in ours:
         if ref not in puppet:
-            diffs.append(("extra", ref.split("[", 1)[0], ref))
+            # a title puppet-ls cannot know stands for a resource of its own kind of difference
+            kind = "unknown" if UNKNOWN_MARK in ref else "extra"
+            diffs.append((kind, ref.split("[", 1)[0] + ".title" if kind == "unknown" else ref.split("[", 1)[0], ref))
     return diffs
 
 
