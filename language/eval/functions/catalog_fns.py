@@ -179,7 +179,9 @@ def _inline_epp(c, template, parameters=None):
     return render_epp(c, template, parameters, "inlined-epp-text", "inline_epp")
 
 
-def render_epp(c, template: str, parameters, file_name: str, func: str):
+def render_epp(c, template: str, parameters, file_name: str, func: str, scope=None):
+    """Render an EPP template in ``scope`` (default: the calling scope, as inline_epp does;
+    epp() passes the global scope)."""
     ev = c.ev
     pr = parse(template, epp=True)
     if pr.errors:
@@ -195,7 +197,7 @@ def render_epp(c, template: str, parameters, file_name: str, func: str):
     specified = root.child(K.EPP_PARAMS) is not None
     args = dict(parameters or {})
     enforce = specified if (specified or parameters is not None) else True
-    scope = c.scope
+    scope = scope if scope is not None else c.scope
     for k in list(args):
         if "::" in k:
             scope.set(k.removeprefix("::"), args.pop(k))
