@@ -777,11 +777,13 @@ class CatalogPreview:
 
 
 def preview_catalog(program: str, context: PreviewContext, steps: int = 2_000_000, seconds: float = 10.0,
-                    resource_types: frozenset = frozenset(), functions: frozenset = frozenset()) -> CatalogPreview:
+                    resource_types: frozenset = frozenset(), functions: frozenset = frozenset(),
+                    templates: dict | None = None) -> CatalogPreview:
     """Compile ``program`` (definitions followed by ``include <class>``) for the context's node
     in the sandbox: functions that need the outside world, and functions it does not have,
     give unknown values (never run); ``resource_types`` are the modules' own (Ruby) types, ``functions``
-    their Ruby functions (those of stdlib that the evaluator re-implements are called).  A class or defined type it does not find is named in
+    their Ruby functions (those of stdlib that the evaluator re-implements are called), ``templates``
+    the EPP templates ``epp()`` may render (``"<module>/<file>"`` -> text).  A class or defined type it does not find is named in
     ``missing_class``/``missing_type``, for a caller that can load more sources to retry."""
     from ..eval.api import compile_catalog          # lazy: ide imports eval only here
     from ..eval.budget import Budget
@@ -790,7 +792,8 @@ def preview_catalog(program: str, context: PreviewContext, steps: int = 2_000_00
     # Puppet 7's strictness, as its server compiles a catalog: an unknown variable (a fact the
     # set lacks, $::os_service_default) warns and is undef instead of failing the whole catalog
     settings = dict(context.evaluator_settings(), unknown_outside=True, extra_resource_types=resource_types,
-                    module_functions=functions, strict="warning", strict_variables=False)
+                    module_functions=functions, templates=templates or {}, strict="warning",
+                    strict_variables=False)
     res = compile_catalog(program, settings, Budget(steps=steps, seconds=seconds))
     if not res.ok or res.catalog is None:
         err = res.error
