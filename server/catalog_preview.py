@@ -29,6 +29,8 @@ MAX_PRELOADS = 400
 _QUALIFIED = re.compile(r"(?<![\w:])(?:::)?([A-Za-z][\w]*(?:::[A-Za-z][\w]*)+)")
 # A name completed at run time ("::collectd::repo::${osfamily}", tested with defined() before
 # it is included): every manifest of the folder it names may be the one.
+# epp('<module>/<file>.epp', …) with a literal name: the templates read for the compilation.
+_EPP = re.compile(r"\bepp\(\s*['\"]([\w]+)/([^'\"$]+\.epp)['\"]")
 _PREFIX = re.compile(r"(?<![\w:])(?:::)?([A-Za-z][\w]*(?:::[A-Za-z][\w]*)*)::\$")
 
 
@@ -138,7 +140,8 @@ def run(target: str, context: PreviewContext, modulepath: list) -> PreviewRun | 
     types, functions = ruby_types(modulepath), ruby_functions(modulepath)
     for count in range(1, MAX_LOADS + 1):
         program = "\n".join(sources.values()) + f"\ninclude {name}\n"
-        cat = preview_catalog(program, context, resource_types=types, functions=functions)
+        cat = preview_catalog(program, context, resource_types=types, functions=functions,
+                              templates=epp_templates(sources.values(), modulepath))
         wanted = cat.missing_class or cat.missing_type
         more = manifest_of(wanted, modulepath) if wanted else None
         more_text = read_text(more) if more is not None and os.path.abspath(more) not in sources else None
@@ -173,6 +176,25 @@ def _preload(sources: dict, text: str, modulepath: list) -> None:
                     sources[os.path.abspath(found)] = found_text
                     todo.append(found_text)
                 break
+
+
+def epp_templates(texts, modulepath: list) -> dict:
+    """The EPP templates the manifests name literally (``epp('apt/_header.epp')``), read from
+    ``<module>/templates/`` in the modulepath: ``"<module>/<file>"`` -> text."""
+    out: dict = {}
+    for text in texts:
+        for m in _EPP.finditer(text):
+            key = f"{m.group(1)}/{m.group(2)}"
+            if key in out:
+                continue
+            for root in modulepath:
+                path = os.path.join(root, m.group(1), "templates", *m.group(2).split("/"))
+                if os.path.isfile(path):
+                    found = read_text(path)
+                    if found is not None:
+                        out[key] = found
+                    break
+    return out
 
 
 def _folder_names(prefix: str, modulepath: list) -> list:
