@@ -18,7 +18,8 @@ Normalisation (both sides, so that only what a catalog means is compared):
 - The relationship metaparameters (``before``, ``require``, ``notify``, ``subscribe``) are
   compared as sets of references; puppet-ls's chaining arrows (``->``, ``~>``, ``<-``, ``<~``)
   are added to the source's ``before``/``notify``, as Puppet's compiler does.
-- Values are compared as the conformance corpus' canonical text (Puppet's ``%p``).
+- Values are compared as the conformance corpus' canonical text (Puppet's ``%p``), a
+  Sensitive value as its content (Puppet's catalog keeps it unwrapped, marked sensitive).
 
 Kinds of difference, counted apart: ``compile`` (puppet-ls does not compile a class Puppet
 compiles), ``missing``/``extra`` resources, ``missing_param``/``extra_param``, ``wrong`` values,
@@ -137,6 +138,8 @@ def normalise(resources: list, relationships: list = ()) -> dict:
         for k, v in r["parameters"].items():
             if v == "undef" or k in names and v == title:
                 continue
+            if v.startswith("Sensitive(") and v.endswith(")"):
+                v = v[len("Sensitive("):-1]     # the catalog keeps it unwrapped, marked sensitive
             params[k] = refs_in(v) if k in RELATION_PARAMS else v
         container = r.get("container") or None       # "": in nothing (a stage)
         if container:
