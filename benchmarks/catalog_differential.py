@@ -209,6 +209,7 @@ def preview(cls: str, ctx: PreviewContext, modulepath: list):
 
 def error_class(text: str) -> str:
     """An error message with its names and numbers taken out: what errors of one kind share."""
+    text = " ".join(text.split())          # one line, however many lines Puppet's text has
     text = re.sub(r"'[^']*'|\"[^\"]*\"", "'…'", text)
     text = re.sub(r"\b[a-z_][\w]*(::[\w]+)+\b|\b\d+\b", "…", text)
     text = re.sub(r"\((file|line)[^)]*\)|\bat [^ ]+:\d+(:\d+)?", "", text)
