@@ -543,8 +543,9 @@ class Catalog:
         scope.table.symbols["title"] = d.name
         scope.table.symbols["name"] = d.name
         # Puppet binds $module_name in every class scope: the module the class was loaded
-        # from, so always empty here (everything comes from the one manifest).
-        scope.table.symbols["module_name"] = ""
+        # from, so empty here (everything comes from the one manifest) except in a preview,
+        # whose classes are autoloaded from their module (the first part of the name)
+        scope.table.symbols["module_name"] = _module_of(d.name) if ev.settings.unknown_outside else ""
         self._bind_params(d, params, scope, f"Class[{_cap(d.name)}]", res, declared_at)
         self._run_body(d, scope)
         return scope
@@ -635,6 +636,8 @@ class Catalog:
         scope = Scope(ev.ctx, res.scope, "define", d.name, res)
         scope.table.symbols["title"] = res.title
         scope.table.symbols["name"] = res.params.get("name", res.title)
+        if ev.settings.unknown_outside:
+            scope.table.symbols["module_name"] = _module_of(d.name)
         metas = metaparameters()
         params = {k: v for k, v in res.params.items() if k not in metas}
         self._bind_params(d, params, scope, f"{res.type_name}[{res.title}]", res)
@@ -972,6 +975,11 @@ class Collector:
                 if self.params:
                     cat._apply_override(res.type_value(), self.params, self.node, False)
         return progress
+
+
+def _module_of(name: str) -> str:
+    """The module an autoloaded class or defined type comes from (``apache::vhost``: apache)."""
+    return name.removeprefix("::").split("::")[0] if "::" in name.removeprefix("::") else name.removeprefix("::")
 
 
 def _expand(refs: list, left: bool, depth: int = 0) -> list:
