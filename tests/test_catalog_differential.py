@@ -55,7 +55,7 @@ def test_the_fixture_classes_are_found() -> None:
     assert CLASSES == [
         "difftest", "difftest::base", "difftest::byos", "difftest::chain", "difftest::collected",
         "difftest::contained", "difftest::created", "difftest::derived", "difftest::early", "difftest::late",
-        "difftest::lax", "difftest::os::debian", "difftest::service_default", "difftest::site",
+        "difftest::lax", "difftest::module_name", "difftest::os::debian", "difftest::service_default", "difftest::site",
         "difftest::staged", "difftest::stdlib", "difftest::templated", "difftest::tuning"]
 
 
