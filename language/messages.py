@@ -414,6 +414,13 @@ _text("UNDEFINED_METHOD_TO_I", "RUNTIME_ERROR", "undefined method `to_i' for {cl
 _text("INVALID_ARGUMENT", "RUNTIME_ERROR", "invalid argument - {limit}")
 # language/eval/functions/sandboxed.py
 _text("FUNCTION_NOT_AVAILABLE_IN_THIS", "NOT_AVAILABLE_IN_SANDBOX", "The function '{name}' is not available in this context (the evaluator is sandboxed: no file, network, process or data lookup access)")
+# language/eval/functions/catalog_fns.py: create_resources (Puppet's own texts)
+_text("CREATE_RESOURCES_SECOND_NOT_HASH", "RUNTIME_ERROR", "create_resources(): second argument must be a hash")
+_text("CREATE_RESOURCES_THIRD_NOT_HASH", "RUNTIME_ERROR", "create_resources(): third argument, if provided, must be a hash")
+# language/eval/functions/stdlib.py (puppetlabs-stdlib's own texts)
+_text("STDLIB_PICK_NOTHING", "RUNTIME_ERROR", "pick(): must receive at least one non empty value")
+_text("STDLIB_CONCAT_NOT_ARRAY", "RUNTIME_ERROR", "concat(): Requires array to work with")
+_text("STDLIB_MERGE_NOT_HASH", "RUNTIME_ERROR", "merge(): every argument must be a Hash, undef or an empty string, got {actual}")
 # language/eval/functions/strings.py
 _text("MATCH_EXPECTS_PATTERN_T_WHERE", "RUNTIME_ERROR", "match() expects pattern of T, where T is String, Regexp, Regexp[r], Pattern[p], or Array[T]. Got {class_name_of}")
 _text("GIVEN_REGEXP_TYPE_HAS_NO", "RUNTIME_ERROR", "Given Regexp Type has no regular expression")

@@ -5,6 +5,7 @@ Puppet's autoloading layout (``<module>/manifests/<path>.pp``)."""
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 
 from puppet_ls.language.ide.preview import CatalogPreview, PreviewContext, preview_catalog
@@ -19,6 +20,18 @@ from .workspace import environment_root_of, read_text
 DEFAULT_MODULEPATH = ("modules", "site", "/etc/puppet/code/modules", "/usr/share/puppet/modules")
 # Manifests loaded for one preview at most (each retry compiles again).
 MAX_LOADS = 60
+# Manifests loaded ahead of the compilation, because a loaded manifest names them: each one
+# the compilation then asks for would cost a compilation of everything loaded so far.
+MAX_PRELOADS = 400
+# Qualified names in a manifest (``include apache::params``, ``apache::vhost { … }``,
+# ``Class['apache::mod::ssl']``, ``$apache::params::user``): where autoloaded definitions are
+# found before the compilation asks for them.
+_QUALIFIED = re.compile(r"(?<![\w:])(?:::)?([A-Za-z][\w]*(?:::[A-Za-z][\w]*)+)")
+# A name completed at run time ("::collectd::repo::${osfamily}", tested with defined() before
+# it is included): every manifest of the folder it names may be the one.
+# epp('<module>/<file>.epp', …) with a literal name: the templates read for the compilation.
+_EPP = re.compile(r"\bepp\(\s*['\"]([\w]+)/([^'\"$]+\.epp)['\"]")
+_PREFIX = re.compile(r"(?<![\w:])(?:::)?([A-Za-z][\w]*(?:::[A-Za-z][\w]*)*)::\$")
 
 
 @dataclass
@@ -27,6 +40,7 @@ class PreviewRun:
     class_name: str
     files: list = field(default_factory=list)     # the manifests compiled, in load order
     where: str = ""                               # "file:line" of the error, when known
+    compilations: int = 0                         # how many times the sources were compiled
 
 
 def manifest_of(name: str, modulepath: list) -> str | None:
@@ -52,6 +66,29 @@ def ruby_types(modulepath: list) -> frozenset:
         for mod in modules:
             try:
                 files = os.listdir(os.path.join(root, mod, "lib", "puppet", "type"))
+            except OSError:
+                continue
+            out.update(f[:-3].lower() for f in files if f.endswith(".rb"))
+    return frozenset(out)
+
+
+def ruby_functions(modulepath: list) -> frozenset:
+    """The functions the modules define in Ruby: ``lib/puppet/functions/**.rb`` (namespaced by
+    folder) and ``lib/puppet/parser/functions/*.rb``."""
+    out: set = set()
+    for root in modulepath:
+        try:
+            modules = os.listdir(root)
+        except OSError:
+            continue
+        for mod in modules:
+            base = os.path.join(root, mod, "lib", "puppet", "functions")
+            for folder, _dirs, files in os.walk(base):
+                space = os.path.relpath(folder, base).replace(os.sep, "::")
+                prefix = "" if space == "." else space + "::"
+                out.update(prefix + f[:-3].lower() for f in files if f.endswith(".rb"))
+            try:
+                files = os.listdir(os.path.join(root, mod, "lib", "puppet", "parser", "functions"))
             except OSError:
                 continue
             out.update(f[:-3].lower() for f in files if f.endswith(".rb"))
@@ -135,20 +172,80 @@ def run(target: str, context: PreviewContext, modulepath: list, hiera=None) -> P
         if text is None:
             return f"cannot read {path}"
     sources = {os.path.abspath(path): text}
-    types = ruby_types(modulepath)
+    _preload(sources, text, modulepath)
+    types, functions = ruby_types(modulepath), ruby_functions(modulepath)
     bind = catalog_parameters(hiera, context) if hiera is not None else None
-    for _ in range(MAX_LOADS):
+    for count in range(1, MAX_LOADS + 1):
         program = "\n".join(sources.values()) + f"\ninclude {name}\n"
-        cat = preview_catalog(program, context, resource_types=types, parameter_lookup=bind)
+        cat = preview_catalog(program, context, resource_types=types, functions=functions,
+                              templates=epp_templates(sources.values(), modulepath), parameter_lookup=bind)
         wanted = cat.missing_class or cat.missing_type
         more = manifest_of(wanted, modulepath) if wanted else None
-        if cat.ok or more is None or os.path.abspath(more) in sources:
-            return PreviewRun(cat, name, list(sources), _where(sources, cat.error_offset))
-        more_text = read_text(more)
-        if more_text is None:
-            return PreviewRun(cat, name, list(sources), _where(sources, cat.error_offset))
+        more_text = read_text(more) if more is not None and os.path.abspath(more) not in sources else None
+        if cat.ok or more is None or more_text is None:
+            break
         sources[os.path.abspath(more)] = more_text
-    return PreviewRun(cat, name, list(sources), _where(sources, cat.error_offset))
+        _preload(sources, more_text, modulepath)
+    return PreviewRun(cat, name, list(sources), _where(sources, cat.error_offset), count)
+
+
+def _preload(sources: dict, text: str, modulepath: list) -> None:
+    """Add to ``sources`` the manifests that ``text`` names (and those they name, up to
+    MAX_PRELOADS): definitions only, evaluated when the compilation uses them, as Puppet's
+    autoloader would load them then.  A variable's class is the name without its last part."""
+    todo = [text]
+    seen: set = set()
+    while todo and len(sources) < MAX_PRELOADS:
+        current = todo.pop()
+        names = [m.group(1).lower() for m in _QUALIFIED.finditer(current)]
+        for m in _PREFIX.finditer(current):
+            names.extend(_folder_names(m.group(1).lower(), modulepath))
+        for name in names:
+            for candidate in (name, name.rpartition("::")[0]):
+                if candidate in seen or "::" not in candidate and candidate != name:
+                    continue
+                seen.add(candidate)
+                found = manifest_of(candidate, modulepath)
+                if found is None or os.path.abspath(found) in sources:
+                    continue
+                found_text = read_text(found)
+                if found_text is not None:
+                    sources[os.path.abspath(found)] = found_text
+                    todo.append(found_text)
+                break
+
+
+def epp_templates(texts, modulepath: list) -> dict:
+    """The EPP templates the manifests name literally (``epp('apt/_header.epp')``), read from
+    ``<module>/templates/`` in the modulepath: ``"<module>/<file>"`` -> text."""
+    out: dict = {}
+    for text in texts:
+        for m in _EPP.finditer(text):
+            key = f"{m.group(1)}/{m.group(2)}"
+            if key in out:
+                continue
+            for root in modulepath:
+                path = os.path.join(root, m.group(1), "templates", *m.group(2).split("/"))
+                if os.path.isfile(path):
+                    found = read_text(path)
+                    if found is not None:
+                        out[key] = found
+                    break
+    return out
+
+
+def _folder_names(prefix: str, modulepath: list) -> list:
+    """The names of the manifests directly in the folder of ``prefix`` (``collectd::repo``:
+    ``collectd/manifests/repo/*.pp``)."""
+    parts = prefix.split("::")
+    for root in modulepath:
+        folder = os.path.join(root, parts[0], "manifests", *parts[1:])
+        try:
+            files = sorted(os.listdir(folder))
+        except OSError:
+            continue
+        return [f"{prefix}::{f[:-3]}" for f in files if f.endswith(".pp")]
+    return []
 
 
 def _where(sources: dict, offset: int | None) -> str:

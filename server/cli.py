@@ -669,7 +669,7 @@ def preview(target: str, facts: str, node: str, modulepath: tuple, environment: 
     else:
         _write_text(f"Catalog of class {res.class_name} on {ctx.node} (facts: {ctx.label})")
         for r in cat.resources:
-            _write_text(f"{r['ref']}  (in {r['container']})")
+            _write_text(f"{r['ref']}  (in {r['container']})" if r["container"] else r["ref"])
             width = max((len(k) for k in r["parameters"]), default=0)
             for k, v in r["parameters"].items():
                 _write_text(f"  {k.ljust(width)} => {v}")

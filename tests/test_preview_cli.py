@@ -89,3 +89,15 @@ def test_check_with_facts_reports_the_fail_calls_the_node_reaches() -> None:
     assert code == 0 and not any("NODE_FAILS" in ln for ln in lines)
     code, lines = check("--node", "x")
     assert code == 2 and "--node needs --facts" in "\n".join(lines)
+
+
+def test_manifests_a_class_names_are_loaded_before_it_is_compiled() -> None:
+    # demo names demo::params, demo::config, demo::site and Demo::Port: each one the
+    # compilation had to ask for would cost one more compilation of everything loaded so far
+    from puppet_ls.server.catalog_preview import run as run_preview
+    from puppet_ls.server.factsfile import load_context
+    ctx, _ = load_context("debian12")
+    res = run_preview("demo", ctx, [str(MODULES)])
+    assert not isinstance(res, str) and res.catalog.ok
+    assert res.compilations == 1
+    assert len(res.files) == 5

@@ -23,7 +23,7 @@ reads this list and checks both.
 2. operators: operators, access, convert, objecttypes
 3. evaluator: evaluator, closures, catalog
 4. function library: functions, functions.catalog_fns, functions.collections, functions.core,
-   functions.iteration_fns, functions.logging, functions.numbers, functions.sandboxed,
+   functions.iteration_fns, functions.logging, functions.numbers, functions.sandboxed, functions.stdlib,
    functions.strings, functions.time_fns, functions.typing_fns
 5. entry points: api, conformance, __init__
 

@@ -72,6 +72,9 @@ class Resource:
         self.exported = exported
         self.evaluated = False
         self.tags: set = set()
+        self.defaulted: set = set()     # parameters set by resource defaults (an override may change them)
+        # a class: the resource that contains it (``contain``); None: its stage
+        self.contained_in: Resource | None = None
 
     @property
     def ref(self) -> str:
@@ -91,10 +94,15 @@ class Catalog:
         self.nodes: list[Definition] = []
         self.resources: dict[tuple, Resource] = {}
         self.class_scopes: dict[str, Scope] = {}
+        # classes whose parent is being evaluated before them: already declared, so that the
+        # parent including its child (zookeeper includes zookeeper::service, which inherits
+        # it) does not evaluate the child twice, as in Puppet
+        self.declaring: set = set()
         self.defaults: dict[int, dict] = {}       # id(scope) -> {type: {param: value}}
         self.overrides: list = []
         self.collectors: list = []
         self.relationships: list = []
+        self.chain_values: dict = {}    # (offset, end) of an arrow -> what its chain stands for next
         self.pending_defines: list[Resource] = []
         self.compiling = False
         self.top: Scope | None = None
@@ -460,6 +468,9 @@ class Catalog:
             type_name = _cap(dfn.name)
         res = Resource(type_name, title, scope, where, virtual, exported)
         res.params.update(params)
+        # the defaults in force where and when it is declared (Puppet 7 looks them up as it
+        # creates the resource: a default set later, or in a class evaluated later, is not its)
+        self._apply_defaults(res)
         self.add_resource(res, where)
         if dfn is not None and not virtual:
             self.pending_defines.append(res)
@@ -474,9 +485,21 @@ class Catalog:
             if d is None:
                 raise EvalError(render("UNKNOWN_CLASS", name=name.lstrip(':'),
                                        node=self.ev.settings.node_name), "UNKNOWN_CLASS")
-            if d.name not in self.class_scopes:
+            if d.name not in self.class_scopes and d.name not in self.declaring:
                 self.evaluate_class(d, {}, scope, where)
             out.append(m.ClassType(d.name))
+            owner = scope.resource
+            if owner is None:
+                continue
+            if mode == "contain":
+                res = self.find("Class", d.name)
+                if res is not None and res is not owner:
+                    res.contained_in = owner
+            elif mode == "require":
+                # the requiring resource gets the class in its require (Puppet's require())
+                before = owner.params.get("require")
+                owner.params["require"] = [*_flatten([before] if before is not None else []),
+                                           m.ClassType(d.name)]
         return out
 
     def _class_name_of(self, n: Any, where) -> str:
@@ -502,12 +525,17 @@ class Catalog:
             if pd is None:
                 raise ev.fail("UNKNOWN_CLASS", render("COULD_NOT_FIND_PARENT_CLASS",
                                                       parent=d.parent), where)
-            if pd.name not in self.class_scopes:
-                self.evaluate_class(pd, {}, from_scope, where)
+            if pd.name not in self.class_scopes and pd.name not in self.declaring:
+                self.declaring.add(d.name)
+                try:
+                    self.evaluate_class(pd, {}, from_scope, where)
+                finally:
+                    self.declaring.discard(d.name)
             parent_scope = self.class_scopes.get(pd.name)
         top = self.top or from_scope
         scope = Scope(ev.ctx, top, "class", d.name)
         scope.inherited = parent_scope
+        scope.declared_in = parent_scope if parent_scope is not None else from_scope
         self.class_scopes[d.name] = scope
         res = Resource("Class", d.name, scope, where)
         self.resources[("Class", d.name)] = res
@@ -515,8 +543,9 @@ class Catalog:
         scope.table.symbols["title"] = d.name
         scope.table.symbols["name"] = d.name
         # Puppet binds $module_name in every class scope: the module the class was loaded
-        # from, so always empty here (everything comes from the one manifest).
-        scope.table.symbols["module_name"] = ""
+        # from, so empty here (everything comes from the one manifest) except in a preview,
+        # whose classes are autoloaded from their module (the first part of the name)
+        scope.table.symbols["module_name"] = _module_of(d.name) if ev.settings.unknown_outside else ""
         bind = ev.settings.parameter_lookup
         if bind is not None:
             # automatic parameter lookup: what the declaration does not give comes from the data
@@ -612,7 +641,8 @@ class Catalog:
         scope = Scope(ev.ctx, res.scope, "define", d.name, res)
         scope.table.symbols["title"] = res.title
         scope.table.symbols["name"] = res.params.get("name", res.title)
-        self._apply_defaults(res)
+        if ev.settings.unknown_outside:
+            scope.table.symbols["module_name"] = _module_of(d.name)
         metas = metaparameters()
         params = {k: v for k, v in res.params.items() if k not in metas}
         self._bind_params(d, params, scope, f"{res.type_name}[{res.title}]", res)
@@ -637,8 +667,6 @@ class Catalog:
         for target, params, node, scope in self.overrides:
             self._apply_override(target, params, node, fail_missing=True, scope=scope)
         self.overrides = []
-        for res in self.resources.values():
-            self._apply_defaults(res)
         self._validate_builtin_attributes()
 
     def _validate_builtin_attributes(self) -> None:
@@ -678,7 +706,8 @@ class Catalog:
                 for k, v in table.get(res.type_name, {}).items():
                     if k not in res.params:
                         res.params[k] = v
-            scope = scope.parent
+                        res.defaulted.add(k)
+            scope = scope.defaults_parent()
             seen += 1
 
     def eval_resource_override(self, node: SyntaxNode, scope: Scope) -> Any:
@@ -723,7 +752,8 @@ class Catalog:
                                           ev_type_str=ev_type_str(t)), node)
             return False
         for k, (v, op) in params.items():
-            if k in res.params and scope is not None and not self._may_override(res, scope):
+            if k in res.params and k not in res.defaulted and scope is not None and \
+                    not self._may_override(res, scope):
                 raise self.ev.fail("DUPLICATE_PARAMETER_SET",
                                    render("PARAMETER_ALREADY_SET_ON_BY", k=k, ref=res.ref,
                                           source_label=self._source_label(res), line=self._line(res.node), line2=self._line(node)), node)
@@ -734,6 +764,7 @@ class Catalog:
                 res.params[k] = old + new
             else:
                 res.params[k] = v
+            res.defaulted.discard(k)
         return True
 
     # ---- collectors / realize -----------------------------------------------------------------------------
@@ -782,8 +813,8 @@ class Catalog:
     def eval_relationship(self, node: SyntaxNode, scope: Scope) -> Any:
         ev = self.ev
         es = _exprs(node)
-        left = ev.eval(es[0], scope)
-        right = ev.eval(es[1], scope)
+        left = self._operand(es[0], ev.eval(es[0], scope))
+        right = self._operand(es[1], ev.eval(es[1], scope))
         t = None
         for tok in node.significant_tokens():
             t = tok
@@ -798,7 +829,35 @@ class Catalog:
                                   render("ILLEGAL_RELATIONSHIP_OPERAND_TYPE", a_label=a_an(label(r))),
                                   n)
         self.relationships.append((lrefs, op, rrefs, node))
+        if not rrefs:
+            # an empty right side closes the gap: in X -> [] -> Y, X comes before Y
+            self.chain_values[node.offset, node.end] = lrefs
+            return lrefs
+        if len(rrefs) == 1 and isinstance(rrefs[0], Collector):
+            # a collector may collect nothing once the catalog is done: the chain then links
+            # what is on its left with what follows it (Puppet's empty alternative)
+            rrefs[0].empty_alternative = lrefs
+        self.chain_values[node.offset, node.end] = rrefs
         return _flatten([right])  # Puppet's value of a relationship: the right side, as a list
+
+    def _operand(self, node: SyntaxNode, value: Any) -> Any:
+        """What an arrow's operand stands for: a collector itself (its value as an expression
+        is undef), a chain what its last operand stood for (collectors included)."""
+        if node.kind == K.COLLECT_EXPR:
+            found = next((c for c in reversed(self.collectors) if c.node.offset == node.offset), None)
+            return found if found is not None else value
+        if node.kind == K.RELATIONSHIP:
+            return self.chain_values.pop((node.offset, node.end), value)
+        return value
+
+    def expanded_relationships(self) -> list:
+        """The relationships with each collector replaced by what it collected, as Puppet forms
+        them when the catalog is finished: ``(left refs, arrow, right refs, node)``.  A
+        collector on the left that collected nothing stands for its empty alternative."""
+        out = []
+        for left, op, right, node in self.relationships:
+            out.append((_expand(left, True), op, _expand(right, False), node))
+        return out
 
     # ---- parameter access -------------------------------------------------------------------------------
     def resource_parameter_access(self, node, t: m.ResourceType, keys: list, scope) -> Any:
@@ -830,7 +889,7 @@ class Catalog:
             table = self.defaults.get(id(scope))
             if table and k in table.get(res.type_name, {}):
                 return table[res.type_name][k]
-            scope = scope.parent
+            scope = scope.defaults_parent()
         return None
 
     def class_parameter_access(self, node, t: m.ClassType, keys: list, scope) -> Any:
@@ -895,6 +954,8 @@ class Collector:
         self.node = node
         self.exported = exported
         self.done: set = set()
+        self.collected: list = []       # the resources it matched, in the order it met them
+        self.empty_alternative: list = []   # the left side of the chain it was the right of
 
     def matches(self, cat: Catalog, res: Resource) -> bool:
         if res.type_name != self.type_name:
@@ -912,12 +973,32 @@ class Collector:
                 continue
             if self.matches(cat, res):
                 self.done.add(id(res))
+                self.collected.append(res)
                 if res.virtual:
                     cat._realize(res)
                     progress = True
                 if self.params:
                     cat._apply_override(res.type_value(), self.params, self.node, False)
         return progress
+
+
+def _module_of(name: str) -> str:
+    """The module an autoloaded class or defined type comes from (``apache::vhost``: apache)."""
+    return name.removeprefix("::").split("::")[0] if "::" in name.removeprefix("::") else name.removeprefix("::")
+
+
+def _expand(refs: list, left: bool, depth: int = 0) -> list:
+    """``refs`` with collectors replaced by the references of what they collected (on the
+    left of an arrow, an empty collector by its empty alternative, recursively)."""
+    out: list = []
+    for r in refs:
+        if not isinstance(r, Collector):
+            out.append(r)
+        elif r.collected:
+            out.extend(res.type_value() for res in r.collected)
+        elif left and depth < 100:
+            out.extend(_expand(r.empty_alternative, True, depth + 1))
+    return out
 
 
 def _query(cat: Catalog, node: SyntaxNode, res: Resource, scope) -> Any:

@@ -38,6 +38,12 @@ class Settings:
     # a preview's automatic parameter lookup (Hiera, done by the caller): (class, parameter) ->
     # (value,) for a class parameter the declaration does not give, None: the default applies
     parameter_lookup: Callable[[str, str], tuple | None] | None = None
+    # functions the preview's modules define in Ruby (lower case): those of them previews
+    # re-implement (``functions/stdlib.py``) are called, the others give unknown values
+    module_functions: frozenset = frozenset()
+    # EPP templates of the preview's modules the caller read for it: "<module>/<file>" (as
+    # epp() names them) -> text; epp() of one of them is rendered, of any other is unknown
+    templates: dict = field(default_factory=dict)
 
     @classmethod
     def from_dict(cls, d: dict | None) -> Settings:
@@ -63,6 +69,10 @@ class Settings:
             s.parameter_lookup = d["parameter_lookup"]
         if isinstance(d.get("extra_resource_types"), (list, tuple, set, frozenset)):
             s.extra_resource_types = frozenset(str(t).lower() for t in d["extra_resource_types"])
+        if isinstance(d.get("templates"), dict):
+            s.templates = {str(k): v for k, v in d["templates"].items() if isinstance(v, str)}
+        if isinstance(d.get("module_functions"), (list, tuple, set, frozenset)):
+            s.module_functions = frozenset(str(t).lower() for t in d["module_functions"])
         return s
 
 

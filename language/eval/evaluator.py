@@ -22,7 +22,7 @@ from ..types.guard import LimitExceeded, check_size, measure
 from .typecheck import instance_of as is_instance
 from ..types.values import DEFAULT, DefaultValue, Regexp, SemVer, SemVerRange
 from . import operators as ops
-from .registry import lookup_function
+from .registry import lookup_function, lookup_module_function
 from .errors import EvalError
 from .stringconv import ruby_interpolated, to_s
 from .runtime import (MAX_INTEGER, a_an, a_an_uc, hkey, label, ruby_hex, truthy, Timespan,
@@ -703,6 +703,8 @@ class Evaluator:
                     return self.eval(value_n, scope) if value_n is not None else None
             if the_default is not None:
                 return self.eval(the_default, scope)
+            if isinstance(test, Unknown):
+                return test          # a preview: which entry an unknown value selects is unknown
             raise self.fail("UNMATCHED_SELECTOR",
                             render("UNMATCHED_SELECTOR", param=ruby_interpolated(test)),
                             test_n)
@@ -812,7 +814,12 @@ class Evaluator:
         if fn is None:
             fn = lookup_function(name)
         if fn is None and self.settings.unknown_outside:
-            return Unknown.of_call(name)         # a module's function: unknown in a preview
+            # a module's function: re-implemented for previews (stdlib's pick, merge, …) when
+            # the module has it, else unknown
+            fn = lookup_module_function(name) if name.removeprefix("::").lower() in \
+                self.settings.module_functions else None
+            if fn is None:
+                return Unknown.of_call(name)
         if fn is None:
             # A method call is blamed at its '(' or '.', like any other error of the call.
             where = self.call_location(node) if node.kind == K.METHOD_CALL else node

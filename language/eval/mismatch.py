@@ -727,6 +727,19 @@ def describe_value_mismatch(subject: str, expected: m.PType, value: Any) -> str:
     return describe_mismatch(subject, expected, infer_set(value))
 
 
+def has_unknown(v: Any, depth: int = 0) -> bool:
+    """Is ``v`` a preview's unknown value, or a collection holding one?"""
+    if isinstance(v, Unknown):
+        return True
+    if depth > 20:
+        return False
+    if type(v) in (list, tuple):
+        return any(has_unknown(x, depth + 1) for x in v)
+    if isinstance(v, dict):
+        return any(has_unknown(x, depth + 1) for x in v.values())
+    return False
+
+
 def validate_parameters(subject: str, params: list, given: dict,
                         missing_ok: bool = False) -> str | None:
     """Check named arguments against parameters [(name, type, has_default)]; the error text
@@ -736,8 +749,9 @@ def validate_parameters(subject: str, params: list, given: dict,
     for name, ptype, has_default in params:
         if name in given:
             v = given[name]
-            # a preview's unknown value (Hiera data it cannot read for the node) may be any value
-            if not isinstance(v, Unknown) and not is_instance(ptype, v):
+            if has_unknown(v):
+                continue          # a preview's unknown value: it may well be of the type
+            if not is_instance(ptype, v):
                 errs.extend(describe(ptype, infer_set(v), [Parameter(name)]))
         elif not missing_ok and not has_default:
             errs.append(MissingParameter(None, name))

@@ -28,6 +28,7 @@ from ..types import model as m
 from ..types.guard import measure
 from ..types.relations import is_assignable
 from .typecheck import instance_of as is_instance
+from .context import Unknown
 from .errors import ArgumentsError, EvalError
 from .mismatch import INF, SignatureInfo, describe_signatures
 from .typetext import type_from_text
@@ -185,6 +186,10 @@ class Function:
             if d.matches(args, block):
                 msg = d.impl(Call(ev, scope, block, node, self.name), *args)
                 raise ArgumentsError(render("FUNCTION_ARGUMENTS", name=self.name, msg=msg))
+        if any(isinstance(a, Unknown) for a in args):
+            # a preview's unknown value (a template's text) where the function wants another
+            # type: what it would have given is unknown too, not an error of the manifest
+            return Unknown.of_call(self.name)
         block_type = block.callable_type() if block is not None else None
         raise ArgumentsError(describe_signatures(self.name, [d.info() for d in self.dispatches],
                                                  args, block_type))
@@ -199,6 +204,23 @@ def define(name: str) -> Function:
     FUNCTIONS[name] = f
     return f
 
+
+
+# Functions of modules (puppetlabs-stdlib's) that previews re-implement: called only when the
+# preview's modulepath has the module's function (``Settings.module_functions``), never as
+# built-ins.
+MODULE_FUNCTIONS: dict[str, Function] = {}
+
+
+def define_module_function(name: str, doc: str) -> Function:
+    """Start re-implementing the function ``name`` of a module, for previews."""
+    f = Function(name, doc)
+    MODULE_FUNCTIONS[name] = f
+    return f
+
+
+def lookup_module_function(name: str) -> Function | None:
+    return MODULE_FUNCTIONS.get(name.removeprefix("::"))
 
 
 def lookup_function(name: str) -> Function | None:

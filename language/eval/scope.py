@@ -80,7 +80,7 @@ class Scope:
     """One Puppet scope (top, node, class or define instance) with its ephemeral stack."""
 
     __slots__ = ("table", "layers", "parent", "kind", "name", "context", "resource",
-                 "inherited")
+                 "inherited", "declared_in")
 
     def __init__(self, context: Any, parent: Scope | None = None, kind: str = "top",
                  name: str = "", resource: Any = None):
@@ -92,6 +92,13 @@ class Scope:
         self.context = context        # the evaluation context (qualified vars, classes, ...)
         self.resource = resource
         self.inherited: Scope | None = None
+        # Where resource defaults are looked up after this scope, when not ``parent``: a class
+        # sees the defaults of the scope that declared it (or of the class it inherits), as
+        # Puppet's dynamic scoping of resource defaults has it.
+        self.declared_in: Scope | None = None
+
+    def defaults_parent(self) -> Scope | None:
+        return self.declared_in if self.declared_in is not None else self.parent
 
     def label(self) -> str:
         """Puppet's name for the scope in log sources: ``Scope(Class[Foo])``."""

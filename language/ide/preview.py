@@ -909,20 +909,26 @@ class CatalogPreview:
 
 
 def preview_catalog(program: str, context: PreviewContext, steps: int = 2_000_000, seconds: float = 10.0,
-                    resource_types: frozenset = frozenset(),
+                    resource_types: frozenset = frozenset(), functions: frozenset = frozenset(),
+                    templates: dict | None = None,
                     parameter_lookup: Callable[[str, str], tuple | None] | None = None) -> CatalogPreview:
     """Compile ``program`` (definitions followed by ``include <class>``) for the context's node
     in the sandbox: functions that need the outside world, and functions it does not have,
-    give unknown values (never run); ``resource_types`` are the modules' own (Ruby) types;
-    ``parameter_lookup`` is automatic parameter lookup, (class, parameter) -> (value,) or
-    None (the evaluator's ``Settings.parameter_lookup``).  A class or defined type it does not find is named in
+    give unknown values (never run); ``resource_types`` are the modules' own (Ruby) types, ``functions``
+    their Ruby functions (those of stdlib that the evaluator re-implements are called), ``templates``
+    the EPP templates ``epp()`` may render (``"<module>/<file>"`` -> text); ``parameter_lookup``
+    is automatic parameter lookup, (class, parameter) -> (value,) or None (the evaluator's
+    ``Settings.parameter_lookup``).  A class or defined type it does not find is named in
     ``missing_class``/``missing_type``, for a caller that can load more sources to retry."""
     from ..eval.api import compile_catalog          # lazy: ide imports eval only here
     from ..eval.budget import Budget
     from ..eval.context import Unknown
     from ..eval.conformance import canonical
+    # Puppet 7's strictness, as its server compiles a catalog: an unknown variable (a fact the
+    # set lacks, $::os_service_default) warns and is undef instead of failing the whole catalog
     settings = dict(context.evaluator_settings(), unknown_outside=True, extra_resource_types=resource_types,
-                    parameter_lookup=parameter_lookup)
+                    module_functions=functions, templates=templates or {}, strict="warning",
+                    strict_variables=False, parameter_lookup=parameter_lookup)
     res = compile_catalog(program, settings, Budget(steps=steps, seconds=seconds))
     if not res.ok or res.catalog is None:
         err = res.error
@@ -950,7 +956,7 @@ def preview_catalog(program: str, context: PreviewContext, steps: int = 2_000_00
         ref = f"Class[{_cap(r.title)}]" if r.type_name == "Class" else r.ref
         out.resources.append({"ref": ref, "type": r.type_name, "title": r.title,
                               "container": _container(r), "parameters": params, "unknown": unknown})
-    for left, op, right, _node in res.catalog.relationships:
+    for left, op, right, _node in res.catalog.expanded_relationships():
         for a in left:
             for b in right:
                 out.relationships.append((_ref_text(a), op, _ref_text(b)))
@@ -965,8 +971,14 @@ def _quoted_name(text: str) -> str | None:
 
 
 def _container(r) -> str:
+    if r.type_name == "Stage":
+        return ""                      # a run stage is in nothing
     if r.type_name == "Class":
-        return "Stage[main]"
+        owner = r.contained_in         # contain(): the class or defined type containing it
+        if owner is None:
+            stage = r.params.get("stage")
+            return f"Stage[{stage if isinstance(stage, str) and stage else 'main'}]"
+        return f"Class[{_cap(owner.title)}]" if owner.type_name == "Class" else owner.ref
     scope = r.scope
     while scope is not None:
         if scope.kind == "define" and scope.resource is not None and scope.resource is not r:

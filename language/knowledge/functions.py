@@ -100,7 +100,7 @@ class FunctionFacts:
 # data, external commands.  They are known like any other function (checked, hovered, completed);
 # the evaluator implements each as a refusal.
 _NOT_IN_SANDBOX = frozenset("""
-binary_file create_resources epp eyaml_lookup_key file find_file find_template generate hiera
+binary_file epp eyaml_lookup_key file find_file find_template generate hiera
 hiera_array hiera_hash hiera_include hocon_data inline_template json_data lookup module_directory
 template yaml_data
 """.split())

@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..registry import FUNCTIONS, Call, Dispatch, Function, all_functions, define, lookup_function
 # Importing a module of the library registers its functions.
 from . import catalog_fns, collections, core, iteration_fns, logging  # noqa: F401
-from . import numbers, sandboxed, strings, time_fns, typing_fns  # noqa: F401
+from . import numbers, sandboxed, stdlib, strings, time_fns, typing_fns  # noqa: F401
 
 __all__ = ["FUNCTIONS", "Call", "Dispatch", "Function", "all_functions", "define",
            "lookup_function"]

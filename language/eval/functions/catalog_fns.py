@@ -17,6 +17,7 @@ from ...syntax import kinds as K
 from ..closures import params_of
 from ..context import LineIndex
 from ..mismatch import validate_parameters
+from ..context import Unknown
 from ..runtime import Sensitive
 from ..stringconv import to_s
 
@@ -49,6 +50,36 @@ def _include_like(name: str) -> None:
 _include_like("include")
 _include_like("contain")
 _include_like("require")
+
+create_resources = define("create_resources")
+
+
+@create_resources.dispatch("Any type", "Any instances", "Any defaults?")
+def _create_resources(c, type_name, instances, defaults=None):
+    """Declare a resource (or class) for each title of ``instances`` with its parameters over
+    ``defaults``; ``@``/``@@`` before the type make them virtual/exported."""
+    _not_in_tasks(c, "create_resources")
+    if isinstance(type_name, Unknown) or isinstance(instances, Unknown) or isinstance(defaults, Unknown):
+        return          # a preview: what would be declared is not known
+    if not isinstance(instances, dict):
+        raise EvalError(render("CREATE_RESOURCES_SECOND_NOT_HASH"))
+    if defaults is not None and not isinstance(defaults, dict):
+        raise EvalError(render("CREATE_RESOURCES_THIRD_NOT_HASH"))
+    text = to_s(type_name)
+    exported = text.startswith("@@")
+    virtual = text.startswith("@")
+    name = text[2:] if exported else text[1:] if virtual else text
+    cat = c.ev.catalog
+    if cat is None:
+        return
+    tname = "::".join(p[:1].upper() + p[1:] for p in name.lower().removeprefix("::").split("::"))
+    for title, params in instances.items():
+        merged = {k: v for k, v in {**(defaults or {}), **(params if isinstance(params, dict) else {})}.items()
+                  if v is not None}
+        for t in _flat([title]):
+            cat.declare(tname, t if tname == "Class" else to_s(t), dict(merged), c.scope, c.node,
+                        virtual, exported)
+
 
 realize = define("realize")
 
@@ -148,7 +179,9 @@ def _inline_epp(c, template, parameters=None):
     return render_epp(c, template, parameters, "inlined-epp-text", "inline_epp")
 
 
-def render_epp(c, template: str, parameters, file_name: str, func: str):
+def render_epp(c, template: str, parameters, file_name: str, func: str, scope=None):
+    """Render an EPP template in ``scope`` (default: the calling scope, as inline_epp does;
+    epp() passes the global scope)."""
     ev = c.ev
     pr = parse(template, epp=True)
     if pr.errors:
@@ -165,7 +198,7 @@ def render_epp(c, template: str, parameters, file_name: str, func: str):
     specified = epp_params is not None
     args = dict(parameters or {})
     enforce = specified if (specified or parameters is not None) else True
-    scope = c.scope
+    scope = scope if scope is not None else c.scope
     for k in list(args):
         if "::" in k:
             scope.set(k.removeprefix("::"), args.pop(k))
