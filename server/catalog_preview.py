@@ -55,20 +55,30 @@ def manifest_of(name: str, modulepath: list) -> str | None:
     return None
 
 
-def ruby_types(modulepath: list) -> frozenset:
-    """The resource types the modules define in Ruby (``<module>/lib/puppet/type/<name>.rb``)."""
-    out: set = set()
+def _module_dirs(modulepath: list):
+    """The module folders of the modulepath's roots (a root that cannot be listed has none)."""
     for root in modulepath:
         try:
             modules = os.listdir(root)
         except OSError:
             continue
         for mod in modules:
-            try:
-                files = os.listdir(os.path.join(root, mod, "lib", "puppet", "type"))
-            except OSError:
-                continue
-            out.update(f[:-3].lower() for f in files if f.endswith(".rb"))
+            yield os.path.join(root, mod)
+
+
+def _ruby_files(folder: str) -> list:
+    """The names of the Ruby files in ``folder``, without '.rb' and in lower case."""
+    try:
+        return [f[:-3].lower() for f in os.listdir(folder) if f.endswith(".rb")]
+    except OSError:
+        return []
+
+
+def ruby_types(modulepath: list) -> frozenset:
+    """The resource types the modules define in Ruby (``<module>/lib/puppet/type/<name>.rb``)."""
+    out: set = set()
+    for mod in _module_dirs(modulepath):
+        out.update(_ruby_files(os.path.join(mod, "lib", "puppet", "type")))
     return frozenset(out)
 
 
@@ -76,22 +86,13 @@ def ruby_functions(modulepath: list) -> frozenset:
     """The functions the modules define in Ruby: ``lib/puppet/functions/**.rb`` (namespaced by
     folder) and ``lib/puppet/parser/functions/*.rb``."""
     out: set = set()
-    for root in modulepath:
-        try:
-            modules = os.listdir(root)
-        except OSError:
-            continue
-        for mod in modules:
-            base = os.path.join(root, mod, "lib", "puppet", "functions")
-            for folder, _dirs, files in os.walk(base):
-                space = os.path.relpath(folder, base).replace(os.sep, "::")
-                prefix = "" if space == "." else space + "::"
-                out.update(prefix + f[:-3].lower() for f in files if f.endswith(".rb"))
-            try:
-                files = os.listdir(os.path.join(root, mod, "lib", "puppet", "parser", "functions"))
-            except OSError:
-                continue
-            out.update(f[:-3].lower() for f in files if f.endswith(".rb"))
+    for mod in _module_dirs(modulepath):
+        base = os.path.join(mod, "lib", "puppet", "functions")
+        for folder, _dirs, files in os.walk(base):
+            space = os.path.relpath(folder, base).replace(os.sep, "::")
+            prefix = "" if space == "." else space + "::"
+            out.update(prefix + f[:-3].lower() for f in files if f.endswith(".rb"))
+        out.update(_ruby_files(os.path.join(mod, "lib", "puppet", "parser", "functions")))
     return frozenset(out)
 
 
