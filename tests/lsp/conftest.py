@@ -123,3 +123,21 @@ async def hiera_repo_client(lsp_client: LanguageClient, request):
     await wait_for_index(lsp_client, request.module.INDEX_READY)
     yield
     await lsp_client.shutdown_session()
+
+
+def marked_analysis(path):
+    """A fixture file with ‸ cursor marks, analysed: (text, cursor offsets, analysis, pos), where
+    ``pos(offset)`` is the 1-based "line:column" the expectation files show."""
+    from puppet_ls.language.check import analyze
+    from puppet_ls.language.ide.diagnostics import parse_for_path
+    from puppet_ls.language.syntax.lines import LineIndex
+    from tests.expect import read_marked
+
+    text, cursors = read_marked(path)
+    index = LineIndex(text)
+
+    def pos(offset: int) -> str:
+        line, col = index.position(offset)
+        return f"{line + 1}:{col + 1}"
+
+    return text, cursors, analyze(parse_for_path(text, str(path))), pos

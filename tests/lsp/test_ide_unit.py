@@ -13,21 +13,16 @@ from puppet_ls.language.check import analyze
 from puppet_ls.language.ide import completion, folding, hover, navigation, preview, semantic_tokens, signature
 from puppet_ls.language.ide.diagnostics import parse_for_path
 from puppet_ls.language.ide.symbols import document_symbols
-from puppet_ls.language.syntax.lines import LineIndex
-from tests.expect import assert_expected, read_marked
+from tests.expect import assert_expected
+
+from .conftest import marked_analysis
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "lsp" / "ide"
 CASES = sorted(FIXTURES.glob("*.pp"))
 
 
 def check(path: Path) -> str:
-    text, cursors = read_marked(path)
-    an = analyze(parse_for_path(text, str(path)))
-    index = LineIndex(text)
-
-    def pos(offset: int) -> str:
-        line, col = index.position(offset)
-        return f"{line + 1}:{col + 1}"
+    text, cursors, an, pos = marked_analysis(path)
 
     def locs(items) -> str:
         return ", ".join(f"{pos(x.start)}{'(w)' if getattr(x, 'write', False) else ''}" if x.path is None

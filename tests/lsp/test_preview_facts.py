@@ -17,11 +17,12 @@ from puppet_ls.language.check import analyze
 from puppet_ls.language.ide import hover, preview
 from puppet_ls.language.ide.diagnostics import parse_for_path
 from puppet_ls.language.knowledge.factsets import fact_set
-from puppet_ls.language.syntax.lines import LineIndex
 from puppet_ls.server.catalog_preview import manifest_of
 from puppet_ls.server.factsfile import class_resolver, load_context, parameter_resolver
 from puppet_ls.server.workspace import hiera_for_environment
-from tests.expect import assert_expected, read_marked
+from tests.expect import assert_expected
+
+from .conftest import marked_analysis
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "preview"
 CASES = sorted(FIXTURES.glob("*.pp")) + sorted(FIXTURES.glob("hiera*/modules/*/manifests/*.pp"))
@@ -56,13 +57,7 @@ def _contexts(first_line: str) -> list:
 
 
 def check(path: Path) -> str:
-    text, cursors = read_marked(path)
-    an = analyze(parse_for_path(text, str(path)))
-    index = LineIndex(text)
-
-    def pos(offset: int) -> str:
-        line, col = index.position(offset)
-        return f"{line + 1}:{col + 1}"
+    text, cursors, an, pos = marked_analysis(path)
 
     out = []
     for name, ctx in _contexts(text.splitlines()[0]):
