@@ -45,3 +45,20 @@ def engine_line() -> str:
     PUPPET_LS_PURE_PYTHON=1 forces the sources): printed by every speed benchmark."""
     from puppet_ls.language.syntax import ENGINE
     return f"syntax engine: {ENGINE.describe()}"
+
+
+def packaged_external_facts() -> list[str]:
+    """The external fact files that the corpus's Debian module packages install.  Debian moves
+    a module's ``facts.d`` folder (which Puppet's pluginsync would give every agent) to
+    ``/etc/facter/facts.d``; ``dpkg -L`` of the packages listed beside the corpus names them
+    (empty without the list or dpkg)."""
+    import shutil
+    import subprocess
+    lst = corpus_list_path().parent / "corpus_packages.txt"
+    if not lst.is_file() or shutil.which("dpkg") is None:
+        return []
+    packages = [line.split()[0] for line in lst.read_text(encoding="utf-8").splitlines()
+                if line.startswith("puppet-module-")]
+    listed = subprocess.run(["dpkg", "-L", *packages], capture_output=True, text=True, check=False).stdout
+    return sorted(p for p in listed.splitlines()
+                  if p.startswith("/etc/facter/facts.d/") and os.path.isfile(p))

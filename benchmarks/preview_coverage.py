@@ -17,20 +17,29 @@ shown for): a fact the set lacks, a class parameter without a default, another c
 variable, a built-in variable, a lambda's parameter, a module function (never run), a
 function that needs the outside world, or nothing but literals to evaluate.
 
-    python3 benchmarks/preview_coverage.py [--facts debian12|FACTS_FILE] [--limit N] [--why] [--json]
+External facts: the corpus modules' own ``facts.d`` folders are read as the server reads them
+(Puppet's pluginsync gives them to every agent); ``--external-facts DIR`` adds a folder, and
+``--packaged-facts`` adds the external fact files the corpus's Debian packages install in
+``/etc/facter/facts.d`` (where Debian puts a module's ``facts.d``: openstacklib's
+``os_service_default``).
+
+    python3 benchmarks/preview_coverage.py [--facts debian12|FACTS_FILE] [--external-facts DIR]
+        [--packaged-facts] [--limit N] [--why] [--json]
 """
 from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from _corpus import corpus_files, read_texts
+from _corpus import corpus_files, packaged_external_facts, read_texts
 
 from puppet_ls.language.check import analyze
 from puppet_ls.language.ide import preview
@@ -151,6 +160,13 @@ def main() -> int:
     ap.add_argument("--no-modulepath", action="store_true",
                     help="each file alone: other classes' variables stay unknown")
     ap.add_argument("--no-hiera", action="store_true", help="class parameters take their defaults only")
+    ap.add_argument("--external-facts", action="append", default=[], metavar="DIR",
+                    help="a folder of external facts the nodes also have (Facter's facts.d; repeatable), "
+                         "as `check`/`preview --external-facts` and puppet.previews.externalFacts take it; "
+                         "the corpus modules' own facts.d folders are always read")
+    ap.add_argument("--packaged-facts", action="store_true",
+                    help="also the external fact files the corpus's Debian module packages install in "
+                         "/etc/facter/facts.d (their modules' facts.d, moved there by Debian)")
     args = ap.parse_args()
     paths = corpus_files()
     if not paths:
@@ -158,12 +174,24 @@ def main() -> int:
         return 2
     if args.limit:
         paths = paths[:args.limit]
-    ctx, problem = load_context(args.facts)
-    if ctx is None:
+    modulepath = sorted({str(Path(p).parents[2]) for p in paths if "/manifests/" in p})
+    external = list(args.external_facts)
+    packaged: list = []
+    if args.packaged_facts:
+        # only the packages' own files, copied to a folder of their own
+        packaged = packaged_external_facts()
+        folder = tempfile.mkdtemp(prefix="puppet-ls-packaged-facts-")
+        for f in packaged:
+            shutil.copy(f, folder)
+        external.append(folder)
+    ctx, problem = load_context(args.facts, modulepath=[] if args.no_modulepath else modulepath,
+                                external=external)
+    if args.packaged_facts:
+        shutil.rmtree(folder)
+    if ctx is None or problem:
         print(problem, file=sys.stderr)
         return 2
     facts = ctx.facts
-    modulepath = sorted({str(Path(p).parents[2]) for p in paths if "/manifests/" in p})
     if not args.no_modulepath:
         # what the server does with its index: other classes' files, found as Puppet's autoloader finds them
         ctx.classes = class_resolver(lambda name: manifest_of(name, modulepath))
@@ -219,6 +247,8 @@ def main() -> int:
     counts["share_hint_or_faded"] = round(counts["hint_or_faded"] / n, 4)
     counts["seconds"] = round(time.perf_counter() - t0, 1)
     counts["facts"] = args.facts
+    counts["external_facts"] = args.external_facts
+    counts["packaged_facts"] = packaged
     if args.why:
         counts["silent_reasons"] = {r: why[r] for r in REASONS if r in why}
         counts["silent_details"] = dict(sorted(details.items(), key=lambda kv: -kv[1])[:30])
@@ -227,6 +257,9 @@ def main() -> int:
         print(json.dumps(counts, indent=1))
     else:
         print(f"corpus files: {counts['files']}, defining a class: {counts['with_class']}")
+        extra = [*args.external_facts, *packaged]
+        if extra:
+            print(f"external facts beside the modules' facts.d: {', '.join(extra)}")
         print(f"with fact set {args.facts}: {counts['preview_with_facts']} files show a preview "
               f"({counts['share_with_facts']:.1%}; {counts['previews_with_facts']} previews), "
               f"{counts['faded_branch']} a faded branch ({counts['share_faded']:.1%}), "

@@ -23,6 +23,7 @@ import contextlib
 import functools
 import gc
 import hashlib
+import json
 import marshal
 import os
 import selectors
@@ -77,6 +78,7 @@ class CheckOptions:
     jobs: int = 1
     facts: str = ""                   # --facts: a built-in fact set or a facts file ("": none)
     node: str = ""                    # --node
+    external_facts: tuple = ()        # folders of the node's external facts (modules' facts.d, --external-facts)
 
 
 def source_text(data: bytes) -> tuple[str | None, list[Diagnostic], str | None]:
@@ -188,9 +190,11 @@ def check_data(path: str | os.PathLike, data: bytes | ReadProblem, env=None, opt
 
 
 @functools.lru_cache(maxsize=4)
-def _node_context(facts: str, node: str):
+@functools.lru_cache(maxsize=4)
+def _node_context(facts: str, node: str, external: tuple):
+    """The context of ``--facts``, read once per process (every file of a run shares it)."""
     from .factsfile import load_context
-    return load_context(facts, node)[0]
+    return load_context(facts, node, external=external)[0]
 
 
 def node_diagnostics(result: ParseResult, env, options: CheckOptions, analysis=None) -> list:
@@ -200,7 +204,7 @@ def node_diagnostics(result: ParseResult, env, options: CheckOptions, analysis=N
     from puppet_ls.language.check import analyze
     from puppet_ls.language.ide.preview import PreviewBudget, node_findings
     from puppet_ls.language.syntax import kinds as K
-    ctx = _node_context(options.facts, options.node)
+    ctx = _node_context(options.facts, options.node, options.external_facts)
     if ctx is None or result.errors or result.root.kind != K.SOURCE_FILE:
         return []
     an = analysis if analysis is not None else analyze(result, env)
@@ -423,6 +427,10 @@ def config_key(options: CheckOptions) -> str:
         data = read_bounded(options.facts, DEFAULT_MAX_FILE_BYTES) if os.path.isfile(options.facts) else b""
         digest = hashlib.blake2b(data if isinstance(data, bytes) else b"", digest_size=8).hexdigest()
         node = f"|facts={options.facts}:{digest}|node={options.node}"
+        if options.external_facts:
+            from .factsfile import external_facts
+            found = json.dumps(external_facts(options.external_facts)[0], sort_keys=True, default=str)
+            node += "|external=" + hashlib.blake2b(found.encode(), digest_size=8).hexdigest()
     return f"{CACHE_FORMAT}|{lint}|{options.config_key}{node}"
 
 
@@ -743,9 +751,9 @@ def worker_main() -> int:
             return 0
         op = msg[0]
         if op == "options":
-            max_bytes, timeout, lint, keep, facts, node = msg[1:]
+            max_bytes, timeout, lint, keep, facts, node, external = msg[1:]
             options = CheckOptions(max_bytes, timeout, frozenset(lint) if lint is not None else None, keep,
-                                   facts=facts, node=node)
+                                   facts=facts, node=node, external_facts=tuple(external))
             warnings: list = []
             work = _CheckWork({}, {}, options, warnings.append)
             gc.set_threshold(20_000, 50, 1000)   # see _batch_gc
@@ -822,7 +830,7 @@ class _WorkerPool:
         try:
             _send(w.stdin, ("options", o.max_bytes, o.file_timeout,
                                tuple(sorted(o.lint)) if o.lint is not None else None, o.keep_chars // self.jobs,
-                               o.facts, o.node))
+                               o.facts, o.node, o.external_facts))
         except OSError:
             self._stop(w)
             return None

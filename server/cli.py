@@ -282,6 +282,12 @@ def _split(value: tuple[str, ...]) -> tuple[str, ...]:
                    "fact set (debian12, ubuntu2404, rhel9, windows2022) or a `facter --json`/`puppet facts` file.")
 @click.option("--node", "node", default="", metavar="NAME",
               help="The node's certname with --facts ($trusted['certname']); default: the facts' fqdn.")
+@click.option("--external-facts", "external_facts", multiple=True, metavar="DIR",
+              type=click.Path(exists=True, file_okay=False),
+              help="With --facts, a folder of external facts the node also has (Facter's facts.d: name=value "
+                   ".txt, .yaml and .json files; repeatable).  The facts.d folders of the modulepath's modules, "
+                   "which Puppet's pluginsync gives every agent, are always read.  A fact the set has keeps "
+                   "its value.")
 @_file_options
 @click.pass_context
 def check(ctx: click.Context, paths: tuple[str, ...], fmt: str, output_file: str | None, show_source: bool,
@@ -291,7 +297,7 @@ def check(ctx: click.Context, paths: tuple[str, ...], fmt: str, output_file: str
           extend_exclude: tuple[str, ...], force_exclude: bool, stdin_filename: str | None,
           fail_on: str | None, statistics: bool, color: str, jobs: int, cache_dir: str | None, no_cache: bool,
           max_bytes: int, file_timeout: float, fix: bool = False, diff: bool = False, facts: str = "",
-          node: str = "") -> None:
+          node: str = "", external_facts: tuple[str, ...] = ()) -> None:
     """Check Puppet manifests and EPP templates: syntax, validation, static checks and
     puppet-lint's style checks (those it runs by default, under its names).
 
@@ -384,6 +390,8 @@ def check(ctx: click.Context, paths: tuple[str, ...], fmt: str, output_file: str
         cache_dir = default_cache_dir()
     if node and not facts:
         raise click.UsageError("--node needs --facts")
+    if external_facts and not facts:
+        raise click.UsageError("--external-facts needs --facts")
     if facts:
         from .factsfile import load_context
         facts_context, problem = load_context(facts, node)
@@ -403,6 +411,15 @@ def check(ctx: click.Context, paths: tuple[str, ...], fmt: str, output_file: str
         if env_root not in roots:
             roots.append(env_root)
         dirs += [d for d in modulepath_from_environment(env_root, []) if d not in dirs]
+    if facts:
+        # the node's external facts: its modules' (pluginsync) and the folders given, read once
+        # in each process from these folders
+        from .factsfile import load_context, module_fact_dirs
+        fact_dirs = tuple(module_fact_dirs(roots + dirs)) + tuple(os.path.abspath(d) for d in external_facts)
+        problem = load_context(facts, node, external=fact_dirs)[1]
+        if problem:
+            click.echo(f"puppet-ls check: {problem}", err=True)
+        options = replace(options, external_facts=fact_dirs)
 
     if fix or diff:
         from .fix_cli import run_fixes
@@ -623,11 +640,16 @@ def eval_(source: str | None, jsonl: bool, strict: str, strict_variables: bool) 
                    "the current one with an environment.conf, else the current one if it has a hiera.yaml.")
 @click.option("--hiera-config", "hiera_config", default="", metavar="FILE",
               help="A global hiera.yaml, consulted before the environment's and the modules' data.")
+@click.option("--external-facts", "external_facts", multiple=True, metavar="DIR",
+              type=click.Path(exists=True, file_okay=False),
+              help="A folder of external facts the node also has (Facter's facts.d: name=value .txt, .yaml "
+                   "and .json files; repeatable).  The facts.d folders of the modulepath's modules, which "
+                   "Puppet's pluginsync gives every agent, are always read.  A fact the set has keeps its value.")
 @click.option("--no-hiera", "no_hiera", is_flag=True,
               help="Class parameters take their defaults: no Hiera data is read.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def preview(target: str, facts: str, node: str, modulepath: tuple, environment: str, hiera_config: str,
-            no_hiera: bool, fmt: str) -> None:
+            external_facts: tuple, no_hiera: bool, fmt: str) -> None:
     """Print the catalog CLASS_OR_FILE would produce on a node: its resources with their final
     attribute values, what contains them, their relationships and the notices, compiled in
     the sandbox.  Class parameters the declaration does not give take what Hiera has for
@@ -637,14 +659,17 @@ def preview(target: str, facts: str, node: str, modulepath: tuple, environment: 
     their values show as ⟨unknown: name(…)⟩.  Exit status 1 when the catalog cannot be
     compiled, 2 for a bad target or facts."""
     from .catalog_preview import environment_of, run as run_preview
+    from .catalog_preview import modulepath_of
     from .factsfile import load_context
-    ctx, problem = load_context(facts, node)
-    if ctx is None:
-        raise click.UsageError(problem or "--facts is empty")
     dirs = [d for entry in modulepath for d in entry.split(os.pathsep) if d]
     if not dirs:
         from .catalog_preview import DEFAULT_MODULEPATH
         dirs = [d for d in DEFAULT_MODULEPATH if os.path.isdir(d)]
+    ctx, problem = load_context(facts, node, modulepath=dirs + modulepath_of(target), external=external_facts)
+    if ctx is None:
+        raise click.UsageError(problem or "--facts is empty")
+    if problem:
+        _write_text(f"warning: {problem}", err=True)
     hiera = None
     if not no_hiera:
         if environment and not os.path.isdir(environment):

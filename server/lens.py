@@ -128,6 +128,7 @@ def _first_class(doc) -> str | None:
 def preview_argv(ls, doc, class_name: str) -> tuple[list, str, str]:
     """(arguments of ``puppet-ls preview``, facts label, note) for ``class_name`` of ``doc``."""
     from .catalog_preview import modulepath_of
+    from .factsfile import workspace_path
     roots = ls.roots()
     spec = ls.settings.previews_facts.strip() or DEFAULT_FACTS
     path_spec = os.path.expanduser(spec)
@@ -141,6 +142,10 @@ def preview_argv(ls, doc, class_name: str) -> tuple[list, str, str]:
     argv = ["preview", "--facts", spec, "--modulepath", os.pathsep.join(modulepath)]
     if ls.settings.previews_node:
         argv += ["--node", ls.settings.previews_node]
+    for d in ls.settings.previews_external_facts:
+        d = workspace_path(d, roots[0] if roots else None)
+        if os.path.isdir(d):        # a folder that is not there: the inlay previews say so once
+            argv += ["--external-facts", d]
     argv += ["--", target]          # (a target is never read as an option)
     note = ""
     try:

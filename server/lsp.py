@@ -289,11 +289,15 @@ class PuppetServer(LanguageServer):
         """The context of ``puppet.previews.facts``/``node``, read once per setting (a problem
         with the facts file is shown once, and previews go on without facts)."""
         roots = self.roots()
-        want = (self.settings.previews_facts, self.settings.previews_node, roots[0] if roots else None)
+        want = (self.settings.previews_facts, self.settings.previews_node, roots[0] if roots else None,
+                self.settings.previews_external_facts)
         cached = self._preview_context
         if cached is not None and cached[0] == want:
             return cached[1]
-        ctx, problem = load_context(want[0], want[1], want[2])
+        # the modules' facts.d folders are listed when the settings change or a facts.d file does
+        # (did_change_watched_files), not on every request
+        ctx, problem = load_context(want[0], want[1], want[2], modulepath=[*roots, *self.modulepath()],
+                                    external=want[3])
         if ctx is not None:
             # other classes' variables: their files, found in the index (open documents first)
             def find(name: str) -> str | None:
@@ -484,6 +488,8 @@ def build_server() -> PuppetServer:
         if any(uri_to_path(c.uri).endswith((".yaml", ".yml", ".json", ".eyaml")) for c in params.changes):
             # Hiera data or a hiera.yaml changed on disk (a pull, a checkout): read them again
             ls.hiera_support.invalidate()
+        if any(f"{os.sep}facts.d{os.sep}" in uri_to_path(c.uri) for c in params.changes):
+            ls._preview_context = None       # a module's external facts changed: read them again
         if any(uri_to_path(c.uri).endswith(names) for c in params.changes) and ls.load_lint_config():
             _start_indexing(ls)
             for uri in list(ls.docs):

@@ -38,6 +38,9 @@ class Settings:
     previews_facts: str = ""
     # the node's name ($trusted['certname']; with a built-in set also its fqdn/hostname/domain)
     previews_node: str = ""
+    # folders of external facts the node also has (Facter's facts.d; relative to the first
+    # workspace folder); the modulepath's modules' facts.d folders are always read
+    previews_external_facts: tuple = ()
     # documents longer than this (characters) are kept but not analysed: one diagnostic says so
     documents_max_size: int = 524_288
     # hover: show values computed by the evaluator
@@ -67,6 +70,7 @@ _KEYS = {
     ("previews", "memoryMb"): "previews_memory_mb",
     ("previews", "facts"): "previews_facts",
     ("previews", "node"): "previews_node",
+    ("previews", "externalFacts"): "previews_external_facts",
     ("documents", "maxSize"): "documents_max_size",
     ("hover", "values"): "hover_values",
     ("completion", "snippets"): "completion_snippets",
@@ -106,7 +110,7 @@ def parse_settings(raw) -> tuple:
             continue
         key = "puppet." + ".".join(path)
         default = getattr(DEFAULTS, name)
-        if name == "modulepath":
+        if name in ("modulepath", "previews_external_facts"):
             if isinstance(v, str):
                 v = [p for p in v.split(os.pathsep) if p]
             if not isinstance(v, list) or not all(isinstance(p, str) for p in v):

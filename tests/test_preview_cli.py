@@ -101,3 +101,58 @@ def test_manifests_a_class_names_are_loaded_before_it_is_compiled() -> None:
     assert not isinstance(res, str) and res.catalog.ok
     assert res.compilations == 1
     assert len(res.files) == 5
+
+
+EXTERNAL = REPO / "fixtures" / "preview" / "external"
+
+
+@pytest.mark.parametrize("extra", [(), ("--external-facts", str(EXTERNAL))])
+def test_catalog_with_the_modules_and_a_sites_external_facts(extra: tuple) -> None:
+    # sitefacts' own facts.d is read with any fact set (pluginsync gives it to every node); the
+    # site folder only when given: without it, its facts are undef, as on a node without them
+    code, out = run("sitefacts", "--modulepath", str(MODULES), "--facts", "debian12", *extra)
+    name = f"sitefacts_debian12{'_external' if extra else ''}.txt"
+    assert_expected(EXPECT / name, f"exit {code}\n{out}")
+
+
+def test_external_fact_files_are_read_as_facter_reads_them(tmp_path: Path) -> None:
+    from puppet_ls.server.factsfile import external_facts, module_fact_dirs
+    dirs = module_fact_dirs([str(MODULES)])
+    assert dirs == [str(MODULES / "sitefacts" / "facts.d")]
+    assert module_fact_dirs([str(MODULES / "sitefacts")]) == dirs        # a module given itself
+    facts, problems = external_facts([*dirs, str(EXTERNAL)])
+    # .txt: split at the first '=', names lower-cased, lines without a value skipped; YAML dates
+    # become strings; the executable is never run; .json read
+    assert facts == {"site_default": "<SERVICE DEFAULT>", "site_role": "web=front", "rack": "r12",
+                     "datacenter": "ams1", "kernel": "Plan9", "built": "2024-01-02"}
+    assert problems == []
+    (tmp_path / "broken.json").write_text('{"a": ')
+    (tmp_path / "list.yaml").write_text("- a\n- b\n")
+    (tmp_path / "fine.txt").write_text("fine=yes\n")
+    facts, problems = external_facts([str(tmp_path)])
+    assert facts == {"fine": "yes"}
+    assert [p.split(": ", 2)[1].rsplit("/", 1)[1] for p in problems] == ["broken.json", "list.yaml"]
+
+
+def test_an_external_fact_never_replaces_one_the_set_has() -> None:
+    from puppet_ls.server.factsfile import load_context
+    ctx, problem = load_context("debian12", modulepath=[str(MODULES)], external=[str(EXTERNAL)])
+    assert problem is None and ctx is not None
+    assert ctx.facts["kernel"] == "Linux" and ctx.facts["datacenter"] == "ams1"
+    assert ctx.facts["site_default"] == "<SERVICE DEFAULT>"
+
+
+def test_check_with_facts_reads_the_external_facts_given() -> None:
+    path = str(MODULES / "sitefacts" / "manifests" / "dc.pp")
+
+    def check(*args: str) -> tuple:
+        result = CliRunner().invoke(main, ["check", "--no-cache", "--select", "NODE_FAILS", "--facts", "debian12",
+                                           *args, path], catch_exceptions=False)
+        return result.exit_code, [ln.replace(str(REPO), "<repo>") for ln in result.output.splitlines()]
+
+    assert check() == (0, ["1 file checked: 0 errors, 0 warnings"])    # the rack is unknown: no finding
+    code, lines = check("--external-facts", str(EXTERNAL))
+    assert code == 0 and lines[0] == ("<repo>/fixtures/preview/modules/sitefacts/manifests/dc.pp:4:5: warning "
+                                      "NODE_FAILS On node.example.com (facts: debian12) the catalog fails here: "
+                                      "'rack r12 is being retired'")
+    assert len(lines) == 2      # never the Plan9 kernel: debian12's kernel stays

@@ -94,3 +94,21 @@ async def test_inlay_hints_follow_the_fact_set(client):
         assert {d.range.start.line for d in faded} == {4, 6}              # Debian and default
     finally:
         _configure(client, "")
+
+
+async def test_external_facts_of_the_settings_are_known_to_previews(client):
+    # puppet.previews.externalFacts: a site's facts.d folder (relative to the workspace folder)
+    uri = new_uri("external_facts.pp")
+    open_doc(client, uri, "class site {\n  $dc = \"dc-${facts['datacenter']}\"\n}\n")
+    await wait_for_diagnostics(client, uri)
+    try:
+        _configure(client, "debian12")
+        assert not any("ams1" in x for x in await _labels(client, uri))     # a fact the set lacks: unknown
+        answer_refreshes(client)
+        client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
+            settings={"puppet": {"diagnostics": {"debounceMs": 0},
+                                 "previews": {"facts": "debian12", "timeoutMs": 2000,
+                                              "externalFacts": ["../../preview/external"]}}}))
+        assert "⟶ 'dc-ams1'" in await _until(client, uri, "⟶ 'dc-ams1'")
+    finally:
+        _configure(client, "")

@@ -17,6 +17,7 @@ export const SERVER_SETTING_KEYS = [
   'previews.memoryMb',
   'previews.facts',
   'previews.node',
+  'previews.externalFacts',
   'hiera.facts',
   'hiera.globalConfig',
   'documents.maxSize',
