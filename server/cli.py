@@ -647,9 +647,13 @@ def eval_(source: str | None, jsonl: bool, strict: str, strict_variables: bool) 
                    "Puppet's pluginsync gives every agent, are always read.  A fact the set has keeps its value.")
 @click.option("--no-hiera", "no_hiera", is_flag=True,
               help="Class parameters take their defaults: no Hiera data is read.")
+@click.option("--show-sensitive", "show_sensitive", is_flag=True,
+              help="Print the content of Sensitive values.  Default: a parameter whose value is or holds a "
+                   "Sensitive is printed as #<Sensitive [value redacted]>, as Puppet's logs and reports show "
+                   "it (the JSON lists such parameters under \"sensitive\" either way).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def preview(target: str, facts: str, node: str, modulepath: tuple, environment: str, hiera_config: str,
-            external_facts: tuple, no_hiera: bool, fmt: str) -> None:
+            external_facts: tuple, no_hiera: bool, show_sensitive: bool, fmt: str) -> None:
     """Print the catalog CLASS_OR_FILE would produce on a node: its resources with their final
     attribute values, what contains them, their relationships and the notices, compiled in
     the sandbox.  Class parameters the declaration does not give take what Hiera has for
@@ -684,7 +688,7 @@ def preview(target: str, facts: str, node: str, modulepath: tuple, environment: 
     res = run_preview(target, ctx, dirs, hiera)
     if isinstance(res, str):
         raise click.UsageError(res)
-    cat = res.catalog
+    cat = res.catalog if show_sensitive else res.catalog.redacted()
     if fmt == "json":
         out = {"class": res.class_name, "node": ctx.node, "facts": ctx.label, "files": res.files,
                **cat.to_json()}

@@ -156,3 +156,14 @@ def test_check_with_facts_reads_the_external_facts_given() -> None:
                                       "NODE_FAILS On node.example.com (facts: debian12) the catalog fails here: "
                                       "'rack r12 is being retired'")
     assert len(lines) == 2      # never the Plan9 kernel: debian12's kernel stays
+
+
+@pytest.mark.parametrize("extra", [(), ("--show-sensitive",)])
+def test_sensitive_values_are_redacted_unless_asked_for(extra: tuple) -> None:
+    code, out = run("vault", "--modulepath", str(MODULES), *extra)
+    assert_expected(EXPECT / f"vault{'_shown' if extra else ''}.txt", f"exit {code}\n{out}")
+    code, out = run("vault", "--modulepath", str(MODULES), "--format", "json", *extra)
+    by_ref = {r["ref"]: r for r in json.loads(out)["resources"]}
+    assert by_ref["Exec[vault-login]"]["sensitive"] == ["environment"]
+    assert by_ref["File[/etc/vault.conf]"]["sensitive"] == ["content"]
+    assert ("t0ken" in out) == bool(extra) and ("s3cret" in out) == bool(extra)

@@ -23,7 +23,7 @@ from ..types.guard import check_size, measure, tick
 from ..types.algebra import infer_set
 from ..types.format import double_quote, regexp_literal, ruby_float, type_to_string
 from ..types.relations import is_assignable
-from ..types.values import (URI, Binary, Deferred, DefaultValue, ObjectValue, Regexp, SemVer,
+from ..types.values import (REDACTED, REDACTED_INSPECT, URI, Binary, Deferred, DefaultValue, ObjectValue, Regexp, SemVer,
                             SemVerRange, Sensitive, Timespan, Timestamp)
 from .rubyfmt import FormatError as RubyFormatError, format_one, ruby_inspect, ruby_to_s
 from .type_strings import type_value_string
@@ -64,7 +64,7 @@ def to_s(v: Any, depth: int = 0) -> str:
     if isinstance(v, DefaultValue):
         return "default"
     if isinstance(v, Sensitive):
-        return "Sensitive [value redacted]"
+        return REDACTED
     if isinstance(v, (Deferred, ObjectValue)):
         return object_to_s(v)
     return str(v)
@@ -532,7 +532,7 @@ def _convert(v: Any, fmap: list, indent: _Indent, vt: Any) -> str:
         raise StringFormatError(render("MALFORMED_FORMAT_STRING", conv=c))
     if c == "p":
         if isinstance(v, Sensitive):
-            s = "#<Sensitive [value redacted]>"
+            s = REDACTED_INSPECT
         elif isinstance(v, Timespan):
             s = f"Timespan('{v}')"
         elif isinstance(v, Timestamp):

@@ -21,7 +21,7 @@ import json
 import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..check.analysis import Analysis
 from ..messages import issue
@@ -30,6 +30,7 @@ from ..knowledge.functions import function
 from ..syntax import ast as A
 from ..syntax import kinds as K
 from ..syntax.tree import SyntaxNode
+from ..types.values import REDACTED_INSPECT, Sensitive
 
 # Expressions whose value is worth showing at the top level of a block (not resources,
 # definitions or plain literals, whose value is what is written).
@@ -894,11 +895,19 @@ class CatalogPreview:
     ok: bool
     error: str = ""
     error_offset: int | None = None
-    resources: list = field(default_factory=list)      # dicts: ref, type, title, container, parameters, unknown
+    # dicts: ref, type, title, container, parameters, unknown, sensitive (the parameters whose value
+    # is or holds a Sensitive: shown redacted, as Puppet's reports and logs show them)
+    resources: list = field(default_factory=list)
     relationships: list = field(default_factory=list)  # (source ref, arrow, target ref)
     notices: list = field(default_factory=list)
     missing_class: str | None = None                    # the class or defined type to load and retry with
     missing_type: str | None = None
+
+    def redacted(self) -> CatalogPreview:
+        """This catalog with each sensitive parameter's value shown as Puppet shows a Sensitive."""
+        resources = [{**r, "parameters": {k: REDACTED_INSPECT if k in r["sensitive"] else v
+                                          for k, v in r["parameters"].items()}} for r in self.resources]
+        return replace(self, resources=resources)
 
     def to_json(self) -> dict:
         out: dict = {"ok": self.ok, "resources": self.resources,
@@ -945,7 +954,7 @@ def preview_catalog(program: str, context: PreviewContext, steps: int = 2_000_00
     for r in res.catalog.visible_resources():
         if r.type_name == "Class" and r.title == "main":
             continue
-        params, unknown = {}, []
+        params, unknown, sensitive = {}, [], []
         for k, v in sorted(r.params.items()):
             try:
                 params[k] = canonical(v)
@@ -953,14 +962,28 @@ def preview_catalog(program: str, context: PreviewContext, steps: int = 2_000_00
                 params[k] = repr(v)
             if isinstance(v, Unknown) or "⟨unknown: " in params[k]:
                 unknown.append(k)
+            if _holds_sensitive(v):
+                sensitive.append(k)
         ref = f"Class[{_cap(r.title)}]" if r.type_name == "Class" else r.ref
-        out.resources.append({"ref": ref, "type": r.type_name, "title": r.title,
-                              "container": _container(r), "parameters": params, "unknown": unknown})
+        out.resources.append({"ref": ref, "type": r.type_name, "title": r.title, "container": _container(r),
+                              "parameters": params, "unknown": unknown, "sensitive": sensitive})
     for left, op, right, _node in res.catalog.expanded_relationships():
         for a in left:
             for b in right:
                 out.relationships.append((_ref_text(a), op, _ref_text(b)))
     return out
+
+
+def _holds_sensitive(v, depth: int = 0) -> bool:
+    if isinstance(v, Sensitive):
+        return True
+    if depth > 100:
+        return False
+    if type(v) in (list, tuple):
+        return any(_holds_sensitive(x, depth + 1) for x in v)
+    if type(v) is dict:
+        return any(_holds_sensitive(x, depth + 1) for kv in v.items() for x in kv)
+    return False
 
 
 def _quoted_name(text: str) -> str | None:

@@ -388,6 +388,11 @@ class Regexp:
 
 # --- Sensitive, Binary, Deferred, objects ------------------------------------------------------
 
+# How Puppet shows a Sensitive: as a string (``"${x}"``, ``notice``) and inspected (``%p``).
+REDACTED = "Sensitive [value redacted]"
+REDACTED_INSPECT = f"#<{REDACTED}>"
+
+
 @dataclass(frozen=True, eq=False)
 class Sensitive:
     """A value whose content must not be shown; identity equality, like Puppet."""
@@ -395,7 +400,7 @@ class Sensitive:
     value: Any
 
     def __repr__(self) -> str:
-        return "Sensitive [value redacted]"
+        return REDACTED
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from typing import Any
 import regex as rx_engine  # type: ignore[import-untyped]
 
 from ...types import model as m
-from ...types.values import (Regexp, Sensitive, ruby_regexp_to_python, DEFAULT, URI, Binary,
+from ...types.values import (REDACTED, REDACTED_INSPECT, Regexp, Sensitive, ruby_regexp_to_python, DEFAULT, URI, Binary,
                              SemVer, SemVerRange, Timespan, Timestamp)
 from ..errors import EvalError
 from ..iteration import iterate
@@ -311,7 +311,7 @@ def runtime3_arg(v: Any, top: bool = False) -> Any:
     if isinstance(v, URI):
         return RubyObject(str(v), f"#<{class_name_of(v)} {v}>")
     if isinstance(v, Sensitive):
-        return RubyObject("Sensitive [value redacted]", "#<Sensitive [value redacted]>")
+        return RubyObject(REDACTED, REDACTED_INSPECT)
     if isinstance(v, list):
         return [runtime3_arg(x) for x in v]
     if isinstance(v, dict):
