@@ -228,12 +228,13 @@ def class_resolver(find: Callable[[str], str | None], read: Callable[[str], str 
 RECHECK_SECONDS = 1.0
 
 
-def parameter_resolver(hiera_of: Callable[[], Any], context: PreviewContext,
-                       limit: int = 4096) -> Callable[[str, str], tuple | None]:
+def parameter_resolver(hiera_of: Callable[[], Any], context: PreviewContext, limit: int = 4096,
+                       generation: Callable[[], int] = lambda: 0) -> Callable[[str, str], tuple | None]:
     """``parameters`` of a preview context: automatic parameter lookup in the Hiera that
     ``hiera_of`` gives (the server makes it again when data change; None: no Hiera), asked
-    again at most every ``RECHECK_SECONDS`` (a preview reads many parameters), for the
-    context's node; answers are kept while that Hiera object is the same."""
+    again at most every ``RECHECK_SECONDS`` (a preview reads many parameters) unless
+    ``generation`` says the data changed, for the context's node; answers are kept while that
+    Hiera object is the same."""
     from puppet_ls.language.eval.context import Settings
     from puppet_ls.language.hiera.automatic import FOUND, UNKNOWN, class_parameter
     settings = context.evaluator_settings()
@@ -241,19 +242,20 @@ def parameter_resolver(hiera_of: Callable[[], Any], context: PreviewContext,
     # a top-scope variable a hierarchy may interpolate besides facts: the environment previews assume
     variables = {"environment": Settings().environment}
     memo: dict = {}
-    state: dict = {"hiera": None, "asked": -RECHECK_SECONDS}
+    state: dict = {"hiera": None, "asked": -RECHECK_SECONDS, "generation": generation()}
     lock = threading.Lock()
 
     def current_hiera() -> Any:
         now = time.monotonic()
+        gen = generation()
         with lock:
-            if now - state["asked"] < RECHECK_SECONDS:
+            if now - state["asked"] < RECHECK_SECONDS and gen == state["generation"]:
                 return state["hiera"]
         hiera = hiera_of()
         with lock:
             if hiera is not state["hiera"]:
                 memo.clear()
-            state["hiera"], state["asked"] = hiera, now
+            state["hiera"], state["asked"], state["generation"] = hiera, now, gen
         return hiera
 
     def resolve(class_name: str, param: str) -> tuple | None:

@@ -73,10 +73,14 @@ class HieraSupport:
         self._hiera: Hiera | None = None
         self._key: tuple | None = None
         self.docs: dict = {}            # uri -> DataDocument
+        # bumps whenever the data may have changed: part of the key of what previews computed
+        # with them (faded branches), and what makes a preview context ask for Hiera again
+        self.generation = 0
 
     def invalidate(self) -> None:
         with self._lock:
             self._hiera = None
+            self.generation += 1
 
     def environment(self, roots: list) -> str | None:
         for r in roots:

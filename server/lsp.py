@@ -306,7 +306,7 @@ class PuppetServer(LanguageServer):
                 return None
             ctx.classes = class_resolver(find, lambda path: _file_text(self, path))
             # class parameters' values by automatic parameter lookup in the workspace's Hiera
-            ctx.parameters = parameter_resolver(self.hiera, ctx)
+            ctx.parameters = parameter_resolver(self.hiera, ctx, generation=lambda: self.hiera_support.generation)
         self._preview_context = (want, ctx)
         if problem:
             log.warning("%s", problem)
@@ -485,12 +485,14 @@ def build_server() -> PuppetServer:
         # A client that watches the configuration files (puppet-ls.toml, .puppet-ls.toml,
         # pyproject.toml, .puppet-lint.rc) tells us when one changes: read them again.
         names = (*lintconfig.TOML_NAMES, ".puppet-lint.rc")
-        if any(uri_to_path(c.uri).endswith((".yaml", ".yml", ".json", ".eyaml")) for c in params.changes):
-            # Hiera data or a hiera.yaml changed on disk (a pull, a checkout): read them again
-            ls.hiera_support.invalidate()
-        if any(f"{os.sep}facts.d{os.sep}" in uri_to_path(c.uri) for c in params.changes):
+        paths = [uri_to_path(c.uri) for c in params.changes]
+        facts_changed = any(f"{os.sep}facts.d{os.sep}" in p for p in paths)
+        if facts_changed:
             ls._preview_context = None       # a module's external facts changed: read them again
-        if any(uri_to_path(c.uri).endswith(names) for c in params.changes) and ls.load_lint_config():
+        if facts_changed or any(p.endswith((".yaml", ".yml", ".json", ".eyaml")) for p in paths):
+            # Hiera data or a hiera.yaml changed on disk (a pull, a checkout): read them again
+            _data_changed(ls)
+        if any(p.endswith(names) for p in paths) and ls.load_lint_config():
             _start_indexing(ls)
             for uri in list(ls.docs):
                 _schedule_diagnostics(ls, uri, 0)
@@ -549,7 +551,7 @@ def build_server() -> PuppetServer:
         if doc is None:
             if uri in ls.hiera_support.docs:
                 # the data on disk changed: lookups read it again
-                ls.hiera_support.invalidate()
+                _data_changed(ls)
                 for other in list(ls.hiera_support.docs):
                     _publish_data(ls, other)
             return
@@ -1341,6 +1343,17 @@ def _apply_size_limit(ls: PuppetServer) -> None:
             ls.docs[uri] = open_document(uri, doc.path, doc.version, doc.text, doc.encoding, limit, doc.kind)
 
 
+def _data_changed(ls: PuppetServer) -> None:
+    """Hiera's data or a module's external facts may have changed on disk: read them again,
+    and compute again what previews showed with them (faded branches, inlay hints)."""
+    ls.hiera_support.invalidate()
+    if ls.preview_context() is None or not ls.settings.previews_enable:
+        return
+    for uri in list(ls.docs):
+        _schedule_diagnostics(ls, uri, 0)      # the faded branches
+    lens.refresh_previews(ls)
+
+
 def _schedule_diagnostics(ls: PuppetServer, uri: str, delay_ms: int) -> None:
     old = ls.timers.pop(uri, None)
     if old is not None:
@@ -1412,7 +1425,7 @@ def _send_diagnostics(ls: PuppetServer, uri: str, doc: Document, compute_only: b
 def _unreached_known(ls: PuppetServer, doc: Document) -> bool:
     """Are the faded branches of this revision known for the chosen fact set (or not wanted)?"""
     ctx = ls.preview_context() if ls.settings.previews_enable else None
-    return ctx is None or ("unreached", ctx.key) in doc.cache
+    return ctx is None or ("unreached", ctx.key, ls.hiera_support.generation) in doc.cache
 
 
 def _unreached_branches(ls: PuppetServer, doc: Document, compute: bool) -> list:
@@ -1421,7 +1434,7 @@ def _unreached_branches(ls: PuppetServer, doc: Document, compute: bool) -> list:
     ctx = ls.preview_context() if ls.settings.previews_enable else None
     if ctx is None or doc.is_epp or doc.result.errors:
         return []
-    key = ("unreached", ctx.key)
+    key = ("unreached", ctx.key, ls.hiera_support.generation)
     found = doc.cache.get(key)
     if found is None:
         if not compute:

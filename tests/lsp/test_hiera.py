@@ -6,6 +6,7 @@ the wrong type) and completion of keys from class parameters.  The fact set come
 `puppet.hiera.facts` setting; YAML documents are never parsed as Puppet."""
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -157,32 +158,84 @@ async def test_data_file_key_hover_shows_the_parameter(client: LanguageClient):
     assert res is not None and "`$servers` of class `ntp`" in res.contents.value
 
 
-async def test_class_parameter_inlay_hints_show_the_hiera_value_and_its_file(client: LanguageClient, tmp_path):
-    # previews evaluate with the node of puppet.previews.facts: its facts file has the custom
-    # facts (role, locations, team) the environment's hierarchy interpolates
-    import asyncio
+async def _hints_until(client: LanguageClient, uri: str, want: tuple, tries: int = 200) -> set:
+    """(line, label) of the inlay hints of ``uri``'s first 16 lines, asked again until ``want``
+    is among them (the previews' worker may be starting; data may be read again)."""
+    labels: set = set()
+    for _ in range(tries):
+        hints = await client.text_document_inlay_hint_async(types.InlayHintParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            range=types.Range(types.Position(0, 0), types.Position(16, 0))))
+        labels = {(h.position.line, str(h.label)) for h in hints or []}
+        if want in labels:
+            break
+        await asyncio.sleep(0.1)
+    return labels
+
+
+def _preview_node(client: LanguageClient, tmp_path) -> str:
+    """Previews for web01.example.com (a facts file with the custom facts the environment's
+    hierarchy interpolates: role, locations, team); the uri of ntp's manifest, opened."""
     import json
     facts = tmp_path / "web01.json"
     facts.write_text(json.dumps(FACTS), encoding="utf-8")
     uri, _ = _open(client, REPO / "modules" / "ntp" / "manifests" / "init.pp", "puppet")
     settings = {**SETTINGS, "previews": {"facts": str(facts), "node": "web01.example.com", "timeoutMs": 2000}}
     client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings={"puppet": settings}))
+    return uri
+
+
+async def test_class_parameter_inlay_hints_show_the_hiera_value_and_its_file(client: LanguageClient, tmp_path):
+    # previews evaluate with the node of puppet.previews.facts
+    uri = _preview_node(client, tmp_path)
     # a unique merge over the node's file and the module's levels (lookup_options of the module)
     want = ("⟶ ['ntp1.example.com', 'ntp2.example.com', 'rhel.pool.ntp.org… "
             "(hiera data/nodes/web01.example.com.yaml, ntp/data/os/RedHat.yaml, ntp/data/common.yaml)")
     try:
-        labels: set = set()
-        for _ in range(200):
-            hints = await client.text_document_inlay_hint_async(types.InlayHintParams(
-                text_document=types.TextDocumentIdentifier(uri=uri),
-                range=types.Range(types.Position(0, 0), types.Position(16, 0))))
-            labels = {(h.position.line, str(h.label)) for h in hints or []}
-            if (8, want) in labels:
-                break
-            await asyncio.sleep(0.1)
+        labels = await _hints_until(client, uri, (8, want))
         assert (8, want) in labels
         assert (9, "⟶ 'chrony' (hiera data/os/RedHat.yaml)") in labels          # the environment's OS level
         assert (10, "⟶ true (hiera ntp/data/common.yaml)") in labels            # the module's data
         assert (14, "⟶ 'chrony'") in labels                     # the resource title reads the parameter
     finally:
+        client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings={"puppet": SETTINGS}))
+
+
+async def test_saved_data_are_read_again_and_the_previews_computed_again(client: LanguageClient, tmp_path):
+    # the value of the parameter, and the faded branches: the open manifests' diagnostics are
+    # published again (VS Code 1.65's capabilities, the client's, have no inlay hint refresh)
+    uri = _preview_node(client, tmp_path)
+    data = REPO / "data" / "os" / "RedHat.yaml"
+    original = data.read_text(encoding="utf-8")
+    features = client.protocol.fm.features
+    publish = features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS]
+    published: list = []
+
+    def record(params: types.PublishDiagnosticsParams) -> None:
+        published.append(params.uri)
+        publish(params)
+    data_uri, _ = _open(client, data, "yaml")
+
+    def save(text: str) -> None:
+        data.write_text(text, encoding="utf-8")
+        client.text_document_did_save(types.DidSaveTextDocumentParams(
+            text_document=types.TextDocumentIdentifier(uri=data_uri)))
+    try:
+        assert (9, "⟶ 'chrony' (hiera data/os/RedHat.yaml)") in await _hints_until(
+            client, uri, (9, "⟶ 'chrony' (hiera data/os/RedHat.yaml)"))
+        await wait_for_diagnostics(client, uri)
+        features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = record
+        save(original.replace("ntp::package_name: chrony", "ntp::package_name: ntpsec"))
+        want = (9, "⟶ 'ntpsec' (hiera data/os/RedHat.yaml)")
+        assert want in await _hints_until(client, uri, want)
+        for _ in range(100):
+            if uri in published:
+                break
+            await asyncio.sleep(0.05)
+        assert uri in published
+    finally:
+        features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = publish
+        save(original)
+        client.text_document_did_close(types.DidCloseTextDocumentParams(
+            text_document=types.TextDocumentIdentifier(uri=data_uri)))
         client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings={"puppet": SETTINGS}))
