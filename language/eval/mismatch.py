@@ -17,6 +17,7 @@ from ..types.algebra import generalize, infer_set, make_variant
 from ..types.build import resolve_alias
 from ..types.format import type_to_string
 from ..types.relations import is_assignable, is_instance
+from ..types.values import holds
 import copy
 from .context import Unknown
 from .typecheck import infer_set_of
@@ -727,17 +728,9 @@ def describe_value_mismatch(subject: str, expected: m.PType, value: Any) -> str:
     return describe_mismatch(subject, expected, infer_set(value))
 
 
-def has_unknown(v: Any, depth: int = 0) -> bool:
+def has_unknown(v: Any) -> bool:
     """Is ``v`` a preview's unknown value, or a collection holding one?"""
-    if isinstance(v, Unknown):
-        return True
-    if depth > 20:
-        return False
-    if type(v) in (list, tuple):
-        return any(has_unknown(x, depth + 1) for x in v)
-    if isinstance(v, dict):
-        return any(has_unknown(x, depth + 1) for x in v.values())
-    return False
+    return holds(v, Unknown)
 
 
 def validate_parameters(subject: str, params: list, given: dict,

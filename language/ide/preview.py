@@ -30,7 +30,7 @@ from ..knowledge.functions import function
 from ..syntax import ast as A
 from ..syntax import kinds as K
 from ..syntax.tree import SyntaxNode
-from ..types.values import REDACTED_INSPECT, Sensitive
+from ..types.values import REDACTED_INSPECT, Sensitive, holds
 
 # Expressions whose value is worth showing at the top level of a block (not resources,
 # definitions or plain literals, whose value is what is written).
@@ -962,7 +962,7 @@ def preview_catalog(program: str, context: PreviewContext, steps: int = 2_000_00
                 params[k] = repr(v)
             if isinstance(v, Unknown) or "⟨unknown: " in params[k]:
                 unknown.append(k)
-            if _holds_sensitive(v):
+            if holds(v, Sensitive):
                 sensitive.append(k)
         ref = f"Class[{_cap(r.title)}]" if r.type_name == "Class" else r.ref
         out.resources.append({"ref": ref, "type": r.type_name, "title": r.title, "container": _container(r),
@@ -972,18 +972,6 @@ def preview_catalog(program: str, context: PreviewContext, steps: int = 2_000_00
             for b in right:
                 out.relationships.append((_ref_text(a), op, _ref_text(b)))
     return out
-
-
-def _holds_sensitive(v, depth: int = 0) -> bool:
-    if isinstance(v, Sensitive):
-        return True
-    if depth > 100:
-        return False
-    if type(v) in (list, tuple):
-        return any(_holds_sensitive(x, depth + 1) for x in v)
-    if type(v) is dict:
-        return any(_holds_sensitive(x, depth + 1) for kv in v.items() for x in kv)
-    return False
 
 
 def _quoted_name(text: str) -> str | None:

@@ -393,6 +393,20 @@ REDACTED = "Sensitive [value redacted]"
 REDACTED_INSPECT = f"#<{REDACTED}>"
 
 
+def holds(v: Any, kind: type, depth: int = 0) -> bool:
+    """Is ``v`` a ``kind``, or an Array or Hash (its keys and values) holding one at any depth
+    (up to 100 levels)?"""
+    if isinstance(v, kind):
+        return True
+    if depth > 100:
+        return False
+    if type(v) in (list, tuple):
+        return any(holds(x, kind, depth + 1) for x in v)
+    if isinstance(v, dict):
+        return any(holds(x, kind, depth + 1) for kv in v.items() for x in kv)
+    return False
+
+
 @dataclass(frozen=True, eq=False)
 class Sensitive:
     """A value whose content must not be shown; identity equality, like Puppet."""
