@@ -17,7 +17,9 @@ from .workspace import environment_root_of, read_text
 
 # Where modules are looked for without --modulepath: the working directory's modules and site
 # folders (a control repository), then Puppet's default base modulepath on Debian.
-DEFAULT_MODULEPATH = ("modules", "site", "/etc/puppet/code/modules", "/usr/share/puppet/modules")
+# Where Debian's Puppet (and the module packages of the corpus) keep modules: $basemodulepath.
+SYSTEM_MODULEPATH = ("/etc/puppet/code/modules", "/usr/share/puppet/modules")
+DEFAULT_MODULEPATH = ("modules", "site", *SYSTEM_MODULEPATH)
 # Manifests loaded for one preview at most (each retry compiles again).
 MAX_LOADS = 60
 # Manifests loaded ahead of the compilation, because a loaded manifest names them: each one

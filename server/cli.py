@@ -632,7 +632,8 @@ def eval_(source: str | None, jsonl: bool, strict: str, strict_variables: bool) 
               help="The node's certname ($trusted['certname']); default: the facts' fqdn, or node.example.com.")
 @click.option("--modulepath", "modulepath", multiple=True, metavar="DIRS",
               help=f"Directories of modules ('{os.pathsep}'-separated, repeatable) where classes and defined "
-                   "types are found; the modules directory of a FILE is added.  Default: ./modules, ./site, "
+                   "types are found; the modules directory of a FILE is added.  Default: the modulepath of the "
+                   "environment's environment.conf (see --environment), then ./modules, ./site, "
                    "/etc/puppet/code/modules, /usr/share/puppet/modules.")
 @click.option("--environment", "environment", default="", metavar="DIR",
               help="The environment (control repository) whose hiera.yaml and data give class parameters "
@@ -665,10 +666,18 @@ def preview(target: str, facts: str, node: str, modulepath: tuple, environment: 
     from .catalog_preview import environment_of, run as run_preview
     from .catalog_preview import modulepath_of
     from .factsfile import load_context
+    if environment and not os.path.isdir(environment):
+        raise click.UsageError(f"--environment: {environment} is not a folder")
+    env = environment or environment_of(os.getcwd()) or (
+        environment_of(os.path.dirname(os.path.abspath(target))) if os.path.isfile(target) else None) or ""
     dirs = [d for entry in modulepath for d in entry.split(os.pathsep) if d]
     if not dirs:
-        from .catalog_preview import DEFAULT_MODULEPATH
-        dirs = [d for d in DEFAULT_MODULEPATH if os.path.isdir(d)]
+        # the environment's modulepath (environment.conf, as the editor and `check` read it),
+        # then the usual places; $basemodulepath is the system's module folders
+        from .catalog_preview import DEFAULT_MODULEPATH, SYSTEM_MODULEPATH
+        from .workspace import modulepath_from_environment
+        dirs = modulepath_from_environment(env, [d for d in SYSTEM_MODULEPATH if os.path.isdir(d)]) if env else []
+        dirs += [d for d in DEFAULT_MODULEPATH if os.path.isdir(d) and d not in dirs]
     ctx, problem = load_context(facts, node, modulepath=dirs + modulepath_of(target), external=external_facts)
     if ctx is None:
         raise click.UsageError(problem or "--facts is empty")
@@ -676,13 +685,10 @@ def preview(target: str, facts: str, node: str, modulepath: tuple, environment: 
         _write_text(f"warning: {problem}", err=True)
     hiera = None
     if not no_hiera:
-        if environment and not os.path.isdir(environment):
-            raise click.UsageError(f"--environment: {environment} is not a folder")
         if hiera_config and not os.path.isfile(hiera_config):
             raise click.UsageError(f"--hiera-config: {hiera_config} is not a file")
         from puppet_ls.language.hiera.convert import convert
         from .workspace import hiera_for_environment
-        env = environment or environment_of(os.getcwd()) or ""
         # no environment: its layer is left out (a folder without hiera.yaml gives none)
         hiera = hiera_for_environment(env or os.devnull, dirs, hiera_config or None, convert)
     res = run_preview(target, ctx, dirs, hiera)

@@ -167,3 +167,21 @@ def test_sensitive_values_are_redacted_unless_asked_for(extra: tuple) -> None:
     assert by_ref["Exec[vault-login]"]["sensitive"] == ["environment"]
     assert by_ref["File[/etc/vault.conf]"]["sensitive"] == ["content"]
     assert ("t0ken" in out) == bool(extra) and ("s3cret" in out) == bool(extra)
+
+
+def test_the_environments_modulepath_is_the_default(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a control repository whose environment.conf names its own module folder, as the editor
+    # and `check` read it; from the repository, or with a file of it from anywhere
+    (tmp_path / "environment.conf").write_text("modulepath = site-modules:$basemodulepath\n")
+    manifests = tmp_path / "site-modules" / "app" / "manifests"
+    manifests.mkdir(parents=True)
+    (manifests / "init.pp").write_text("class app {\n  include app::config\n}\n")
+    (manifests / "config.pp").write_text("class app::config {\n  file { '/etc/app.conf': ensure => file }\n}\n")
+    monkeypatch.chdir(tmp_path)
+    code, out = run("app")
+    assert code == 0 and "File[/etc/app.conf]  (in Class[App::Config])" in out
+    monkeypatch.chdir(REPO)
+    code, out = run(str(manifests / "init.pp"))
+    assert code == 0 and "File[/etc/app.conf]  (in Class[App::Config])" in out
+    code, out = run("app")
+    assert code == 2 and "class app not found" in out
