@@ -290,7 +290,7 @@ class PuppetServer(LanguageServer):
         with the facts file is shown once, and previews go on without facts)."""
         roots = self.roots()
         want = (self.settings.previews_facts, self.settings.previews_node, roots[0] if roots else None,
-                self.settings.previews_external_facts)
+                self.settings.previews_external_facts, self.settings.modulepath)
         cached = self._preview_context
         if cached is not None and cached[0] == want:
             return cached[1]
