@@ -144,7 +144,7 @@ def apply_changes(doc: Document, changes: Sequence, version: int | None,
         if incremental:
             result = reparse(result, start, old_end, piece, tasks=doc.tasks)
         text = new_full
-        lines = LineIndex(text)
+        lines = lines.edited(start, old_end, piece, text)
         codec = PositionCodec(lines, doc.encoding)
     too_large = False
     if not incremental:

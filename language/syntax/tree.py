@@ -334,19 +334,27 @@ class SyntaxNode:
             p = p.parent
 
     def token_at(self, offset: int) -> SyntaxToken | None:
-        """The token that contains ``offset`` (the one starting there when on a boundary)."""
+        """The token that contains ``offset`` (the one starting there when on a boundary).
+        Siblings are skipped by their green widths: only the nodes on the way down and the
+        token found become positioned objects (the editor asks this after every keystroke,
+        and a large file's blocks have thousands of children)."""
         node = self
         while True:
-            found = None
-            for c in node.children_with_tokens():
-                if c.offset <= offset < c.end or (c.offset == offset == c.end and isinstance(c, SyntaxToken) and c.kind == K.EOF):
-                    found = c
-                    break
-            if found is None:
+            off = node.offset
+            kids = node.green.children
+            for i, c in enumerate(kids):
+                if type(c) is tuple:
+                    w = len(c[1])
+                    if off <= offset < off + w or (w == 0 and off == offset and c[0] == K.EOF):
+                        return SyntaxToken(c[0], c[1], off, node, i)
+                else:
+                    w = c.width
+                    if off <= offset < off + w:
+                        node = SyntaxNode(c, off, node, i)
+                        break
+                off += w
+            else:
                 return None
-            if isinstance(found, SyntaxToken):
-                return found
-            node = found
 
     def covering_node(self, start: int, end: int) -> SyntaxNode:
         """The deepest node whose range covers [start, end)."""

@@ -135,6 +135,7 @@ def test_revisions_equal_a_fresh_parse(seed) -> None:
         assert doc.text == expected_text
         fresh = open_document("file:///t.pp", "/t.pp", version, expected_text, UTF16)
         assert doc.result.green == fresh.result.green
+        assert doc.lines.starts == fresh.lines.starts
         assert [(e.offset, e.code) for e in doc.result.errors] == [(e.offset, e.code) for e in fresh.result.errors]
 
 
@@ -154,6 +155,26 @@ def test_semantic_tokens_splice(old, new):
     start, delete, insert = tokens_splice(old, new)
     assert start % 5 == 0 and delete % 5 == 0 and len(insert) % 5 == 0
     assert old[:start] + insert + old[start + delete:] == new
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_semantic_tokens_splice_of_long_arrays(seed):
+    """In arrays longer than the blocks compared at once, the splice is still the smallest
+    one of whole tokens: it starts at the common prefix and ends at the common suffix."""
+    from puppet_ls.server.convert import tokens_splice
+    rng = random.Random(seed)
+    old = [rng.randint(0, 3) for _ in range(5 * rng.randint(0, 900))]
+    new = list(old)
+    for _ in range(rng.randint(0, 3)):
+        at = 5 * rng.randint(0, len(new) // 5)
+        new[at:at + 5 * rng.randint(0, 3)] = [rng.randint(0, 3) for _ in range(5 * rng.randint(0, 3))]
+    start, delete, insert = tokens_splice(old, new)
+    assert old[:start] + insert + old[start + delete:] == new
+    prefix = next((i for i, (a, b) in enumerate(zip(old, new)) if a != b), min(len(old), len(new)))
+    suffix = next((i for i, (a, b) in enumerate(zip(old[::-1], new[::-1])) if a != b), min(len(old), len(new)))
+    suffix = min(suffix, min(len(old), len(new)) - prefix + prefix % 5)
+    assert start == prefix - prefix % 5
+    assert len(old) - start - delete == suffix - suffix % 5
 
 
 # '$a = \'é𝄞\'' then a string over two lines: columns and lengths in each encoding's units,
