@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from ..syntax import ast as A
 from ..syntax import kinds as K
 from ..syntax.parser import ParseResult
-from ..syntax.tree import SyntaxNode, SyntaxToken
+from ..syntax.tree import WIDE, SyntaxNode, SyntaxToken
 from .builtins import BUILTIN_VARIABLES
 
 _DEFINITION_KINDS = {K.CLASS_DEF: "class", K.DEFINE_DEF: "define", K.FUNCTION_DEF: "function",
@@ -293,14 +293,26 @@ class FileModel:
             # children in source order (the stack is LIFO); the green children are read
             # directly: this walk visits every node of the file after each keystroke
             kids: list = []
-            off = node.offset
             units = old is not None and kind in _STATEMENT_PARENTS
             # a definition's parameters are those of its first parameter list
             params = kind in _DEFINITION_KINDS and kind != K.NODE_DEF
-            for i, c in enumerate(node.green.children):
-                if type(c) is tuple:
-                    off += len(c[1])
-                    continue
+            green = node.green
+            children = green.children
+            base = node.offset
+            if len(children) > WIDE:
+                starts = green.starts()
+                positions = [(i, base + starts[i]) for i in green.node_indices()]
+            else:
+                positions = []
+                off = base
+                for i, c in enumerate(children):
+                    if type(c) is tuple:
+                        off += len(c[1])
+                    else:
+                        positions.append((i, off))
+                        off += c.width
+            for i, off in positions:
+                c = children[i]
                 red = SyntaxNode(c, off, node, i)
                 if params and c.kind == K.PARAM_LIST:
                     param_lists.add(red)
@@ -316,7 +328,6 @@ class FileModel:
                         kids.append((None, child_scope, record))
                 else:
                     kids.append((red, child_scope, None))
-                off += c.width
             kids.reverse()
             stack.extend(kids)
         if memo is not None:
