@@ -318,7 +318,11 @@ class FileModel:
                     param_lists.add(red)
                     params = False
                 if units:
-                    context = (kind, i)
+                    # what a statement contributes depends only on its subtree, its enclosing
+                    # scope (given when replayed) and, for a parameter, whether its list is a
+                    # definition's (a lambda's parameters are defined by the lambda); not on
+                    # its index, so statements after an inserted one are still replayed
+                    context = (kind, node in param_lists)
                     entry = old.get(id(c)) if old is not None else None
                     if entry is not None and entry.green is c and entry.context == context:
                         kids.append((red, child_scope, entry))
