@@ -94,8 +94,8 @@ def semantic_tokens(an: Analysis, start: int = 0, end: int | None = None, memo: 
                 # (a statement holding memoised statements is not kept itself: each token is
                 # kept once, by its innermost statement)
                 base = node.offset
-                kept[rec[1]] = (node.green, rec[2], tuple(
-                    (o - base, n, -1 if t in _VARIABLE_TYPES else t, m) for o, n, t, m in out[rec[0]:]))
+                toks = tuple((o - base, n, -1 if t in _VARIABLE_TYPES else t, m) for o, n, t, m in out[rec[0]:])
+                kept[rec[1]] = (node.green, rec[2], toks, any(t < 0 for _, _, t, _ in toks))
             continue
         c = children[i]
         top[1] = i + 1
@@ -112,11 +112,14 @@ def semantic_tokens(an: Analysis, start: int = 0, end: int | None = None, memo: 
                 entry = old.get(key)
                 if entry is not None and entry[0] is c and entry[1] == context:
                     kept[key] = entry
-                    for o, n, t, m in entry[2]:
-                        if t < 0:
-                            variable(off + o, n)
-                        else:
-                            add((off + o, n, t, m))
+                    if entry[3]:
+                        for o, n, t, m in entry[2]:
+                            if t < 0:
+                                variable(off + o, n)
+                            else:
+                                add((off + o, n, t, m))
+                    else:   # no variable to look up again: the tokens as they were, moved
+                        out.extend([(off + o, n, t, m) for o, n, t, m in entry[2]])
                     continue
                 statement = (len(out), key, context, len(kept))
             stack.append([SyntaxNode(c, off, node, i), 0, off, statement])

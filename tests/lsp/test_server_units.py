@@ -195,6 +195,54 @@ def test_semantic_tokens_array(encoding, multiline, data):
     assert semantic_tokens(codec, _TOKENS_TEXT, _TOKENS, multiline) == data
 
 
+def _tokens_reference(codec, text: str, tokens: list, multiline: bool) -> list:
+    """The LSP array computed the slow, obvious way: each piece's position from the codec."""
+    out: list = []
+    prev = (0, 0)
+    for offset, length, ttype, mods in tokens:
+        pieces = [(offset, offset + length)]
+        if not multiline:
+            pieces, s = [], offset
+            while "\n" in text[s:offset + length]:
+                e = text.index("\n", s)
+                pieces.append((s, e))
+                s = e + 1
+            pieces.append((s, offset + length))
+        for s, e in pieces:
+            if e <= s:
+                continue
+            line, char = codec.position(s)
+            size = codec.position(e)[1] - char if not multiline or "\n" not in text[s:e] else \
+                len(text[s:e].encode("utf-16-le")) // 2 if codec.encoding == UTF16 else \
+                len(text[s:e].encode()) if codec.encoding == UTF8 else e - s
+            out += [line - prev[0], char - prev[1] if line == prev[0] else char, size, ttype, mods]
+            prev = (line, char)
+    return out
+
+
+_TOKEN_FILES = ["examples/control-repo/site-modules/profile/manifests/webserver.pp", "tests/editors/demo.pp"]
+
+
+@pytest.mark.parametrize("encoding", [UTF8, UTF16, UTF32])
+@pytest.mark.parametrize("multiline", [False, True])
+@pytest.mark.parametrize("extra", ["", "$s = 'é\n𝄞'\n$h = @(E)\n  x\n  | E\n"])
+def test_semantic_tokens_array_of_files(encoding, multiline, extra):
+    """Whole files (ASCII ones, which take the shortcut for a token on its line, and with a
+    non-ASCII multi-line string) give the array that each piece's position gives."""
+    from pathlib import Path
+
+    from puppet_ls.language.check import analyze
+    from puppet_ls.language.ide.semantic_tokens import semantic_tokens as classify
+    from puppet_ls.language.syntax import parse
+    from puppet_ls.server.convert import semantic_tokens
+    root = Path(__file__).resolve().parents[2]
+    for name in _TOKEN_FILES:
+        text = (root / name).read_text(encoding="utf-8") + extra
+        codec = PositionCodec(LineIndex(text), encoding)
+        tokens = classify(analyze(parse(text)))
+        assert semantic_tokens(codec, text, tokens, multiline) == _tokens_reference(codec, text, tokens, multiline)
+
+
 def test_workspace_rounds_continue_where_they_stopped(monkeypatch) -> None:
     """A round that runs out of time reports what it checked; the next starts at the first file
     it left, so every file is reported in turn (at least one file a round)."""
