@@ -173,17 +173,8 @@ def semantic_tokens(codec: PositionCodec, text: str, tokens: list, multiline: bo
     prev_line = prev_char = 0
     line = 0
     last = len(starts) - 1
-    # the start of the line after the current one (past the text on the last line)
-    nxt = starts[1] if last > 0 else len(text) + 1
     for offset, length, ttype, mods in tokens:
         end = offset + length
-        if plain and offset < nxt and (end < nxt or multiline) and offset >= starts[line]:
-            # the common case: a token on the current line of an ASCII text
-            if length > 0:
-                char = offset - starts[line]
-                extend((line - prev_line, char - prev_char if line == prev_line else char, length, ttype, mods))
-                prev_line, prev_char = line, char
-            continue
         s = offset
         while True:
             while line < last and starts[line + 1] <= s:
@@ -207,7 +198,6 @@ def semantic_tokens(codec: PositionCodec, text: str, tokens: list, multiline: bo
             if e >= end:
                 break
             s = e + 1
-        nxt = starts[line + 1] if line < last else len(text) + 1
     return data
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..check.analysis import Analysis
 from ..knowledge.functions import function as builtin_function
 from ..syntax import kinds as K
-from ..syntax.tree import SyntaxNode, SyntaxToken
+from ..syntax.tree import WIDE, SyntaxNode, SyntaxToken
 from ..types.type_docs import CATALOGUE
 
 TOKEN_TYPES = ["namespace", "type", "class", "parameter", "variable", "property", "enumMember",
@@ -39,11 +39,15 @@ class TokenMemo:
     (the same green node), and such a statement's tokens are classified the same way again,
     apart from its variables (the analysis decides those, and they are looked up again).
     Only the entries the last call used are kept; entries are matched by identity, so a
-    memo used by two revisions at once can be stale but never wrong."""
-    __slots__ = ("entries",)
+    memo used by two revisions at once can be stale but never wrong.  ``runs`` keeps the
+    comments of a long run of leading trivia (a definition's documentation comment, which is
+    the definition's own first children and so walked again after each edit of its body),
+    matched by the run's tokens themselves."""
+    __slots__ = ("entries", "runs")
 
     def __init__(self) -> None:
         self.entries: dict = {}
+        self.runs: dict = {}
 
 
 _VARIABLE_TYPES = frozenset({_T["variable"], _T["parameter"]})
@@ -83,11 +87,20 @@ def semantic_tokens(an: Analysis, start: int = 0, end: int | None = None, memo: 
     # (where its tokens start in ``out``, memo key, context, memo entries so far) for a
     # statement being memoised].
     root = an.result.root
+    runs = memo.runs if old is not None and memo is not None else None
+    kept_runs: dict = {}
     stack: list = [[root, 0, root.offset, None]]
     while stack:
         top = stack[-1]
         node, i, off, rec = top
         children = node.green.children
+        if i == 0 and runs is not None and len(children) > WIDE:
+            lead = node.green.leading_trivia()
+            if lead > WIDE:
+                _leading_comments(children, lead, off, runs, kept_runs, out)
+                top[1] = lead
+                top[2] = off + node.green.starts()[lead]
+                continue
         if i >= len(children):
             stack.pop()
             if rec is not None and len(kept) == rec[3]:
@@ -153,7 +166,27 @@ def semantic_tokens(an: Analysis, start: int = 0, end: int | None = None, memo: 
             add((off, n, _T["operator"], 0))
     if old is not None and memo is not None:
         memo.entries = kept
+        memo.runs = kept_runs
     return out
+
+
+def _leading_comments(children, lead: int, off: int, runs: dict, kept: dict, out: list) -> None:
+    """Add the tokens of ``children[:lead]``, a run of trivia starting at ``off``: of trivia,
+    only comments are tokens (the walk's other kinds skip or do not match trivia)."""
+    first = children[0]
+    found = runs.get(id(first))
+    run = children[:lead]
+    if found is None or found[0] is not first or found[1] != run:
+        rel = []
+        o = 0
+        for k, text in run:
+            if k in _COMMENTS and text:
+                rel.append((o, len(text)))
+            o += len(text)
+        found = (first, run, rel)
+    kept[id(first)] = found
+    comment = _T["comment"]
+    out.extend([(off + o, n, comment, 0) for o, n in found[2]])
 
 
 def _name(tok, add, n: int) -> None:
