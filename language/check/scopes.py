@@ -11,9 +11,9 @@ when deciding whether a name is defined (a later assignment still defines it), b
 resolves to the closest assignment before it when there is one.
 
 In an editor the model is built again after every keystroke: with a ``ModelMemo``, each
-innermost statement the edit did not touch (the incremental reparse shares its green node)
-contributes what it contributed to the last model, moved to its new offset and enclosing scope,
-without being walked again; every reference is still resolved again.
+statement the edit did not touch (the incremental reparse shares its green node) contributes
+what it contributed to the last model, moved to its new offset and enclosing scope, without
+being walked again; every reference is still resolved again.
 """
 from __future__ import annotations
 
@@ -150,8 +150,8 @@ _STATEMENT_PARENTS = frozenset({K.BLOCK, K.SOURCE_FILE, K.PARAM_LIST})
 
 
 class ModelMemo:
-    """What a document's last model found in each of its innermost statements, kept between
-    revisions: an incremental reparse shares every statement an edit did not touch (the same
+    """What a document's last model found in its statements, kept between revisions (see
+    ``FileModel._close`` for which): an incremental reparse shares every statement an edit did not touch (the same
     green node), and such a statement contributes the same scopes, definitions, references,
     named things, calls, resources and type references again, only at its new offset and in
     its new enclosing scope.  Entries are position-free (offsets from the statement's start,
