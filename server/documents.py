@@ -17,6 +17,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from puppet_ls.language.ide.diagnostics import parse_for_path
 from puppet_ls.language.ide.filekinds import EPP, document_kind, is_puppet
@@ -24,6 +25,9 @@ from puppet_ls.language.ide.semantic_tokens import TokenMemo
 from puppet_ls.language.syntax import reparse
 from puppet_ls.language.syntax.lines import LineIndex
 from puppet_ls.language.syntax.parser import ParseResult
+
+if TYPE_CHECKING:
+    from puppet_ls.language.check import ModelMemo
 
 # Used when no limit is given (the setting's default).
 DEFAULT_MAX_SIZE = 524_288
@@ -37,6 +41,12 @@ def is_puppet_document(language_id: str, path: str) -> bool:
     are ``language/ide/filekinds.py``'s, which ``check`` follows too."""
     # no language at all from a client says nothing: only the file name can make it Puppet
     return is_puppet(document_kind(path, language_id or "none"))
+
+
+def _model_memo() -> ModelMemo:
+    """What each analysis of a document lends the next (its revisions share one)."""
+    from puppet_ls.language.check import ModelMemo   # the checker is imported when first used
+    return ModelMemo()
 
 
 # Reparsing piecewise beyond this many changes in one notification costs more than parsing once.
@@ -57,6 +67,7 @@ class Document:
     cache: dict = field(default_factory=dict, repr=False)   # per-revision results (e.g. diagnostics)
     too_large: bool = False                                  # above the size limit: not parsed
     kind: str = ""                                           # filekinds.PUPPET or EPP ("": from the path)
+    model_memo: ModelMemo = field(default_factory=_model_memo, repr=False)   # shared by its revisions
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @property
@@ -79,7 +90,7 @@ class Document:
         with self._lock:
             if self._analysis is None or self._analysis_key != key:
                 from puppet_ls.language.check import analyze
-                self._analysis = analyze(self.result, env)
+                self._analysis = analyze(self.result, env, self.model_memo)
                 self._analysis_key = key
             return self._analysis
 
@@ -144,13 +155,13 @@ def apply_changes(doc: Document, changes: Sequence, version: int | None,
         if incremental:
             result = reparse(result, start, old_end, piece, tasks=doc.tasks)
         text = new_full
-        lines = LineIndex(text)
+        lines = lines.edited(start, old_end, piece, text)
         codec = PositionCodec(lines, doc.encoding)
     too_large = False
     if not incremental:
         result, too_large = _parse(text, doc.path, max_size, doc.is_epp)
     return Document(doc.uri, doc.path, version, text, result, lines, doc.encoding, too_large=too_large,
-                    kind=doc.kind)
+                    kind=doc.kind, model_memo=doc.model_memo)
 
 
 class SemanticTokensCache:

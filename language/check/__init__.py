@@ -13,11 +13,14 @@ from __future__ import annotations
 
 from .analysis import NOT_CONST, Analysis
 from .env import EMPTY, Entity, Environment, ParamSig
+from .scopes import FileModel, ModelMemo
 
 
-def analyze(result, env: Environment | None = None) -> Analysis:
-    """The semantic model, type inference and constants of one parsed file."""
-    return Analysis(result, env)
+def analyze(result, env: Environment | None = None, memo: ModelMemo | None = None) -> Analysis:
+    """The semantic model, type inference and constants of one parsed file; with the ``memo``
+    of a document's previous revision, the statements its edit did not touch are not walked
+    again (see ``scopes.ModelMemo``)."""
+    return Analysis(result, env, FileModel(result, memo) if memo is not None else None)
 
 
 def static_diagnostics(result, env: Environment | None = None, analysis: Analysis | None = None) -> list:
@@ -27,4 +30,4 @@ def static_diagnostics(result, env: Environment | None = None, analysis: Analysi
 
 
 __all__ = ["analyze", "static_diagnostics", "Analysis", "Environment", "EMPTY", "Entity",
-           "ParamSig", "NOT_CONST"]
+           "ParamSig", "NOT_CONST", "ModelMemo"]

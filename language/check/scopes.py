@@ -9,6 +9,11 @@ it inherits from), whatever their nesting in the text; lambdas open a scope insi
 are written in; ``if``/``case``/``unless`` bodies open none.  Order of assignment is ignored
 when deciding whether a name is defined (a later assignment still defines it), but a reference
 resolves to the closest assignment before it when there is one.
+
+In an editor the model is built again after every keystroke: with a ``ModelMemo``, each
+statement the edit did not touch (the incremental reparse shares its green node) contributes
+what it contributed to the last model, moved to its new offset and enclosing scope, without
+being walked again; every reference is still resolved again.
 """
 from __future__ import annotations
 
@@ -18,7 +23,7 @@ from dataclasses import dataclass, field
 from ..syntax import ast as A
 from ..syntax import kinds as K
 from ..syntax.parser import ParseResult
-from ..syntax.tree import SyntaxNode, SyntaxToken
+from ..syntax.tree import WIDE, SyntaxNode, SyntaxToken
 from .builtins import BUILTIN_VARIABLES
 
 _DEFINITION_KINDS = {K.CLASS_DEF: "class", K.DEFINE_DEF: "define", K.FUNCTION_DEF: "function",
@@ -139,10 +144,55 @@ class ResourceSite:
     scope: Scope
 
 
+# The units a memo keeps (as the semantic tokens' memo does): statements, and the parameters of
+# a (long) parameter list.
+_STATEMENT_PARENTS = frozenset({K.BLOCK, K.SOURCE_FILE, K.PARAM_LIST})
+
+
+class ModelMemo:
+    """What a document's last model found in its statements, kept between revisions (see
+    ``FileModel._close`` for which): an incremental reparse shares every statement an edit did not touch (the same
+    green node), and such a statement contributes the same scopes, definitions, references,
+    named things, calls, resources and type references again, only at its new offset and in
+    its new enclosing scope.  Entries are position-free (offsets from the statement's start,
+    nodes as steps down from it) and matched by identity, so a memo used by two revisions at
+    once can be stale but never wrong; only the entries the last model used are kept."""
+    __slots__ = ("entries",)
+
+    def __init__(self) -> None:
+        self.entries: dict = {}
+
+
+class _Segment:
+    """One statement's contribution to a model, relative to the statement: ``nodes`` are
+    (parent, child index, offset from the statement) of the nodes its items hold, each parent
+    numbered as 0 for the statement itself and k for ``nodes[k - 1]``; a scope is -1 for the
+    one enclosing the statement, -2 for the file's top scope, k for the statement's k-th own
+    scope; offsets are from the statement's start."""
+    __slots__ = ("green", "context", "nodes", "scopes", "definitions", "references", "named",
+                 "calls", "type_refs", "resources")
+
+    def __init__(self, green, context: tuple) -> None:
+        self.green = green
+        self.context = context
+        self.nodes: list = []
+        self.scopes: list = []
+        self.definitions: list = []
+        self.references: list = []
+        self.named: list = []
+        self.calls: list = []
+        self.type_refs: list = []
+        self.resources: list = []
+
+
+class _NotLocal(Exception):
+    """An item of a statement refers to a node or scope outside it: the statement is not kept."""
+
+
 class FileModel:
     """Everything the checker and the editor features need to know about one parsed file."""
 
-    def __init__(self, result: ParseResult):
+    def __init__(self, result: ParseResult, memo: ModelMemo | None = None):
         self.result = result
         self.text = result.text
         root = result.root
@@ -155,7 +205,13 @@ class FileModel:
         self.calls: list[CallSite] = []
         self.type_refs: list[TypeRefSite] = []
         self.resources: list[ResourceSite] = []
-        self._walk(root)
+        self._walk(root, memo)
+        # what each scope holds, in the order of the walk (replayed statements included)
+        for sc in self.scopes[1:]:
+            if sc.parent is not None:
+                sc.parent.children.append(sc)
+        for d in self.definitions:
+            d.scope.variables.setdefault(d.name, []).append(d)
         self._classes = {n.name.lstrip(":"): n for n in self.named if n.kind == "class"}
         for ref in self.references:
             self._resolve(ref)
@@ -163,11 +219,30 @@ class FileModel:
         self._def_starts = [d.offset for d in self.definitions]
 
     # ---- building ------------------------------------------------------------------------
-    def _walk(self, root: SyntaxNode) -> None:
+    def _walk(self, root: SyntaxNode, memo: ModelMemo | None) -> None:
         targets: set = set()        # offsets of VARIABLE tokens that are assignment targets
-        stack: list = [(root, self.top)]
+        param_lists: set = set()    # the parameter lists of definitions (not lambdas)
+        old = memo.entries if memo is not None else None
+        kept: dict = {}
+        self._replayed = 0
+        # a frame: (node, its scope, None) to walk; (node, scope, _Segment) to replay; a
+        # memoised statement is walked as (node, scope, record) and closed by (None, scope,
+        # the same record) once its subtree is done: record = [green, context, node, scope,
+        # the lists' lengths at its start, how many statements were replayed before it]
+        stack: list = [(root, self.top, None)]
         while stack:
-            node, scope = stack.pop()
+            node, scope, rec = stack.pop()
+            if rec is not None:
+                if node is None:
+                    self._close(rec, kept)
+                    continue
+                if type(rec) is _Segment:
+                    self._replay(rec, node, scope)
+                    kept[id(rec.green)] = rec
+                    self._replayed += 1
+                    continue
+                rec.append(self._lengths())
+                rec.append(self._replayed)
             kind = node.kind
             child_scope = scope
             if kind in _DEFINITION_KINDS:
@@ -185,6 +260,9 @@ class FileModel:
                 rng = name_node.range if name_node is not None else node.range
                 if t.name:
                     self.named.append(Named("type_alias", t.name, node, rng[0], rng[1]))
+            elif kind == K.PARAM:
+                if node.parent in param_lists:
+                    self._define_param(A.Param(node), "parameter", scope)
             elif kind == K.ASSIGNMENT:
                 self._assignment(node, scope, targets)
             elif kind == K.VARIABLE_EXPR:
@@ -214,21 +292,163 @@ class FileModel:
                     self.type_refs.append(TypeRefSite(tok.text, tok.offset, tok.end, node))
             # children in source order (the stack is LIFO); the green children are read
             # directly: this walk visits every node of the file after each keystroke
-            kids = []
-            off = node.offset
-            for i, c in enumerate(node.green.children):
-                if type(c) is tuple:
-                    off += len(c[1])
+            kids: list = []
+            units = old is not None and kind in _STATEMENT_PARENTS
+            # a definition's parameters are those of its first parameter list
+            params = kind in _DEFINITION_KINDS and kind != K.NODE_DEF
+            green = node.green
+            children = green.children
+            base = node.offset
+            if len(children) > WIDE:
+                starts = green.starts()
+                positions = [(i, base + starts[i]) for i in green.node_indices()]
+            else:
+                positions = []
+                off = base
+                for i, c in enumerate(children):
+                    if type(c) is tuple:
+                        off += len(c[1])
+                    else:
+                        positions.append((i, off))
+                        off += c.width
+            for i, off in positions:
+                c = children[i]
+                red = SyntaxNode(c, off, node, i)
+                if params and c.kind == K.PARAM_LIST:
+                    param_lists.add(red)
+                    params = False
+                if units:
+                    # what a statement contributes depends only on its subtree, its enclosing
+                    # scope (given when replayed) and, for a parameter, whether its list is a
+                    # definition's (a lambda's parameters are defined by the lambda); not on
+                    # its index, so statements after an inserted one are still replayed
+                    context = (kind, node in param_lists)
+                    entry = old.get(id(c)) if old is not None else None
+                    if entry is not None and entry.green is c and entry.context == context:
+                        kids.append((red, child_scope, entry))
+                    else:
+                        record = [c, context, red, child_scope]
+                        kids.append((red, child_scope, record))
+                        kids.append((None, child_scope, record))
                 else:
-                    kids.append((SyntaxNode(c, off, node, i), child_scope))
-                    off += c.width
+                    kids.append((red, child_scope, None))
             kids.reverse()
             stack.extend(kids)
+        if memo is not None:
+            memo.entries = kept
+
+    def _lengths(self) -> tuple:
+        return (len(self.scopes), len(self.definitions), len(self.references), len(self.named),
+                len(self.calls), len(self.type_refs), len(self.resources))
+
+    def _close(self, record: list, kept: dict) -> None:
+        """Keep what the statement of ``record`` contributed, unless it holds a statement that
+        was replayed: the statements around an edit are walked again after each keystroke, and
+        keeping them would copy most of the file each time (a statement walked whole is kept
+        with the statements inside it, so that an edit elsewhere replays it at once)."""
+        green, context, red, outer, starts, replayed_before = record
+        if self._replayed != replayed_before:
+            return
+        try:
+            kept[id(green)] = self._segment(green, context, red, outer, starts)
+        except _NotLocal:
+            pass
+
+    def _segment(self, green, context: tuple, red: SyntaxNode, outer: Scope, starts: tuple) -> _Segment:
+        seg = _Segment(green, context)
+        base = red.offset
+        numbers = {id(red): 0}
+        nodes = seg.nodes
+
+        def number(n: SyntaxNode) -> int:
+            k = numbers.get(id(n))
+            if k is not None:
+                return k
+            chain = []
+            while k is None:
+                chain.append(n)
+                parent = n.parent
+                if parent is None:
+                    raise _NotLocal
+                n = parent
+                k = numbers.get(id(n))
+            for x in reversed(chain):
+                nodes.append((k, x.index, x.offset - base))
+                k = len(nodes)
+                numbers[id(x)] = k
+            return k
+
+        s0, d0, r0, n0, c0, t0, x0 = starts
+        own = {id(sc): k for k, sc in enumerate(self.scopes[s0:])}
+        top = self.top
+
+        def scope_number(sc: Scope | None) -> int | None:
+            if sc is None:
+                return None
+            if sc is outer:
+                return -1
+            if sc is top:
+                return -2
+            k = own.get(id(sc))
+            if k is None:
+                raise _NotLocal
+            return k
+
+        for sc in self.scopes[s0:]:
+            seg.scopes.append((sc.kind, sc.name, number(sc.node), scope_number(sc.parent),
+                               sc.start - base, sc.end - base, sc.parent_class))
+        for d in self.definitions[d0:]:
+            seg.definitions.append((d.name, d.kind, d.offset - base, d.end - base,
+                                    scope_number(d.scope), number(d.node), d.index))
+        for r in self.references[r0:]:
+            seg.references.append((r.name, r.offset - base, r.end - base, scope_number(r.scope),
+                                   None if r.node is None else number(r.node)))
+        for n in self.named[n0:]:
+            seg.named.append((n.kind, n.name, number(n.node), n.offset - base, n.end - base,
+                              scope_number(n.scope)))
+        for c in self.calls[c0:]:
+            seg.calls.append((c.name, c.offset - base, c.end - base, number(c.node), c.form,
+                              scope_number(c.scope)))
+        for t in self.type_refs[t0:]:
+            seg.type_refs.append((t.name, t.offset - base, t.end - base, number(t.node)))
+        for x in self.resources[x0:]:
+            seg.resources.append((x.type_name, x.offset - base, x.end - base, number(x.node),
+                                  scope_number(x.scope)))
+        return seg
+
+    def _replay(self, seg: _Segment, red: SyntaxNode, outer: Scope) -> None:
+        """Add what the statement ``red`` contributed when ``seg`` was made, moved to its
+        offset now and to the scope ``outer`` that now encloses it."""
+        base = red.offset
+        reds = [red]
+        for k, i, o in seg.nodes:
+            parent = reds[k]
+            reds.append(SyntaxNode(parent.green.children[i], base + o, parent, i))
+        own: list = []
+        top = self.top
+
+        def scope(k):
+            return None if k is None else outer if k == -1 else top if k == -2 else own[k]
+
+        for kind, name, nk, pk, start, end, parent_class in seg.scopes:
+            own.append(Scope(kind, name, reds[nk], scope(pk), base + start, base + end, parent_class))
+        self.scopes += own
+        self.definitions += [Definition(name, kind, base + o, base + e, scope(sk), reds[nk], index)
+                             for name, kind, o, e, sk, nk, index in seg.definitions]
+        self.references += [Reference(name, base + o, base + e, scope(sk), None if nk is None else reds[nk])
+                            for name, o, e, sk, nk in seg.references]
+        self.named += [Named(kind, name, reds[nk], base + o, base + e, scope(sk))
+                       for kind, name, nk, o, e, sk in seg.named]
+        self.calls += [CallSite(name, base + o, base + e, reds[nk], form, scope(sk))
+                       for name, o, e, nk, form, sk in seg.calls]
+        self.type_refs += [TypeRefSite(name, base + o, base + e, reds[nk])
+                           for name, o, e, nk in seg.type_refs]
+        self.resources += [ResourceSite(name, base + o, base + e, reds[nk], scope(sk))
+                           for name, o, e, nk, sk in seg.resources]
 
     def _open_scope(self, kind: str, name: str, node: SyntaxNode, parent: Scope) -> Scope:
         start, end = node.range
         s = Scope(kind, name, node, parent, start, end)
-        parent.children.append(s)
         self.scopes.append(s)
         return s
 
@@ -249,9 +469,7 @@ class FileModel:
         s.parent = self.top
         if isinstance(d, A.ClassDef):
             s.parent_class = (d.parent_name() or "").lstrip(":")
-        if isinstance(d, A.Definition):
-            for p in d.params():
-                self._define_param(p, "parameter", s)
+        # (its parameters are defined when the walk reaches them: see _walk)
         self.named.append(Named(what, name, node, rng[0], rng[1], s))
         return s
 
@@ -259,9 +477,7 @@ class FileModel:
         tok = p.name_token
         if tok is None:
             return
-        d = Definition(p.name, kind, tok.offset, tok.end, scope, p.syntax)
-        scope.variables.setdefault(p.name, []).append(d)
-        self.definitions.append(d)
+        self.definitions.append(Definition(p.name, kind, tok.offset, tok.end, scope, p.syntax))
 
     def _assignment(self, node: SyntaxNode, scope: Scope, targets: set) -> None:
         a = A.Assignment(node)
@@ -283,9 +499,7 @@ class FileModel:
             name = v.name
             if "::" in name or not name or name[0].isdigit():
                 continue   # illegal targets (validation reports them)
-            d = Definition(name, "variable", tok.offset, tok.end, scope, node, index)
-            scope.variables.setdefault(name, []).append(d)
-            self.definitions.append(d)
+            self.definitions.append(Definition(name, "variable", tok.offset, tok.end, scope, node, index))
 
     def _call(self, node: SyntaxNode, kind: str, scope: Scope) -> None:
         if kind == K.CALL_EXPR:

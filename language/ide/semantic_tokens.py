@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..check.analysis import Analysis
 from ..knowledge.functions import function as builtin_function
 from ..syntax import kinds as K
-from ..syntax.tree import SyntaxNode, SyntaxToken
+from ..syntax.tree import WIDE, SyntaxNode, SyntaxToken
 from ..types.type_docs import CATALOGUE
 
 TOKEN_TYPES = ["namespace", "type", "class", "parameter", "variable", "property", "enumMember",
@@ -39,11 +39,15 @@ class TokenMemo:
     (the same green node), and such a statement's tokens are classified the same way again,
     apart from its variables (the analysis decides those, and they are looked up again).
     Only the entries the last call used are kept; entries are matched by identity, so a
-    memo used by two revisions at once can be stale but never wrong."""
-    __slots__ = ("entries",)
+    memo used by two revisions at once can be stale but never wrong.  ``runs`` keeps the
+    comments of a long run of leading trivia (a definition's documentation comment, which is
+    the definition's own first children and so walked again after each edit of its body),
+    matched by the run's tokens themselves."""
+    __slots__ = ("entries", "runs")
 
     def __init__(self) -> None:
         self.entries: dict = {}
+        self.runs: dict = {}
 
 
 _VARIABLE_TYPES = frozenset({_T["variable"], _T["parameter"]})
@@ -83,19 +87,28 @@ def semantic_tokens(an: Analysis, start: int = 0, end: int | None = None, memo: 
     # (where its tokens start in ``out``, memo key, context, memo entries so far) for a
     # statement being memoised].
     root = an.result.root
+    runs = memo.runs if old is not None and memo is not None else None
+    kept_runs: dict = {}
     stack: list = [[root, 0, root.offset, None]]
     while stack:
         top = stack[-1]
         node, i, off, rec = top
         children = node.green.children
+        if i == 0 and runs is not None and len(children) > WIDE:
+            lead = node.green.leading_trivia()
+            if lead > WIDE:
+                _leading_comments(children, lead, off, runs, kept_runs, out)
+                top[1] = lead
+                top[2] = off + node.green.starts()[lead]
+                continue
         if i >= len(children):
             stack.pop()
             if rec is not None and len(kept) == rec[3]:
                 # (a statement holding memoised statements is not kept itself: each token is
                 # kept once, by its innermost statement)
                 base = node.offset
-                kept[rec[1]] = (node.green, rec[2], tuple(
-                    (o - base, n, -1 if t in _VARIABLE_TYPES else t, m) for o, n, t, m in out[rec[0]:]))
+                toks = tuple((o - base, n, -1 if t in _VARIABLE_TYPES else t, m) for o, n, t, m in out[rec[0]:])
+                kept[rec[1]] = (node.green, rec[2], toks, any(t < 0 for _, _, t, _ in toks))
             continue
         c = children[i]
         top[1] = i + 1
@@ -112,11 +125,14 @@ def semantic_tokens(an: Analysis, start: int = 0, end: int | None = None, memo: 
                 entry = old.get(key)
                 if entry is not None and entry[0] is c and entry[1] == context:
                     kept[key] = entry
-                    for o, n, t, m in entry[2]:
-                        if t < 0:
-                            variable(off + o, n)
-                        else:
-                            add((off + o, n, t, m))
+                    if entry[3]:
+                        for o, n, t, m in entry[2]:
+                            if t < 0:
+                                variable(off + o, n)
+                            else:
+                                add((off + o, n, t, m))
+                    else:   # no variable to look up again: the tokens as they were, moved
+                        out.extend([(off + o, n, t, m) for o, n, t, m in entry[2]])
                     continue
                 statement = (len(out), key, context, len(kept))
             stack.append([SyntaxNode(c, off, node, i), 0, off, statement])
@@ -150,7 +166,27 @@ def semantic_tokens(an: Analysis, start: int = 0, end: int | None = None, memo: 
             add((off, n, _T["operator"], 0))
     if old is not None and memo is not None:
         memo.entries = kept
+        memo.runs = kept_runs
     return out
+
+
+def _leading_comments(children, lead: int, off: int, runs: dict, kept: dict, out: list) -> None:
+    """Add the tokens of ``children[:lead]``, a run of trivia starting at ``off``: of trivia,
+    only comments are tokens (the walk's other kinds skip or do not match trivia)."""
+    first = children[0]
+    found = runs.get(id(first))
+    run = children[:lead]
+    if found is None or found[0] is not first or found[1] != run:
+        rel = []
+        o = 0
+        for k, text in run:
+            if k in _COMMENTS and text:
+                rel.append((o, len(text)))
+            o += len(text)
+        found = (first, run, rel)
+    kept[id(first)] = found
+    comment = _T["comment"]
+    out.extend([(off + o, n, comment, 0) for o, n in found[2]])
 
 
 def _name(tok, add, n: int) -> None:

@@ -41,26 +41,9 @@ def _reversed_tokens(node: SyntaxNode) -> Iterator[SyntaxToken]:
 
 
 def token_at(root: SyntaxNode, offset: int) -> SyntaxToken | None:
-    """The token containing ``offset`` (the one starting there on a boundary), like
-    ``SyntaxNode.token_at`` but skipping siblings by their green widths, without building a
-    red node for each: on a 3,000-line file this is ten times faster."""
-    node = root
-    while True:
-        off = node.offset
-        found = None
-        kids = node.green.children
-        for i, c in enumerate(kids):
-            w = len(c[1]) if type(c) is tuple else c.width
-            if off <= offset < off + w or (w == 0 and off == offset and type(c) is tuple and c[0] == K.EOF):
-                found = (i, c, off)
-                break
-            off += w
-        if found is None:
-            return None
-        i, c, off = found
-        if type(c) is tuple:
-            return SyntaxToken(c[0], c[1], off, node, i)
-        node = SyntaxNode(c, off, node, i)
+    """The token containing ``offset`` (the one starting there on a boundary): the tree's
+    own ``token_at``, which skips siblings by their green widths."""
+    return root.token_at(offset)
 
 
 def tokens_before(root: SyntaxNode, offset: int, significant: bool = True) -> Iterator[SyntaxToken]:

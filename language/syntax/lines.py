@@ -19,6 +19,27 @@ class LineIndex:
             i = find("\n", i + 1)
         self.starts = starts
 
+    def edited(self, start: int, old_end: int, piece: str, text: str) -> LineIndex:
+        """The index of ``text``, which is this index's text with [start, old_end) replaced
+        by ``piece``: the line starts before the edit are kept, those after it moved, and only
+        ``piece`` is searched for line ends (an editor sends one per keystroke, and finding
+        every line end of a large file again costs more than the keystroke's reparse)."""
+        starts = self.starts
+        i = bisect.bisect_right(starts, start)
+        j = bisect.bisect_right(starts, old_end, i)
+        delta = len(piece) - (old_end - start)
+        new = starts[:i]
+        find = piece.find
+        k = find("\n")
+        while k >= 0:
+            new.append(start + k + 1)
+            k = find("\n", k + 1)
+        new += [s + delta for s in starts[j:]] if delta else starts[j:]
+        out = LineIndex.__new__(LineIndex)
+        out.text = text
+        out.starts = new
+        return out
+
     def position(self, offset: int) -> tuple[int, int]:
         offset = max(0, min(offset, len(self.text)))
         line = bisect.bisect_right(self.starts, offset) - 1

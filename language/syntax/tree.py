@@ -11,6 +11,7 @@ Concatenating the texts of all tokens of the root gives back the source exactly.
 """
 from __future__ import annotations
 
+import bisect
 import operator
 from collections.abc import Callable, Iterator
 
@@ -19,14 +20,65 @@ from . import kinds as K
 _TRIVIA = K.TRIVIA
 
 
+# A node with more children than this keeps where each starts (``GreenNode.starts``), so that
+# finding the child at an offset or the child nodes among its tokens costs no pass over them.
+WIDE = 64
+
+
 class GreenNode:
-    __slots__ = ("kind", "children", "_width", "_height")
+    __slots__ = ("kind", "children", "_width", "_height", "_starts", "_nodes", "_lead")
 
     def __init__(self, kind: str, children):
         self.kind = kind
         self.children = children
         self._width = -1
         self._height = -1
+        self._starts: list[int] | None = None
+        self._nodes: list[int] | None = None
+        self._lead = -1
+
+    def starts(self) -> list[int]:
+        """Where each child starts, from the node's start (and the node's width last); made
+        when first asked, so a node an edit did not touch (shared by the revisions of a
+        document) keeps them.  Asked of ``WIDE`` nodes only: a definition whose documentation
+        comment is thousands of trivia tokens, a block of hundreds of statements."""
+        found = self._starts
+        if found is not None:
+            return found
+        starts = [0]
+        nodes = []
+        off = 0
+        lead = -1
+        for i, c in enumerate(self.children):
+            if type(c) is tuple:
+                off += len(c[1])
+                if lead < 0 and c[0] not in _TRIVIA:
+                    lead = i
+            else:
+                nodes.append(i)
+                off += c.width
+                if lead < 0:
+                    lead = i
+            starts.append(off)
+        self._nodes = nodes
+        self._lead = lead if lead >= 0 else len(self.children)
+        self._starts = starts
+        return starts
+
+    def leading_trivia(self) -> int:
+        """How many children before the first that is not a trivia token (see ``starts``)."""
+        if self._starts is None:
+            self.starts()
+        return self._lead
+
+    def node_indices(self) -> list[int]:
+        """The indices of the children that are nodes (see ``starts``)."""
+        nodes = self._nodes
+        if nodes is None:
+            self.starts()
+            nodes = self._nodes
+            assert nodes is not None
+        return nodes
 
     @property
     def height(self) -> int:
@@ -196,6 +248,12 @@ class SyntaxNode:
                 off += c.width
 
     def children(self) -> Iterator[SyntaxNode]:
+        green = self.green
+        if len(green.children) > WIDE:
+            starts = green.starts()
+            for i in green.node_indices():
+                yield SyntaxNode(green.children[i], self.offset + starts[i], self, i)
+            return
         off = self.offset
         for i, c in enumerate(self.green.children):
             if type(c) is tuple:
@@ -218,7 +276,12 @@ class SyntaxNode:
 
     def significant_tokens(self) -> Iterator[SyntaxToken]:
         off = self.offset
-        for i, c in enumerate(self.green.children):
+        green = self.green
+        skip = 0
+        if len(green.children) > WIDE:
+            skip = green.leading_trivia()
+            off += green.starts()[skip]
+        for i, c in enumerate(green.children[skip:] if skip else green.children, skip):
             if type(c) is tuple:
                 if c[0] not in _TRIVIA:
                     yield SyntaxToken(c[0], c[1], off, self, i)
@@ -260,7 +323,12 @@ class SyntaxNode:
         the answer are made into positioned objects: node ranges ask this of most nodes, which
         made it a hot path of validation and the checks."""
         off = self.offset
-        for i, c in enumerate(self.green.children):
+        green = self.green
+        skip = 0
+        if significant and len(green.children) > WIDE:
+            skip = green.leading_trivia()
+            off += green.starts()[skip]
+        for i, c in enumerate(green.children[skip:] if skip else green.children, skip):
             if type(c) is tuple:
                 if not significant or c[0] not in _TRIVIA:
                     return SyntaxToken(c[0], c[1], off, self, i)
@@ -312,6 +380,14 @@ class SyntaxNode:
 
     def child(self, kind: str) -> SyntaxNode | None:
         # only the match is made into a positioned node (the AST views ask this a lot)
+        green = self.green
+        if len(green.children) > WIDE:
+            starts = green.starts()
+            for i in green.node_indices():
+                c = green.children[i]
+                if c.kind == kind:
+                    return SyntaxNode(c, self.offset + starts[i], self, i)
+            return None
         off = self.offset
         for i, c in enumerate(self.green.children):
             if type(c) is tuple:
@@ -334,19 +410,42 @@ class SyntaxNode:
             p = p.parent
 
     def token_at(self, offset: int) -> SyntaxToken | None:
-        """The token that contains ``offset`` (the one starting there when on a boundary)."""
+        """The token that contains ``offset`` (the one starting there when on a boundary).
+        Siblings are skipped by their green widths: only the nodes on the way down and the
+        token found become positioned objects (the editor asks this after every keystroke,
+        and a large file's blocks have thousands of children)."""
         node = self
         while True:
-            found = None
-            for c in node.children_with_tokens():
-                if c.offset <= offset < c.end or (c.offset == offset == c.end and isinstance(c, SyntaxToken) and c.kind == K.EOF):
-                    found = c
-                    break
-            if found is None:
+            off = node.offset
+            green = node.green
+            kids = green.children
+            if len(kids) > WIDE:
+                starts = green.starts()
+                i = bisect.bisect_right(starts, offset - off, 0, len(kids)) - 1
+                if i >= 0:
+                    c = kids[i]
+                    at = off + starts[i]
+                    w = starts[i + 1] - starts[i]
+                    if type(c) is tuple:
+                        if at <= offset < at + w or (w == 0 and at == offset and c[0] == K.EOF):
+                            return SyntaxToken(c[0], c[1], at, node, i)
+                    elif at <= offset < at + w:
+                        node = SyntaxNode(c, at, node, i)
+                        continue
+                # (not found by its start: a zero-width child; the plain search decides)
+            for i, c in enumerate(kids):
+                if type(c) is tuple:
+                    w = len(c[1])
+                    if off <= offset < off + w or (w == 0 and off == offset and c[0] == K.EOF):
+                        return SyntaxToken(c[0], c[1], off, node, i)
+                else:
+                    w = c.width
+                    if off <= offset < off + w:
+                        node = SyntaxNode(c, off, node, i)
+                        break
+                off += w
+            else:
                 return None
-            if isinstance(found, SyntaxToken):
-                return found
-            node = found
 
     def covering_node(self, start: int, end: int) -> SyntaxNode:
         """The deepest node whose range covers [start, end)."""

@@ -135,6 +135,7 @@ def test_revisions_equal_a_fresh_parse(seed) -> None:
         assert doc.text == expected_text
         fresh = open_document("file:///t.pp", "/t.pp", version, expected_text, UTF16)
         assert doc.result.green == fresh.result.green
+        assert doc.lines.starts == fresh.lines.starts
         assert [(e.offset, e.code) for e in doc.result.errors] == [(e.offset, e.code) for e in fresh.result.errors]
 
 
@@ -156,6 +157,26 @@ def test_semantic_tokens_splice(old, new):
     assert old[:start] + insert + old[start + delete:] == new
 
 
+@pytest.mark.parametrize("seed", range(20))
+def test_semantic_tokens_splice_of_long_arrays(seed):
+    """In arrays longer than the blocks compared at once, the splice is still the smallest
+    one of whole tokens: it starts at the common prefix and ends at the common suffix."""
+    from puppet_ls.server.convert import tokens_splice
+    rng = random.Random(seed)
+    old = [rng.randint(0, 3) for _ in range(5 * rng.randint(0, 900))]
+    new = list(old)
+    for _ in range(rng.randint(0, 3)):
+        at = 5 * rng.randint(0, len(new) // 5)
+        new[at:at + 5 * rng.randint(0, 3)] = [rng.randint(0, 3) for _ in range(5 * rng.randint(0, 3))]
+    start, delete, insert = tokens_splice(old, new)
+    assert old[:start] + insert + old[start + delete:] == new
+    prefix = next((i for i, (a, b) in enumerate(zip(old, new)) if a != b), min(len(old), len(new)))
+    suffix = next((i for i, (a, b) in enumerate(zip(old[::-1], new[::-1])) if a != b), min(len(old), len(new)))
+    suffix = min(suffix, min(len(old), len(new)) - prefix + prefix % 5)
+    assert start == prefix - prefix % 5
+    assert len(old) - start - delete == suffix - suffix % 5
+
+
 # '$a = \'é𝄞\'' then a string over two lines: columns and lengths in each encoding's units,
 # multi-line tokens split at line ends unless the client takes them whole
 _TOKENS_TEXT = "$a = 'é𝄞'\n$b = 'x\ny'\n"
@@ -172,6 +193,54 @@ def test_semantic_tokens_array(encoding, multiline, data):
     from puppet_ls.server.convert import semantic_tokens
     codec = PositionCodec(LineIndex(_TOKENS_TEXT), encoding)
     assert semantic_tokens(codec, _TOKENS_TEXT, _TOKENS, multiline) == data
+
+
+def _tokens_reference(codec, text: str, tokens: list, multiline: bool) -> list:
+    """The LSP array computed the slow, obvious way: each piece's position from the codec."""
+    out: list = []
+    prev = (0, 0)
+    for offset, length, ttype, mods in tokens:
+        pieces = [(offset, offset + length)]
+        if not multiline:
+            pieces, s = [], offset
+            while "\n" in text[s:offset + length]:
+                e = text.index("\n", s)
+                pieces.append((s, e))
+                s = e + 1
+            pieces.append((s, offset + length))
+        for s, e in pieces:
+            if e <= s:
+                continue
+            line, char = codec.position(s)
+            size = codec.position(e)[1] - char if not multiline or "\n" not in text[s:e] else \
+                len(text[s:e].encode("utf-16-le")) // 2 if codec.encoding == UTF16 else \
+                len(text[s:e].encode()) if codec.encoding == UTF8 else e - s
+            out += [line - prev[0], char - prev[1] if line == prev[0] else char, size, ttype, mods]
+            prev = (line, char)
+    return out
+
+
+_TOKEN_FILES = ["examples/control-repo/site-modules/profile/manifests/webserver.pp", "tests/editors/demo.pp"]
+
+
+@pytest.mark.parametrize("encoding", [UTF8, UTF16, UTF32])
+@pytest.mark.parametrize("multiline", [False, True])
+@pytest.mark.parametrize("extra", ["", "$s = 'é\n𝄞'\n$h = @(E)\n  x\n  | E\n"])
+def test_semantic_tokens_array_of_files(encoding, multiline, extra):
+    """Whole files (ASCII ones, which take the shortcut for a token on its line, and with a
+    non-ASCII multi-line string) give the array that each piece's position gives."""
+    from pathlib import Path
+
+    from puppet_ls.language.check import analyze
+    from puppet_ls.language.ide.semantic_tokens import semantic_tokens as classify
+    from puppet_ls.language.syntax import parse
+    from puppet_ls.server.convert import semantic_tokens
+    root = Path(__file__).resolve().parents[2]
+    for name in _TOKEN_FILES:
+        text = (root / name).read_text(encoding="utf-8") + extra
+        codec = PositionCodec(LineIndex(text), encoding)
+        tokens = classify(analyze(parse(text)))
+        assert semantic_tokens(codec, text, tokens, multiline) == _tokens_reference(codec, text, tokens, multiline)
 
 
 def test_workspace_rounds_continue_where_they_stopped(monkeypatch) -> None:
