@@ -27,13 +27,17 @@ equals ``parse(new_text)``.
 from __future__ import annotations
 
 from . import kinds as K
-from .lexer import RANGE_LEX_ERRORS, regex_may_run_into, same_extent
-from .parser import (ParseResult, Piece, SyntaxError_, depends_on_previous, gc_paused,
-                     last_token_kind, parse, parse_block_at, parse_param_at, parse_statements_at,
-                     prefer_closed_runaway_string)
+import bisect
+
+from .lexer import RANGE_LEX_ERRORS, lex, regex_may_run_into, same_extent
+from .parser import (SK_INDENT, SK_KIND, SK_OFFSET, SK_PREV_END, SK_STMT, ParseResult, Piece,
+                     SyntaxError_, brace_error, brace_skeleton, skeleton_start, depends_on_previous, gc_paused,
+                     last_token_kind, pair_skeleton, parse, parse_block_at, parse_param_at,
+                     parse_statements_at, prefer_closed_runaway_string)
 from .tree import GreenNode, SyntaxNode
 
 # Errors that mean a change anywhere may re-pair braces or re-close quotes far away.
+_PAIRING_ERRORS = frozenset({"MISSING_RBRACE", "UNMATCHED_BRACE"})
 _GLOBAL_ERRORS = frozenset({
     "MISSING_RBRACE", "UNMATCHED_BRACE", "UNCLOSED_MLCOMMENT",
     "UNCLOSED_INTERPOLATION", "NESTING_TOO_DEEP", "HEREDOC_INVALID_SYNTAX",
@@ -71,8 +75,11 @@ def _reparse(old: ParseResult, start: int, end: int, new_text: str, tasks: bool)
     result = edit.in_token(root, new_text)
     if result is not None:
         return result
+    # A brace typed or deleted in code unbalances the file: its braces are paired again on the
+    # skeleton, and a window is used when all that pairing changes lies inside it.
+    edit.pairing = "{" in new_text or "}" in new_text or "{" in old.text[start:end] or "}" in old.text[start:end]
     for node in reversed(_path(root, start, end)):
-        if node.kind == K.PARAM:
+        if node.kind == K.PARAM and not edit.pairing:
             result = edit.param(node)
             if result is not None:
                 return result
@@ -80,7 +87,7 @@ def _reparse(old: ParseResult, start: int, end: int, new_text: str, tasks: bool)
             result = edit.in_container(node)
             if result is not None:
                 return result
-        if node.kind == K.BLOCK:
+        if node.kind == K.BLOCK and not edit.pairing:
             result = edit.block(node)
             if result is not None:
                 return result
@@ -118,6 +125,13 @@ class _Edit:
         # Windows tried for one edit may add up to no more than about half a full parse (each
         # is lexed and parsed once); past that, parsing everything once is cheaper.
         self.budget = max(4096, len(old.text) // 2)
+        # Brace pairing (``pairing``): the span of old text the window must cover (the edit,
+        # and what the pairing of the new text changes), and the pairing's errors for the
+        # window being tried.
+        self.pairing = False
+        self.cover = (start, end)
+        self.pair_errors: list = []
+        self.stray: set[int] = set()   # old offsets of '}'s the new pairing leaves unmatched
 
     def in_token(self, root: SyntaxNode, new_text: str) -> ParseResult | None:
         """An edit inside a comment or inside the text of a string that leaves it the same
@@ -201,6 +215,15 @@ class _Edit:
         # (a string may start right at the range's end, 'a'b: it is the next statement's)
         return tuple(kept) + tuple((p + delta, bound + delta) for p, bound in self.old.runaways if p >= hi)
 
+    def skeleton(self) -> list:
+        """The brace skeleton of the old text (made once per parse result, by lexing it)."""
+        old = self.old
+        if old.skeleton is None:
+            entries: list = []
+            brace_skeleton(lex(old.text, tasks=self.tasks).tokens, skeleton_start(), entries)
+            old.skeleton = entries
+        return old.skeleton
+
     def afford(self, size: int) -> bool:
         """Charge a window of ``size`` characters to the budget; False when it is spent."""
         self.budget -= size
@@ -232,8 +255,6 @@ class _Edit:
             items = sig[:-1]
             content_start = node.offset
         closer_offset = offsets[closer_i]
-        if self.start < content_start or self.end > closer_offset:
-            return None
 
         def item_end(k: int) -> int:
             i = items[k]
@@ -243,10 +264,16 @@ class _Edit:
             return item_end(k - 1) if k > 0 else content_start
 
         n = len(items)
-        ia = next((k for k in range(n) if item_end(k) >= self.start), n)
-        ib = next((k for k in range(ia, n) if span_start(k) > self.end), n)
         tried = set()
-        for before, after in _GROWTH:
+        growth = 0
+        while growth < len(_GROWTH):
+            before, after = _GROWTH[growth]
+            growth += 1
+            cover = self.cover
+            if cover[0] < content_start or cover[1] > closer_offset or closer_offset in self.stray:
+                return None   # (a block whose '}' is now stray ends elsewhere)
+            ia = next((k for k in range(n) if item_end(k) >= cover[0]), n)
+            ib = next((k for k in range(ia, n) if span_start(k) > cover[1]), n)
             a, b = max(0, ia - before), min(n, ib + after)
             if (a, b) in tried:
                 continue
@@ -258,7 +285,9 @@ class _Edit:
             result = self.window(node, children, items, a, b, lo, hi, b == n, closer[0])
             if result is not None:
                 return result
-            if a == 0 and b == n:
+            if self.cover != cover:
+                growth = 0   # the pairing changes something outside: cover that first
+            elif a == 0 and b == n:
                 return None
         return None
 
@@ -298,8 +327,14 @@ class _Edit:
             first_at = hi + _leading_trivia_width(following)
             if any(e.offset == first_at for e in old.errors):
                 return None
+        pair = None
+        if self.pairing:
+            old_prev = last_token_kind(old_items[-1]) if old_items and type(old_items[-1]) is not tuple \
+                else (old_items[-1][0] if old_items else prev_kind)
+            next_at = hi if following is None else hi + _leading_trivia_width(following)
+            pair = _Pairing(self, lo, hi, prev_kind, old_prev, next_at).pair
         piece = parse_statements_at(self.text, lo, hi + self.delta, prev_kind, prev_statement,
-                                    closer_kind if tail else None, self.tasks, _depth_bound(node))
+                                    closer_kind if tail else None, self.tasks, _depth_bound(node), pair)
         if piece is None:
             return None
         if following is not None:
@@ -387,7 +422,13 @@ class _Edit:
         before = [e if e.end <= hi else SyntaxError_(e.offset, e.end + delta, e.code, e.message, e.hint)
                   for e in old.errors if e.offset < lo]
         errors = before + list(piece.errors) + [_moved(e, delta) for e in old.errors if e.offset > hi]
-        errors.sort(key=lambda e: (e.offset, e.end))
+        if self.pairing:
+            # (a full parse reports them after the lexer's errors and before the parser's:
+            # the lexer reports none at a brace or at the end of the token before one)
+            errors = self.pair_errors + errors
+            errors.sort(key=lambda e: (e.offset, e.end, e.code not in _PAIRING_ERRORS))
+        else:
+            errors.sort(key=lambda e: (e.offset, e.end))
         multiline = tuple([m for m in old.multiline_strings if m[0] < lo] + list(piece.multiline) +
                           [(x + delta, y + delta) for x, y in old.multiline_strings if x >= hi])
         around = self.runaways_around(lo, hi)
@@ -573,3 +614,107 @@ def _previous_token_kind(node: SyntaxNode) -> str | None:
 
 def _moved(e, by: int):
     return SyntaxError_(e.offset + by, e.end + by, e.code, e.message, e.hint)
+
+
+def _entry_offset(entry: tuple) -> int:
+    return entry[SK_OFFSET]
+
+
+def _skeleton_balances(entries: list) -> bool:
+    depth = 0
+    for e in entries:
+        k = e[SK_KIND]
+        if k == K.LBRACE or k == K.SELBRACE:
+            depth += 1
+        elif k == K.RBRACE:
+            depth -= 1
+            if depth < 0:
+                return False
+    return depth == 0
+
+
+class _Pairing:
+    """The brace pairing of the edited text, seen from one window [lo, hi] (old offsets) of a
+    file whose braces balanced before the edit.  The new skeleton is the old one with the
+    window's entries made again from its new tokens; it is used only when the indentation
+    state the entries after the window were made in is the same as before.  Pairing it gives
+    the changes to the token stream (a zero-width '}' inserted, a stray '}' made an error
+    token); the window is used only when all of them are inside it (or, for a '}' inserted,
+    right before the first token after it), since the tokens outside it are then those the
+    old parse read."""
+
+    def __init__(self, edit: _Edit, lo: int, hi: int, prev_kind: str | None, old_prev: str | None, next_at: int):
+        self.edit = edit
+        self.lo = lo
+        self.hi = hi
+        self.prev_kind = prev_kind
+        self.old_prev = old_prev
+        self.next_at = next_at
+
+    def pair(self, toks: list) -> list | None:
+        """The window's tokens (the last one is the range's end) as the pairing of the whole
+        new text makes them; None when it changes something outside the window (then the
+        edit's cover is widened to it) or the window cannot tell."""
+        edit = self.edit
+        old = edit.old
+        lo, hi, delta = self.lo, self.hi, edit.delta
+        entries = edit.skeleton()
+        i = bisect.bisect_left(entries, lo, key=_entry_offset)
+        j = bisect.bisect_left(entries, hi, key=_entry_offset)
+        if j >= len(entries):
+            return None
+        indent, stmt = (entries[i - 1][SK_INDENT], entries[i - 1][SK_STMT]) if i > 0 else (0, 0)
+        state = (indent, stmt, self.prev_kind, edit.text.count("\n", 0, lo) + 1, lo, lo == 0)
+        win: list = []
+        positions: list[int] = []
+        after = brace_skeleton(toks[:-1], state, win, positions)
+        old_indent, old_stmt = (entries[j - 1][SK_INDENT], entries[j - 1][SK_STMT]) if j > 0 else (0, 0)
+        if (after[0], after[1], after[2]) != (old_indent, old_stmt, self.old_prev):
+            return None   # the entries after the window were made in another state
+        nxt = entries[j]
+        at_end = nxt[SK_OFFSET] == self.next_at   # the first token after the window is an entry
+        if at_end:
+            nxt = nxt[:SK_PREV_END] + (after[4] - delta,) + nxt[SK_PREV_END + 1:]
+        new = entries[:i] + win + [nxt] + entries[j + 1:]
+        shifted = i + len(win)
+        if _skeleton_balances(new):
+            edit.pair_errors = []
+            return toks
+        line_delta = edit.text.count("\n", edit.start, edit.end + delta) - old.text.count("\n", edit.start, edit.end)
+        errors = []
+        before: dict = {}    # index in toks -> zero-width '}'s to insert before it
+        stray = set()
+        outside = []
+        for event in pair_skeleton(new):
+            at, opener = event
+            if not (i <= at < shifted or (at == shifted and at_end and opener >= 0)):
+                outside.append(at)
+                if opener >= 0:
+                    outside.append(opener)
+                elif at > shifted or (at == shifted and not at_end):
+                    edit.stray.add(new[at][SK_OFFSET])
+                continue
+            errors.append(brace_error(event, new, shifted, delta, line_delta))
+            where = positions[at - i] if at < shifted else len(toks) - 1
+            if opener < 0:
+                stray.add(where)
+            else:
+                offset = new[at][SK_PREV_END] + (delta if at >= shifted else 0)
+                before.setdefault(where, []).append((K.RBRACE, "", offset, ()))
+        if outside:
+            # What the pairing changes outside the window, in old offsets: the window must
+            # reach an opener, a stray '}', and the token before which a '}' is inserted.
+            offs = [new[k][SK_OFFSET] for k in outside if not i <= k < shifted]
+            if offs:
+                cover = edit.cover
+                edit.cover = (min(cover[0], min(offs)), max(cover[1], max(offs)))
+            return None
+        edit.pair_errors = errors
+        out: list = []
+        for idx, tok in enumerate(toks):
+            if idx in before:
+                out.extend(before[idx])
+            if idx in stray:
+                tok = (K.ERROR_TOKEN, tok[1], tok[2], tok[3])
+            out.append(tok)
+        return out
