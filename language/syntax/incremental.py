@@ -31,7 +31,7 @@ import bisect
 
 from .lexer import RANGE_LEX_ERRORS, lex, regex_may_run_into, same_extent
 from .parser import (SK_INDENT, SK_KIND, SK_OFFSET, SK_PREV_END, SK_STMT, ParseResult, Piece,
-                     SyntaxError_, brace_error, brace_skeleton, skeleton_start, depends_on_previous, gc_paused,
+                     SyntaxError_, brace_error, brace_skeleton, remade_entry, skeleton_start, depends_on_previous, gc_paused,
                      last_token_kind, pair_skeleton, parse, parse_block_at, parse_param_at,
                      parse_statements_at, prefer_closed_runaway_string)
 from .tree import GreenNode, SyntaxNode
@@ -329,10 +329,8 @@ class _Edit:
                 return None
         pair = None
         if self.pairing:
-            old_prev = last_token_kind(old_items[-1]) if old_items and type(old_items[-1]) is not tuple \
-                else (old_items[-1][0] if old_items else prev_kind)
             next_at = hi if following is None else hi + _leading_trivia_width(following)
-            pair = _Pairing(self, lo, hi, prev_kind, old_prev, next_at).pair
+            pair = _Pairing(self, lo, hi, prev_kind, next_at).pair
         piece = parse_statements_at(self.text, lo, hi + self.delta, prev_kind, prev_statement,
                                     closer_kind if tail else None, self.tasks, _depth_bound(node), pair)
         if piece is None:
@@ -643,12 +641,11 @@ class _Pairing:
     right before the first token after it), since the tokens outside it are then those the
     old parse read."""
 
-    def __init__(self, edit: _Edit, lo: int, hi: int, prev_kind: str | None, old_prev: str | None, next_at: int):
+    def __init__(self, edit: _Edit, lo: int, hi: int, prev_kind: str | None, next_at: int):
         self.edit = edit
         self.lo = lo
         self.hi = hi
         self.prev_kind = prev_kind
-        self.old_prev = old_prev
         self.next_at = next_at
 
     def pair(self, toks: list) -> list | None:
@@ -668,13 +665,19 @@ class _Pairing:
         win: list = []
         positions: list[int] = []
         after = brace_skeleton(toks[:-1], state, win, positions)
-        old_indent, old_stmt = (entries[j - 1][SK_INDENT], entries[j - 1][SK_STMT]) if j > 0 else (0, 0)
-        if (after[0], after[1], after[2]) != (old_indent, old_stmt, self.old_prev):
-            return None   # the entries after the window were made in another state
         nxt = entries[j]
         at_end = nxt[SK_OFFSET] == self.next_at   # the first token after the window is an entry
         if at_end:
-            nxt = nxt[:SK_PREV_END] + (after[4] - delta,) + nxt[SK_PREV_END + 1:]
+            # made again after the window's new last token (in old offsets: it is shifted)
+            nxt = remade_entry(nxt, after[0], after[1], after[2], after[4] - delta)
+            same = nxt[SK_INDENT] == entries[j][SK_INDENT] and nxt[SK_STMT] == entries[j][SK_STMT]
+        else:
+            # (the first token after the window does not start a line: the kind before it
+            # does not matter)
+            old_after = entries[j - 1] if j > 0 else (K.EOF, 0, 0, 0, 0, 1, 0, 0)
+            same = after[0] == old_after[SK_INDENT] and after[1] == old_after[SK_STMT]
+        if not same:
+            return None   # the entries after the window were made in another state
         new = entries[:i] + win + [nxt] + entries[j + 1:]
         shifted = i + len(win)
         if _skeleton_balances(new):

@@ -1551,8 +1551,10 @@ def _lex_piece(text: str, start: int, end: int, prev_kind: str | None, tasks: bo
     if lexed is None or lexed.heredocs or any(e.code not in RANGE_LEX_ERRORS for e in lexed.errors):
         return None
     toks = lexed.tokens
-    if end < len(text) and not text[end].isspace():
-        # the last token must end at ``end`` in the whole text too ('$a,' but not '-' + '>')
+    if end < len(text) and not text[end].isspace() and not (
+            text[end] == "}" and toks[-1][3] and toks[-1][3][-1][0] in (K.NEWLINE, K.WHITESPACE)):
+        # the last token must end at ``end`` in the whole text too ('$a,' but not '-' + '>');
+        # blanks before a block's '}' end the range too (the statements of a block up to it)
         if len(toks) < 2 or toks[-1][3]:
             return None
         last = toks[-2]
@@ -1605,9 +1607,10 @@ def parse_statements_at(text: str, start: int, end: int, prev_kind: str | None,
         if toks[-1][0] != K.EOF:
             toks.append((K.EOF, "", toks[-1][2] + len(toks[-1][1]), ()))
     else:
-        # the closer itself ends the statements, as in a full parse
+        # the closer itself ends the statements, as in a full parse (with its text: a '}'
+        # inserted by brace pairing before it is named after the token that follows)
         stop = -1
-        toks.append((closer, "", eof[2], eof[3]))
+        toks.append((closer, "}" if closer == K.RBRACE else "", eof[2], eof[3]))
         toks.append((K.EOF, "", eof[2], ()))
     after_semicolon = prev_kind == K.SEMIC
     after_statement = prev_kind is not None and prev_kind != K.LBRACE and not after_semicolon
@@ -1763,7 +1766,7 @@ def brace_skeleton(toks: list, state: SkeletonState, entries: list, positions: l
             indent = col
             # A line that starts a new statement (rather than continuing one) sets the
             # indentation that a block opened in that statement is expected to close at.
-            if prev is None or prev in _STATEMENT_BOUNDARY or (prev in _OPERAND_END and kind not in _CONTINUATION_START):
+            if _starts_statement(prev, kind):
                 stmt_indent = col
         is_opener = kind == K.LBRACE or kind == K.SELBRACE
         if col >= 0 or is_opener or kind == K.RBRACE or kind == K.EOF:
@@ -1777,6 +1780,24 @@ def brace_skeleton(toks: list, state: SkeletonState, entries: list, positions: l
         if kind not in K.TRIVIA:
             prev = kind
     return (indent, stmt_indent, prev, line, prev_end, first)
+
+
+def _starts_statement(prev: str | None, kind: str) -> bool:
+    """Does a token of ``kind`` that starts a line after a token of kind ``prev`` start a new
+    statement (rather than continue one, as '  $y {' continues 'if $x and')?"""
+    return prev is None or prev in _STATEMENT_BOUNDARY or (prev in _OPERAND_END and kind not in _CONTINUATION_START)
+
+
+def remade_entry(entry: tuple, indent: int, stmt_indent: int, prev: str | None, prev_end: int) -> tuple:
+    """A skeleton entry made again for the same token after other tokens: ``indent``,
+    ``stmt_indent``, ``prev`` and ``prev_end`` as ``brace_skeleton`` has them before it."""
+    kind, col = entry[SK_KIND], entry[SK_COL]
+    if col >= 0:
+        indent = col
+        if _starts_statement(prev, kind):
+            stmt_indent = col
+    opener_indent = min(indent, stmt_indent) if kind == K.LBRACE or kind == K.SELBRACE else 0
+    return (kind, entry[SK_OFFSET], col, opener_indent, prev_end, entry[SK_LINE], indent, stmt_indent)
 
 
 def braces_balance(toks: list) -> bool:
