@@ -39,7 +39,7 @@ from .tree import GreenNode, SyntaxNode
 # Errors that mean a change anywhere may re-pair braces or re-close quotes far away.
 _PAIRING_ERRORS = frozenset({"MISSING_RBRACE", "UNMATCHED_BRACE"})
 _GLOBAL_ERRORS = frozenset({
-    "MISSING_RBRACE", "UNMATCHED_BRACE", "UNCLOSED_MLCOMMENT",
+    "UNCLOSED_MLCOMMENT",
     "UNCLOSED_INTERPOLATION", "NESTING_TOO_DEEP", "HEREDOC_INVALID_SYNTAX",
     "HEREDOC_UNCLOSED_PARENTHESIS", "HEREDOC_EMPTY_ENDTAG",
     "HEREDOC_INVALID_ESCAPE", "HEREDOC_MULTIPLE_ESCAPE", "HEREDOC_WITHOUT_END_TAGGED_LINE",
@@ -68,16 +68,19 @@ def _reparse(old: ParseResult, start: int, end: int, new_text: str, tasks: bool)
         return parse(text, epp=True, tasks=tasks)
     if root.kind != K.SOURCE_FILE or "@(" in new_text or old.recovered or \
             any(e.code in _GLOBAL_ERRORS for e in old.errors):
-        # Unbalanced braces are paired by a whole-file heuristic, and an unclosed comment may
-        # be closed by the edit, so no part of such a file can be reparsed on its own.
+        # An unclosed comment may be closed by the edit, a heredoc takes lines from anywhere,
+        # so no part of such a file can be reparsed on its own.
         return parse(text, tasks=tasks)
     edit = _Edit(old, start, end, text, len(new_text) - (end - start), tasks)
     result = edit.in_token(root, new_text)
     if result is not None:
         return result
-    # A brace typed or deleted in code unbalances the file: its braces are paired again on the
-    # skeleton, and a window is used when all that pairing changes lies inside it.
-    edit.pairing = "{" in new_text or "}" in new_text or "{" in old.text[start:end] or "}" in old.text[start:end]
+    # A brace typed or deleted in code unbalances the file, and in a file whose braces do not
+    # balance any edit may change where a '}' is missing (the indentation rule): its braces
+    # are paired again on the skeleton, and a window is used when all that this pairing
+    # changes in the token stream lies inside it.
+    edit.pairing = any(e.code in _PAIRING_ERRORS for e in old.errors) or "{" in new_text or \
+        "}" in new_text or "{" in old.text[start:end] or "}" in old.text[start:end]
     for node in reversed(_path(root, start, end)):
         if node.kind == K.PARAM and not edit.pairing:
             result = edit.param(node)
@@ -132,6 +135,8 @@ class _Edit:
         self.cover = (start, end)
         self.pair_errors: list = []
         self.stray: set[int] = set()   # old offsets of '}'s the new pairing leaves unmatched
+        self.new_skeleton: list | None = None   # the new text's, when the window's pairing is used
+        self.old_events: list | None = None     # the pairing of the old skeleton
 
     def in_token(self, root: SyntaxNode, new_text: str) -> ParseResult | None:
         """An edit inside a comment or inside the text of a string that leaves it the same
@@ -193,8 +198,14 @@ class _Edit:
             index = cur.index
             cur = cur.parent
         assert isinstance(green, GreenNode)
-        return prefer_closed_runaway_string(ParseResult(green, errors, self.text, tuple(multiline), runaways=runaways),
-                                            False, self.tasks)
+        skeleton = None
+        if self.old.skeleton is not None:
+            # (the token's extent and lines are the same: only what follows it moves)
+            entries = self.old.skeleton
+            k = bisect.bisect_left(entries, tok_end, key=_entry_offset)
+            skeleton = entries[:k] + _shifted(entries[k:], delta, 0)
+        return prefer_closed_runaway_string(ParseResult(green, errors, self.text, tuple(multiline), runaways=runaways,
+                                                        skeleton=skeleton), False, self.tasks)
 
     def runaways_around(self, lo: int, hi: int) -> tuple | None:
         """The old runaway strings outside the reparsed range [lo, hi] (old offsets), moved by
@@ -282,6 +293,8 @@ class _Edit:
             hi = closer_offset if b == n else item_end(b - 1)
             if not self.afford(hi - lo):
                 return None
+            if self.pairing and b == n and closer[0] == K.RBRACE and closer[1] == "":
+                continue   # a block closed by pairing: what follows its end is not known here
             result = self.window(node, children, items, a, b, lo, hi, b == n, closer[0])
             if result is not None:
                 return result
@@ -406,7 +419,11 @@ class _Edit:
         back (only the enclosing statement, reparsed whole, can tell)."""
         old = self.old
         delta = self.delta
-        if _reports_syntax_errors(e for e in old.errors if lo <= e.offset <= hi) != \
+        old_errors = old.errors
+        if self.pairing:
+            # all of them are made again from the new pairing (pair_errors)
+            old_errors = [e for e in old_errors if e.code not in _PAIRING_ERRORS]
+        if _reports_syntax_errors(e for e in old_errors if lo <= e.offset <= hi) != \
                 _reports_syntax_errors(piece.errors) and _quiet_after_errors(container):
             return None
         green = GreenNode(container.green.kind, list(children[:i]) + piece.children + list(children[j:]))
@@ -418,8 +435,8 @@ class _Edit:
             cur = cur.parent
         # An error before the window may span over it (e.g. '@' followed by a long expression).
         before = [e if e.end <= hi else SyntaxError_(e.offset, e.end + delta, e.code, e.message, e.hint)
-                  for e in old.errors if e.offset < lo]
-        errors = before + list(piece.errors) + [_moved(e, delta) for e in old.errors if e.offset > hi]
+                  for e in old_errors if e.offset < lo]
+        errors = before + list(piece.errors) + [_moved(e, delta) for e in old_errors if e.offset > hi]
         if self.pairing:
             # (a full parse reports them after the lexer's errors and before the parser's:
             # the lexer reports none at a brace or at the end of the token before one)
@@ -433,7 +450,8 @@ class _Edit:
         if around is None:
             return None
         runaways = tuple(sorted(around + piece.runaways))
-        return prefer_closed_runaway_string(ParseResult(green, errors, self.text, multiline, runaways=runaways),
+        return prefer_closed_runaway_string(ParseResult(green, errors, self.text, multiline, runaways=runaways,
+                                                        skeleton=self.new_skeleton if self.pairing else None),
                                             False, self.tasks)
 
 
@@ -632,14 +650,14 @@ def _skeleton_balances(entries: list) -> bool:
 
 
 class _Pairing:
-    """The brace pairing of the edited text, seen from one window [lo, hi] (old offsets) of a
-    file whose braces balanced before the edit.  The new skeleton is the old one with the
-    window's entries made again from its new tokens; it is used only when the indentation
-    state the entries after the window were made in is the same as before.  Pairing it gives
-    the changes to the token stream (a zero-width '}' inserted, a stray '}' made an error
-    token); the window is used only when all of them are inside it (or, for a '}' inserted,
-    right before the first token after it), since the tokens outside it are then those the
-    old parse read."""
+    """The brace pairing of the edited text, seen from one window [lo, hi] (old offsets).  The
+    new skeleton is the old one with the window's entries made again from its new tokens
+    (and the entry right after it, whose token follows another one now); it is used only when
+    the indentation state the entries after the window were made in is the same as before.
+    Pairing it gives the changes to the token stream (a zero-width '}' inserted, a stray '}'
+    made an error token).  The window is used only when, outside it, they are the same as the
+    old pairing's (moved by the edit): the tokens outside it are then those the old parse
+    read, and inside it, balanced after the changes, it is parsed as a full parse does."""
 
     def __init__(self, edit: _Edit, lo: int, hi: int, prev_kind: str | None, next_at: int):
         self.edit = edit
@@ -667,9 +685,19 @@ class _Pairing:
         after = brace_skeleton(toks[:-1], state, win, positions)
         nxt = entries[j]
         at_end = nxt[SK_OFFSET] == self.next_at   # the first token after the window is an entry
+        line_delta = edit.text.count("\n", edit.start, edit.end + delta) - old.text.count("\n", edit.start, edit.end)
         if at_end:
-            # made again after the window's new last token (in old offsets: it is shifted)
-            nxt = remade_entry(nxt, after[0], after[1], after[2], after[4] - delta)
+            # Made again after the window's new last token (in old offsets: it is shifted),
+            # and when its trivia are the window's trailing ones (a block's '}'), from them.
+            if self.next_at == hi:
+                remade: list = []
+                brace_skeleton([(nxt[SK_KIND], "", toks[-1][2], toks[-1][3])], after, remade)
+                if not remade:
+                    return None
+                e = remade[0]
+                nxt = (e[0], nxt[SK_OFFSET], e[2], e[3], e[4] - delta, e[5] - line_delta, e[6], e[7])
+            else:
+                nxt = remade_entry(nxt, after[0], after[1], after[2], after[4] - delta)
             same = nxt[SK_INDENT] == entries[j][SK_INDENT] and nxt[SK_STMT] == entries[j][SK_STMT]
         else:
             # (the first token after the window does not start a line: the kind before it
@@ -680,38 +708,56 @@ class _Pairing:
             return None   # the entries after the window were made in another state
         new = entries[:i] + win + [nxt] + entries[j + 1:]
         shifted = i + len(win)
-        if _skeleton_balances(new):
-            edit.pair_errors = []
-            return toks
-        line_delta = edit.text.count("\n", edit.start, edit.end + delta) - old.text.count("\n", edit.start, edit.end)
+        if edit.old_events is None:
+            edit.old_events = [] if _skeleton_balances(entries) else pair_skeleton(entries)
+        events = [] if _skeleton_balances(new) else pair_skeleton(new)
+
+        def inside(at: int, opener: int, end: int) -> bool:
+            return i <= at < end or (at == end and at_end and opener >= 0)
+
+        # What the pairing does outside the window, old and new, with positions in the new
+        # text (and in the old one, to widen the window to it): the same, or the window
+        # cannot be used.
+        old_outside = []
+        for at, opener in edit.old_events:
+            if not inside(at, opener, j):
+                e = entries[at]
+                d = delta if at >= j else 0
+                key = (e[SK_OFFSET] + d, -1 if opener < 0 else e[SK_PREV_END] + d)
+                old_outside.append((key, e[SK_OFFSET], opener < 0))
         errors = []
         before: dict = {}    # index in toks -> zero-width '}'s to insert before it
         stray = set()
-        outside = []
-        for event in pair_skeleton(new):
+        new_outside = []
+        reach = []           # old offsets of openers outside the window closed inside it
+        for event in events:
             at, opener = event
-            if not (i <= at < shifted or (at == shifted and at_end and opener >= 0)):
-                outside.append(at)
-                if opener >= 0:
-                    outside.append(opener)
-                elif at > shifted or (at == shifted and not at_end):
-                    edit.stray.add(new[at][SK_OFFSET])
-                continue
             errors.append(brace_error(event, new, shifted, delta, line_delta))
+            if not inside(at, opener, shifted):
+                e = new[at]
+                d = delta if at >= shifted else 0
+                key = (e[SK_OFFSET] + d, -1 if opener < 0 else e[SK_PREV_END] + d)
+                new_outside.append((key, e[SK_OFFSET], opener < 0))
+                continue
+            if opener >= 0 and not i <= opener < shifted:
+                reach.append(new[opener][SK_OFFSET])
             where = positions[at - i] if at < shifted else len(toks) - 1
             if opener < 0:
                 stray.add(where)
             else:
                 offset = new[at][SK_PREV_END] + (delta if at >= shifted else 0)
                 before.setdefault(where, []).append((K.RBRACE, "", offset, ()))
-        if outside:
-            # What the pairing changes outside the window, in old offsets: the window must
-            # reach an opener, a stray '}', and the token before which a '}' is inserted.
-            offs = [new[k][SK_OFFSET] for k in outside if not i <= k < shifted]
+        if sorted(old_outside) != sorted(new_outside) or reach:
+            # Widen the window to what differs: an opener, a stray '}' (a block whose closer
+            # it is cannot be the window's container), the token a '}' is inserted before.
+            differ = set(old_outside) ^ set(new_outside)
+            offs = [off for _, off, _ in differ] + reach
+            edit.stray.update(off for _, off, is_stray in differ if is_stray)
             if offs:
                 cover = edit.cover
                 edit.cover = (min(cover[0], min(offs)), max(cover[1], max(offs)))
             return None
+        edit.new_skeleton = new[:shifted] + _shifted(new[shifted:], delta, line_delta)
         edit.pair_errors = errors
         out: list = []
         for idx, tok in enumerate(toks):
@@ -721,3 +767,10 @@ class _Pairing:
                 tok = (K.ERROR_TOKEN, tok[1], tok[2], tok[3])
             out.append(tok)
         return out
+
+
+def _shifted(entries: list, delta: int, line_delta: int) -> list:
+    """Skeleton entries moved by ``delta`` characters and ``line_delta`` lines."""
+    if not delta and not line_delta:
+        return entries
+    return [(e[0], e[1] + delta, e[2], e[3], e[4] + delta, e[5] + line_delta, e[6], e[7]) for e in entries]

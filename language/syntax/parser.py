@@ -167,8 +167,18 @@ class Parser:
         self.depth = 0
         self.reported_depth = False
         self.stop = -1   # statements() ends at this token index too (parse_statements_at)
+        # A range parsed on its own (parse_statements_at…): the index of its last token, an
+        # end of input that is not the text's; a look-ahead that reaches it would have read on
+        # in the whole text, so the range cannot be parsed on its own (``looked_past``).
+        self.horizon = -1
+        self.looked_past = False
 
     # ---- token helpers ----------------------------------------------------------------------
+    def scanned_to(self, j: int) -> None:
+        """A look-ahead read up to token j (see ``horizon``)."""
+        if 0 <= self.horizon <= j:
+            self.looked_past = True
+
     def peek(self, n: int = 0) -> str:
         j = self.i + n
         kinds = self.kinds
@@ -480,8 +490,10 @@ class Parser:
                     self.error("SYNTAX_ERROR", j, at=_describe(toks[j]))
                 return
             elif kind == K.EOF:
+                self.scanned_to(j)
                 return
             j += 1
+        self.scanned_to(j)
 
     def statement(self, ch: list) -> None:
         kinds = self.kinds
@@ -553,10 +565,14 @@ class Parser:
                 if k == K.COLON:
                     return True
                 if k in (K.FARROW, K.PARROW, K.SEMIC, K.EOF):
+                    self.scanned_to(j)
                     return False
                 if k == K.QMARK:
                     return False
+            elif k == K.EOF:
+                break
             j += 1
+        self.scanned_to(j)
         return False
 
     # ---- assignment / relationship / resource -----------------------------------------------
@@ -1211,10 +1227,13 @@ class Parser:
             elif k == K.RBRACE:
                 depth -= 1
                 if depth == 0:
+                    self.scanned_to(j + 1)
                     return j + 1 < n and kinds[j + 1] == K.LBRACE
             elif k == K.EOF:
+                self.scanned_to(j)
                 return False
             j += 1
+        self.scanned_to(j)
         return False
 
     def case_expr(self) -> GreenNode:
@@ -1626,6 +1645,7 @@ def parse_statements_at(text: str, start: int, end: int, prev_kind: str | None,
     p = Parser(lexed, pair_braces=False)
     p.depth = depth
     p.stop = stop
+    p.horizon = len(p.toks) - 1
     ch: list = [prev_statement] if prev_statement is not None else []
     p.statements(ch, after_statement=after_statement, after_semicolon=after_semicolon)
     if prev_statement is not None:
@@ -1638,7 +1658,7 @@ def parse_statements_at(text: str, start: int, end: int, prev_kind: str | None,
             return None
         p.bump(ch)
         ch.pop()   # the stand-in closer (its trivia stays)
-    if p.reported_depth or any(e.offset >= eof[2] for e in p.errors):
+    if p.reported_depth or p.looked_past or any(e.offset >= eof[2] for e in p.errors):
         return None   # the range ended while something was still expected
     nxt = toks[stop] if closer is None else toks[-2]
     return Piece(ch, sorted(p.errors, key=lambda e: (e.offset, e.end)), p.multiline, first_kind, (nxt[0], nxt[1]),
@@ -1660,8 +1680,9 @@ def parse_block_at(text: str, start: int, end: int, prev_kind: str | None, tasks
     eof = toks[-1]
     p = Parser(lexed, pair_braces=False)
     p.depth = depth
+    p.horizon = len(p.toks) - 1
     node = p.block()
-    if p.reported_depth or p.i != len(toks) - 1 or any(e.offset >= eof[2] for e in p.errors):
+    if p.reported_depth or p.looked_past or p.i != len(toks) - 1 or any(e.offset >= eof[2] for e in p.errors):
         return None
     return Piece([node], sorted(p.errors, key=lambda e: (e.offset, e.end)), p.multiline, toks[0][0], (K.EOF, ""),
                  tuple(lexed.runaways))
@@ -1692,8 +1713,9 @@ def parse_param_at(text: str, start: int, end: int, prev_kind: str | None, close
         toks.append((K.EOF, "", toks[-1][2] + len(toks[-1][1]), ()))
     p = Parser(lexed, pair_braces=False)
     p.depth = depth
+    p.horizon = len(p.toks) - 1
     node = p.param()
-    if p.reported_depth or p.i != stop or any(e.offset >= eof[2] for e in p.errors):
+    if p.reported_depth or p.looked_past or p.i != stop or any(e.offset >= eof[2] for e in p.errors):
         return None
     nxt = following[0]
     return Piece([node], sorted(p.errors, key=lambda e: (e.offset, e.end)), p.multiline, toks[0][0], (nxt[0], nxt[1]),
