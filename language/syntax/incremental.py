@@ -31,7 +31,7 @@ import bisect
 
 from .lexer import RANGE_LEX_ERRORS, lex, regex_may_run_into, same_extent
 from .parser import (SK_INDENT, SK_KIND, SK_OFFSET, SK_PREV_END, SK_STMT, ParseResult, Piece,
-                     SyntaxError_, brace_error, brace_skeleton, remade_entry, skeleton_start, depends_on_previous, gc_paused,
+                     SyntaxError_, brace_error, brace_skeleton, braces_balance, remade_entry, skeleton_start, depends_on_previous, gc_paused,
                      last_token_kind, pair_skeleton, parse, parse_block_at, parse_param_at,
                      parse_statements_at, prefer_closed_runaway_string)
 from .tree import GreenNode, SyntaxNode
@@ -199,8 +199,9 @@ class _Edit:
             cur = cur.parent
         assert isinstance(green, GreenNode)
         skeleton = None
-        if self.old.skeleton is not None:
-            # (the token's extent and lines are the same: only what follows it moves)
+        if self.old.skeleton is not None and any(e.code in _PAIRING_ERRORS for e in self.old.errors):
+            # Kept where every edit needs it (in a balanced file, the next brace typed makes
+            # it again).  The token's extent and lines are the same: only what follows moves.
             entries = self.old.skeleton
             k = bisect.bisect_left(entries, tok_end, key=_entry_offset)
             skeleton = entries[:k] + _shifted(entries[k:], delta, 0)
@@ -310,7 +311,9 @@ class _Edit:
         if "@(" in old.text[lo:hi]:
             return None
         old_items = [children[i] for i in items[a:b]]
-        if not _balanced(old_items):
+        if (not self.pairing or old.text.find("@(", 0, hi) >= 0) and not _balanced(old_items):
+            # (with pairing, the window's new tokens are balanced after it, and the old ones
+            # only need no heredoc text, which a file without heredocs has nowhere)
             return None
         if a > 0:
             prev = children[items[a - 1]]
@@ -636,19 +639,6 @@ def _entry_offset(entry: tuple) -> int:
     return entry[SK_OFFSET]
 
 
-def _skeleton_balances(entries: list) -> bool:
-    depth = 0
-    for e in entries:
-        k = e[SK_KIND]
-        if k == K.LBRACE or k == K.SELBRACE:
-            depth += 1
-        elif k == K.RBRACE:
-            depth -= 1
-            if depth < 0:
-                return False
-    return depth == 0
-
-
 class _Pairing:
     """The brace pairing of the edited text, seen from one window [lo, hi] (old offsets).  The
     new skeleton is the old one with the window's entries made again from its new tokens
@@ -709,8 +699,8 @@ class _Pairing:
         new = entries[:i] + win + [nxt] + entries[j + 1:]
         shifted = i + len(win)
         if edit.old_events is None:
-            edit.old_events = [] if _skeleton_balances(entries) else pair_skeleton(entries)
-        events = [] if _skeleton_balances(new) else pair_skeleton(new)
+            edit.old_events = [] if braces_balance(entries) else pair_skeleton(entries)
+        events = [] if braces_balance(new) else pair_skeleton(new)
 
         def inside(at: int, opener: int, end: int) -> bool:
             return i <= at < end or (at == end and at_end and opener >= 0)
