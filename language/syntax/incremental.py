@@ -441,10 +441,10 @@ class _Edit:
                   for e in old_errors if e.offset < lo]
         errors = before + list(piece.errors) + [_moved(e, delta) for e in old_errors if e.offset > hi]
         if self.pairing:
-            # (a full parse reports them after the lexer's errors and before the parser's:
-            # the lexer reports none at a brace or at the end of the token before one)
+            # a full parse reports them after the lexer's errors and before the parser's (a
+            # quote left open at a line end is reported there with no width, as a '}' is)
             errors = self.pair_errors + errors
-            errors.sort(key=lambda e: (e.offset, e.end, e.code not in _PAIRING_ERRORS))
+            errors.sort(key=lambda e: (e.offset, e.end, _report_order(e.code)))
         else:
             errors.sort(key=lambda e: (e.offset, e.end))
         multiline = tuple([m for m in old.multiline_strings if m[0] < lo] + list(piece.multiline) +
@@ -481,6 +481,14 @@ def _depth_bound(node: SyntaxNode | None) -> int:
                     bound += 1
         node = node.parent
     return bound
+
+
+def _report_order(code: str) -> int:
+    """Of the errors at one place, the lexer's come first, then brace pairing's, then the
+    parser's (the order in which a full parse finds them)."""
+    if code in RANGE_LEX_ERRORS or code == "ILLEGAL_BOM":
+        return 0   # (the lexer's others are in _GLOBAL_ERRORS: such files are parsed whole)
+    return 1 if code in _PAIRING_ERRORS else 2
 
 
 def _reports_syntax_errors(errors) -> bool:
