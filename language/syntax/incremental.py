@@ -204,7 +204,7 @@ class _Edit:
             # it again).  The token's extent and lines are the same: only what follows moves.
             entries = self.old.skeleton
             k = bisect.bisect_left(entries, tok_end, key=_entry_offset)
-            skeleton = entries[:k] + _shifted(entries[k:], delta, 0)
+            skeleton = entries[:k] + _shifted(entries[k:], delta, 0, tok_end)
         return prefer_closed_runaway_string(ParseResult(green, errors, self.text, tuple(multiline), runaways=runaways,
                                                         skeleton=skeleton), False, self.tasks)
 
@@ -767,8 +767,11 @@ class _Pairing:
         return out
 
 
-def _shifted(entries: list, delta: int, line_delta: int) -> list:
-    """Skeleton entries moved by ``delta`` characters and ``line_delta`` lines."""
+def _shifted(entries: list, delta: int, line_delta: int, moved_from: int = 0) -> list:
+    """Skeleton entries moved by ``delta`` characters and ``line_delta`` lines; the end of the
+    token before each moves only when that token is at or after ``moved_from`` (the token
+    before a line's first token may come before an edited comment in its trivia)."""
     if not delta and not line_delta:
         return entries
-    return [(e[0], e[1] + delta, e[2], e[3], e[4] + delta, e[5] + line_delta, e[6], e[7]) for e in entries]
+    return [(e[0], e[1] + delta, e[2], e[3], e[4] + delta if e[4] >= moved_from else e[4], e[5] + line_delta,
+             e[6], e[7]) for e in entries]

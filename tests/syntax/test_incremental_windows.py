@@ -14,7 +14,7 @@ import pytest
 from puppet_ls.language.syntax import incremental, kinds as K
 from puppet_ls.language.syntax.incremental import reparse
 from puppet_ls.language.syntax.lexer import lex
-from puppet_ls.language.syntax.parser import ParseResult, parse
+from puppet_ls.language.syntax.parser import ParseResult, brace_skeleton, parse, skeleton_start
 from tests.corpus import corpus_files
 
 FIXTURES = sorted((Path(__file__).resolve().parents[2] / "fixtures" / "syntax").glob("*.pp"))
@@ -224,3 +224,32 @@ def test_a_deleted_brace_is_reparsed_in_a_window(monkeypatch: pytest.MonkeyPatch
     _, why = check(old, at, at + 1, "")
     assert why is None, why
     assert "UNMATCHED_BRACE" in [e.code for e in result.errors]   # the class's own '}'
+
+
+@pytest.mark.parametrize("seed", [41, 42])
+def test_kept_skeleton_is_the_texts(seed: int) -> None:
+    """In a file whose braces do not balance every edit pairs them again on the skeleton kept
+    with the previous result: after chains of edits of all kinds (in comments and strings
+    too), the kept skeleton is the one the new text's tokens give, and the results are a full
+    parse's."""
+    rnd = random.Random(seed)
+    differences = []
+    for text in texts(seed, 10):
+        braces = [i for i, c in enumerate(text) if c in "{}"]
+        if braces:
+            at = rnd.choice(braces)
+            text = text[:at] + text[at + 1:]
+        result = parse(text)
+        for _ in range(10):
+            at = rnd.randrange(len(result.text) + 1)
+            end = min(len(result.text), at + rnd.choice([0, 0, 1, 2, 5, 20]))
+            result, why = check(result, at, end, rnd.choice(["", "{", "}", "x", " ", "\n", "'", "#", "("]))
+            if why is None and result.skeleton is not None:
+                entries: list = []
+                brace_skeleton(lex(result.text).tokens, skeleton_start(), entries)
+                if result.skeleton != entries:
+                    why = "skeleton"
+            if why:
+                differences.append((at, result.text[max(0, at - 30):at + 30], why))
+                result = parse(result.text)
+    assert not differences, differences[:5]
