@@ -32,7 +32,7 @@ import bisect
 from .lexer import RANGE_LEX_ERRORS, lex, regex_may_run_into, same_extent
 from .parser import (SK_INDENT, SK_KIND, SK_OFFSET, SK_PREV_END, SK_STMT, ParseResult, Piece,
                      SyntaxError_, brace_error, brace_skeleton, braces_balance, remade_entry, skeleton_start, depends_on_previous, gc_paused,
-                     last_token_kind, pair_skeleton, parse, parse_block_at, parse_param_at,
+                     last_token_kind, pair_skeleton, paired_tokens, parse, parse_block_at, parse_param_at,
                      parse_statements_at, prefer_closed_runaway_string)
 from .tree import GreenNode, SyntaxNode
 
@@ -757,14 +757,7 @@ class _Pairing:
             return None
         edit.new_skeleton = new[:shifted] + _shifted(new[shifted:], delta, line_delta)
         edit.pair_errors = errors
-        out: list = []
-        for idx, tok in enumerate(toks):
-            if idx in before:
-                out.extend(before[idx])
-            if idx in stray:
-                tok = (K.ERROR_TOKEN, tok[1], tok[2], tok[3])
-            out.append(tok)
-        return out
+        return paired_tokens(toks, before, stray)
 
 
 def _shifted(entries: list, delta: int, line_delta: int, moved_from: int = 0) -> list:

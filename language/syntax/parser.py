@@ -1939,6 +1939,13 @@ def _pair_braces(p: Parser) -> None:
         else:
             before.setdefault(positions[at], []).append((K.RBRACE, "", entries[at][SK_PREV_END], ()))
         p.errors.append(brace_error(event, entries))
+    p.toks = paired_tokens(toks, before, stray)
+
+
+def paired_tokens(toks: list, before: dict, stray: set) -> list:
+    """``toks`` as the pairing leaves them: the zero-width '}'s ``before`` holds for a token
+    index inserted before that token, and each token index in ``stray`` (a '}' that closes
+    nothing) made an error token."""
     out: list = []
     for j, t in enumerate(toks):
         if j in before:
@@ -1946,7 +1953,7 @@ def _pair_braces(p: Parser) -> None:
         if j in stray:
             t = (K.ERROR_TOKEN, t[1], t[2], t[3])
         out.append(t)
-    p.toks = out
+    return out
 
 
 @contextmanager

@@ -6,7 +6,6 @@ calls, resources and type references, holding the same nodes (same green node, o
 parents up to the root), shared between items exactly as a fresh walk shares them."""
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
@@ -14,9 +13,9 @@ import pytest
 from puppet_ls.language.check import Analysis, ModelMemo, analyze
 from puppet_ls.language.check.scopes import FileModel
 from puppet_ls.language.ide.semantic_tokens import semantic_tokens
-from puppet_ls.language.syntax.incremental import reparse
 from puppet_ls.language.syntax.parser import parse
 from tests.corpus import corpus_files
+from tests.edits import undoing_edits
 
 ROOT = Path(__file__).resolve().parents[2]
 FILES = sorted((ROOT / "examples").rglob("*.pp")) + [ROOT / "tests" / "editors" / "demo.pp"]
@@ -61,24 +60,12 @@ def dump(model: FileModel) -> list:
 
 
 def _check_edits(text: str, seed: str, edits: int) -> None:
-    rnd = random.Random(seed)
-    result = parse(text)
+    first = parse(text)
     memo = ModelMemo()
-    FileModel(result, memo)
+    FileModel(first, memo)
     replayed = 0
-    undo = None
-    for _ in range(edits):
-        if undo is not None and rnd.random() < 0.75:
-            # an edit taken back: the file is whole again, and most statements are shared
-            at, end, piece = undo
-            undo = None
-        else:
-            at = rnd.randrange(len(result.text) + 1)
-            end = min(len(result.text), at + rnd.choice([0, 0, 1, 3]))
-            piece = rnd.choice(EDITS)
-            undo = (at, at + len(piece), result.text[at:end])
+    for at, end, piece, result in undoing_edits(first, seed, EDITS, edits):
         before = dict(memo.entries)
-        result = reparse(result, at, end, piece)
         remembered = FileModel(result, memo)
         replayed += sum(1 for k, v in memo.entries.items() if before.get(k) is v)
         assert dump(remembered) == dump(FileModel(result)), (at, end, piece)

@@ -5,7 +5,6 @@ comment (whose comments the memo keeps as a run), and of the corpus's largest ma
 corpus is installed."""
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
@@ -15,6 +14,7 @@ from puppet_ls.language.ide.semantic_tokens import TokenMemo, semantic_tokens
 from puppet_ls.language.syntax.incremental import reparse
 from puppet_ls.language.syntax.parser import parse
 from tests.corpus import corpus_files
+from tests.edits import undoing_edits
 from tests.syntax.test_wide_nodes import TEXTS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -55,22 +55,11 @@ def test_memo_gives_the_same_tokens_on_the_largest_corpus_manifest() -> None:
 def _check(text: str, seed: str) -> int:
     """Random edits of ``text``, each taken back at the next step three times in four (so the
     file stays mostly whole and most statements are shared); how often a run was reused."""
-    rnd = random.Random(seed)
-    result = parse(text)
+    first = parse(text)
     memo = TokenMemo()
-    semantic_tokens(analyze(result), memo=memo)
-    undo = None
+    semantic_tokens(analyze(first), memo=memo)
     reused = 0
-    for _ in range(40):
-        if undo is not None and rnd.random() < 0.75:
-            at, end, piece = undo
-            undo = None
-        else:
-            at = rnd.randrange(len(result.text) + 1)
-            end = min(len(result.text), at + rnd.choice([0, 0, 1, 3]))
-            piece = rnd.choice(EDITS)
-            undo = (at, at + len(piece), result.text[at:end])
-        result = reparse(result, at, end, piece)
+    for at, end, piece, result in undoing_edits(first, seed, EDITS, 40):
         an = analyze(result)
         runs = dict(memo.runs)
         assert semantic_tokens(an, memo=memo) == semantic_tokens(an), (at, end, piece)
