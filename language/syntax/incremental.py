@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from . import kinds as K
 import bisect
+import time
 
 from .lexer import RANGE_LEX_ERRORS, lex, regex_may_run_into, same_extent
 from .parser import (SK_INDENT, SK_KIND, SK_OFFSET, SK_PREV_END, SK_STMT, ParseResult, Piece,
@@ -115,6 +116,11 @@ def _path(root: SyntaxNode, start: int, end: int) -> list[SyntaxNode]:
         node = nxt
 
 
+# The time windows may take for one edit (see _Edit.deadline): about twice a full parse.
+WINDOW_SECONDS_PER_CHAR = 2e-6
+WINDOW_SECONDS_MIN = 0.1
+
+
 class _Edit:
     """One edit being applied: the old result, the edit, the new text."""
 
@@ -128,6 +134,12 @@ class _Edit:
         # Windows tried for one edit may add up to no more than about half a full parse (each
         # is lexed and parsed once); past that, parsing everything once is cheaper.
         self.budget = max(4096, len(old.text) // 2)
+        # Characters are a proxy: a hostile line (thousands of nested interpolations, 200,000
+        # characters) costs far more per character, and the lexing around windows (what
+        # follows them, the brace skeleton) is not charged.  Past about twice what a full parse
+        # of this text costs, no more windows are tried.  (The result is the same either way:
+        # only the time it takes depends on the clock.)
+        self.deadline = time.perf_counter() + max(WINDOW_SECONDS_MIN, len(text) * WINDOW_SECONDS_PER_CHAR)
         # Brace pairing (``pairing``): the span of old text the window must cover (the edit,
         # and what the pairing of the new text changes), and the pairing's errors for the
         # window being tried.
@@ -237,8 +249,11 @@ class _Edit:
         return old.skeleton
 
     def afford(self, size: int) -> bool:
-        """Charge a window of ``size`` characters to the budget; False when it is spent."""
+        """Charge a window of ``size`` characters to the budget; False when it is spent, or
+        when the windows tried so far have taken longer than a full parse would."""
         self.budget -= size
+        if time.perf_counter() > self.deadline:
+            self.budget = -1
         return self.budget >= 0
 
     def in_container(self, node: SyntaxNode) -> ParseResult | None:

@@ -861,12 +861,15 @@ def next_tokens(text: str, pos: int, prev_kind: str | None, count: int, tasks: b
     after a token of kind ``prev_kind`` (fewer, then EOF, at the end of the text): what follows a
     reparsed range.  Lexed in windows that end at a line end, so that only a construct spanning
     lines can be cut by a window, and such a cut shows as a lexical error; None when no window
-    up to ``limit`` characters gives a clean answer."""
+    up to ``limit`` characters gives a clean answer (a line longer than that is never lexed here:
+    on a hostile 200,000-character line each call would lex it whole)."""
     n = len(text)
     window = 256
     while True:
         stop = text.find("\n", pos + window)
         stop = n if stop < 0 else stop + 1
+        if stop - pos > limit:
+            return None
         lx = _Lexer(text, False, tasks)
         lx.prev = prev_kind
         lx.n = lx.limit = stop
