@@ -26,21 +26,18 @@ equals ``parse(new_text)``.
 """
 from __future__ import annotations
 
-from . import kinds as K
-import bisect
 import time
 
-from .lexer import RANGE_LEX_ERRORS, lex, regex_may_run_into, same_extent
-from .parser import (SK_INDENT, SK_KIND, SK_OFFSET, SK_PREV_END, SK_STMT, ParseResult, Piece,
-                     SyntaxError_, brace_error, brace_skeleton, braces_balance, remade_entry, skeleton_start, depends_on_previous, gc_paused,
-                     last_token_kind, pair_skeleton, paired_tokens, parse, parse_block_at, parse_param_at,
-                     parse_statements_at, prefer_closed_runaway_string)
+from . import kinds as K
+from .lexer import RANGE_LEX_ERRORS, regex_may_run_into, same_extent
+from .parser import (ParseResult, Piece, SyntaxError_, depends_on_previous, gc_paused,
+                     last_token_kind, parse, parse_block_at, parse_param_at, parse_statements_at,
+                     prefer_closed_runaway_string)
 from .tree import GreenNode, SyntaxNode
 
 # Errors that mean a change anywhere may re-pair braces or re-close quotes far away.
-_PAIRING_ERRORS = frozenset({"MISSING_RBRACE", "UNMATCHED_BRACE"})
 _GLOBAL_ERRORS = frozenset({
-    "UNCLOSED_MLCOMMENT",
+    "MISSING_RBRACE", "UNMATCHED_BRACE", "UNCLOSED_MLCOMMENT",
     "UNCLOSED_INTERPOLATION", "NESTING_TOO_DEEP", "HEREDOC_INVALID_SYNTAX",
     "HEREDOC_UNCLOSED_PARENTHESIS", "HEREDOC_EMPTY_ENDTAG",
     "HEREDOC_INVALID_ESCAPE", "HEREDOC_MULTIPLE_ESCAPE", "HEREDOC_WITHOUT_END_TAGGED_LINE",
@@ -69,21 +66,15 @@ def _reparse(old: ParseResult, start: int, end: int, new_text: str, tasks: bool)
         return parse(text, epp=True, tasks=tasks)
     if root.kind != K.SOURCE_FILE or "@(" in new_text or old.recovered or \
             any(e.code in _GLOBAL_ERRORS for e in old.errors):
-        # An unclosed comment may be closed by the edit, a heredoc takes lines from anywhere,
-        # so no part of such a file can be reparsed on its own.
+        # Unbalanced braces are paired by a whole-file heuristic, and an unclosed comment may
+        # be closed by the edit, so no part of such a file can be reparsed on its own.
         return parse(text, tasks=tasks)
     edit = _Edit(old, start, end, text, len(new_text) - (end - start), tasks)
     result = edit.in_token(root, new_text)
     if result is not None:
         return result
-    # A brace typed or deleted in code unbalances the file, and in a file whose braces do not
-    # balance any edit may change where a '}' is missing (the indentation rule): its braces
-    # are paired again on the skeleton, and a window is used when all that this pairing
-    # changes in the token stream lies inside it.
-    edit.pairing = any(e.code in _PAIRING_ERRORS for e in old.errors) or "{" in new_text or \
-        "}" in new_text or "{" in old.text[start:end] or "}" in old.text[start:end]
     for node in reversed(_path(root, start, end)):
-        if node.kind == K.PARAM and not edit.pairing:
+        if node.kind == K.PARAM:
             result = edit.param(node)
             if result is not None:
                 return result
@@ -91,7 +82,7 @@ def _reparse(old: ParseResult, start: int, end: int, new_text: str, tasks: bool)
             result = edit.in_container(node)
             if result is not None:
                 return result
-        if node.kind == K.BLOCK and not edit.pairing:
+        if node.kind == K.BLOCK:
             result = edit.block(node)
             if result is not None:
                 return result
@@ -136,19 +127,10 @@ class _Edit:
         self.budget = max(4096, len(old.text) // 2)
         # Characters are a proxy: a hostile line (thousands of nested interpolations, 200,000
         # characters) costs far more per character, and the lexing around windows (what
-        # follows them, the brace skeleton) is not charged.  Past about twice what a full parse
-        # of this text costs, no more windows are tried.  (The result is the same either way:
-        # only the time it takes depends on the clock.)
+        # follows them) is not charged.  Past about twice what a full parse of this text costs,
+        # no more windows are tried.  (The result is the same either way: only the time it
+        # takes depends on the clock.)
         self.deadline = time.perf_counter() + max(WINDOW_SECONDS_MIN, len(text) * WINDOW_SECONDS_PER_CHAR)
-        # Brace pairing (``pairing``): the span of old text the window must cover (the edit,
-        # and what the pairing of the new text changes), and the pairing's errors for the
-        # window being tried.
-        self.pairing = False
-        self.cover = (start, end)
-        self.pair_errors: list = []
-        self.stray: set[int] = set()   # old offsets of '}'s the new pairing leaves unmatched
-        self.new_skeleton: list | None = None   # the new text's, when the window's pairing is used
-        self.old_events: list | None = None     # the pairing of the old skeleton
 
     def in_token(self, root: SyntaxNode, new_text: str) -> ParseResult | None:
         """An edit inside a comment or inside the text of a string that leaves it the same
@@ -210,15 +192,8 @@ class _Edit:
             index = cur.index
             cur = cur.parent
         assert isinstance(green, GreenNode)
-        skeleton = None
-        if self.old.skeleton is not None and any(e.code in _PAIRING_ERRORS for e in self.old.errors):
-            # Kept where every edit needs it (in a balanced file, the next brace typed makes
-            # it again).  The token's extent and lines are the same: only what follows moves.
-            entries = self.old.skeleton
-            k = bisect.bisect_left(entries, tok_end, key=_entry_offset)
-            skeleton = entries[:k] + _shifted(entries[k:], delta, 0, tok_end)
-        return prefer_closed_runaway_string(ParseResult(green, errors, self.text, tuple(multiline), runaways=runaways,
-                                                        skeleton=skeleton), False, self.tasks)
+        return prefer_closed_runaway_string(ParseResult(green, errors, self.text, tuple(multiline), runaways=runaways),
+                                            False, self.tasks)
 
     def runaways_around(self, lo: int, hi: int) -> tuple | None:
         """The old runaway strings outside the reparsed range [lo, hi] (old offsets), moved by
@@ -238,15 +213,6 @@ class _Edit:
                 return None
         # (a string may start right at the range's end, 'a'b: it is the next statement's)
         return tuple(kept) + tuple((p + delta, bound + delta) for p, bound in self.old.runaways if p >= hi)
-
-    def skeleton(self) -> list:
-        """The brace skeleton of the old text (made once per parse result, by lexing it)."""
-        old = self.old
-        if old.skeleton is None:
-            entries: list = []
-            brace_skeleton(lex(old.text, tasks=self.tasks).tokens, skeleton_start(), entries)
-            old.skeleton = entries
-        return old.skeleton
 
     def afford(self, size: int) -> bool:
         """Charge a window of ``size`` characters to the budget; False when it is spent, or
@@ -282,6 +248,8 @@ class _Edit:
             items = sig[:-1]
             content_start = node.offset
         closer_offset = offsets[closer_i]
+        if self.start < content_start or self.end > closer_offset:
+            return None
 
         def item_end(k: int) -> int:
             i = items[k]
@@ -291,16 +259,10 @@ class _Edit:
             return item_end(k - 1) if k > 0 else content_start
 
         n = len(items)
+        ia = next((k for k in range(n) if item_end(k) >= self.start), n)
+        ib = next((k for k in range(ia, n) if span_start(k) > self.end), n)
         tried = set()
-        growth = 0
-        while growth < len(_GROWTH):
-            before, after = _GROWTH[growth]
-            growth += 1
-            cover = self.cover
-            if cover[0] < content_start or cover[1] > closer_offset or closer_offset in self.stray:
-                return None   # (a block whose '}' is now stray ends elsewhere)
-            ia = next((k for k in range(n) if item_end(k) >= cover[0]), n)
-            ib = next((k for k in range(ia, n) if span_start(k) > cover[1]), n)
+        for before, after in _GROWTH:
             a, b = max(0, ia - before), min(n, ib + after)
             if (a, b) in tried:
                 continue
@@ -309,14 +271,10 @@ class _Edit:
             hi = closer_offset if b == n else item_end(b - 1)
             if not self.afford(hi - lo):
                 return None
-            if self.pairing and b == n and closer[0] == K.RBRACE and closer[1] == "":
-                continue   # a block closed by pairing: what follows its end is not known here
             result = self.window(node, children, items, a, b, lo, hi, b == n, closer[0])
             if result is not None:
                 return result
-            if self.cover != cover:
-                growth = 0   # the pairing changes something outside: cover that first
-            elif a == 0 and b == n:
+            if a == 0 and b == n:
                 return None
         return None
 
@@ -326,9 +284,7 @@ class _Edit:
         if "@(" in old.text[lo:hi]:
             return None
         old_items = [children[i] for i in items[a:b]]
-        if (not self.pairing or old.text.find("@(", 0, hi) >= 0) and not _balanced(old_items):
-            # (with pairing, the window's new tokens are balanced after it, and the old ones
-            # only need no heredoc text, which a file without heredocs has nowhere)
+        if not _balanced(old_items):
             return None
         if a > 0:
             prev = children[items[a - 1]]
@@ -358,12 +314,8 @@ class _Edit:
             first_at = hi + _leading_trivia_width(following)
             if any(e.offset == first_at for e in old.errors):
                 return None
-        pair = None
-        if self.pairing:
-            next_at = hi if following is None else hi + _leading_trivia_width(following)
-            pair = _Pairing(self, lo, hi, prev_kind, next_at).pair
         piece = parse_statements_at(self.text, lo, hi + self.delta, prev_kind, prev_statement,
-                                    closer_kind if tail else None, self.tasks, _depth_bound(node), pair)
+                                    closer_kind if tail else None, self.tasks, _depth_bound(node))
         if piece is None:
             return None
         if following is not None:
@@ -437,11 +389,7 @@ class _Edit:
         back (only the enclosing statement, reparsed whole, can tell)."""
         old = self.old
         delta = self.delta
-        old_errors = old.errors
-        if self.pairing:
-            # all of them are made again from the new pairing (pair_errors)
-            old_errors = [e for e in old_errors if e.code not in _PAIRING_ERRORS]
-        if _reports_syntax_errors(e for e in old_errors if lo <= e.offset <= hi) != \
+        if _reports_syntax_errors(e for e in old.errors if lo <= e.offset <= hi) != \
                 _reports_syntax_errors(piece.errors) and _quiet_after_errors(container):
             return None
         green = GreenNode(container.green.kind, list(children[:i]) + piece.children + list(children[j:]))
@@ -453,23 +401,16 @@ class _Edit:
             cur = cur.parent
         # An error before the window may span over it (e.g. '@' followed by a long expression).
         before = [e if e.end <= hi else SyntaxError_(e.offset, e.end + delta, e.code, e.message, e.hint)
-                  for e in old_errors if e.offset < lo]
-        errors = before + list(piece.errors) + [_moved(e, delta) for e in old_errors if e.offset > hi]
-        if self.pairing:
-            # a full parse reports them after the lexer's errors and before the parser's (a
-            # quote left open at a line end is reported there with no width, as a '}' is)
-            errors = self.pair_errors + errors
-            errors.sort(key=lambda e: (e.offset, e.end, _report_order(e.code)))
-        else:
-            errors.sort(key=lambda e: (e.offset, e.end))
+                  for e in old.errors if e.offset < lo]
+        errors = before + list(piece.errors) + [_moved(e, delta) for e in old.errors if e.offset > hi]
+        errors.sort(key=lambda e: (e.offset, e.end))
         multiline = tuple([m for m in old.multiline_strings if m[0] < lo] + list(piece.multiline) +
                           [(x + delta, y + delta) for x, y in old.multiline_strings if x >= hi])
         around = self.runaways_around(lo, hi)
         if around is None:
             return None
         runaways = tuple(sorted(around + piece.runaways))
-        return prefer_closed_runaway_string(ParseResult(green, errors, self.text, multiline, runaways=runaways,
-                                                        skeleton=self.new_skeleton if self.pairing else None),
+        return prefer_closed_runaway_string(ParseResult(green, errors, self.text, multiline, runaways=runaways),
                                             False, self.tasks)
 
 
@@ -496,14 +437,6 @@ def _depth_bound(node: SyntaxNode | None) -> int:
                     bound += 1
         node = node.parent
     return bound
-
-
-def _report_order(code: str) -> int:
-    """Of the errors at one place, the lexer's come first, then brace pairing's, then the
-    parser's (the order in which a full parse finds them)."""
-    if code in RANGE_LEX_ERRORS or code == "ILLEGAL_BOM":
-        return 0   # (the lexer's others are in _GLOBAL_ERRORS: such files are parsed whole)
-    return 1 if code in _PAIRING_ERRORS else 2
 
 
 def _reports_syntax_errors(errors) -> bool:
@@ -656,130 +589,3 @@ def _previous_token_kind(node: SyntaxNode) -> str | None:
 
 def _moved(e, by: int):
     return SyntaxError_(e.offset + by, e.end + by, e.code, e.message, e.hint)
-
-
-def _entry_offset(entry: tuple) -> int:
-    return entry[SK_OFFSET]
-
-
-class _Pairing:
-    """The brace pairing of the edited text, seen from one window [lo, hi] (old offsets).  The
-    new skeleton is the old one with the window's entries made again from its new tokens
-    (and the entry right after it, whose token follows another one now); it is used only when
-    the indentation state the entries after the window were made in is the same as before.
-    Pairing it gives the changes to the token stream (a zero-width '}' inserted, a stray '}'
-    made an error token).  The window is used only when, outside it, they are the same as the
-    old pairing's (moved by the edit): the tokens outside it are then those the old parse
-    read, and inside it, balanced after the changes, it is parsed as a full parse does."""
-
-    def __init__(self, edit: _Edit, lo: int, hi: int, prev_kind: str | None, next_at: int):
-        self.edit = edit
-        self.lo = lo
-        self.hi = hi
-        self.prev_kind = prev_kind
-        self.next_at = next_at
-
-    def pair(self, toks: list) -> list | None:
-        """The window's tokens (the last one is the range's end) as the pairing of the whole
-        new text makes them; None when it changes something outside the window (then the
-        edit's cover is widened to it) or the window cannot tell."""
-        edit = self.edit
-        old = edit.old
-        lo, hi, delta = self.lo, self.hi, edit.delta
-        entries = edit.skeleton()
-        i = bisect.bisect_left(entries, lo, key=_entry_offset)
-        j = bisect.bisect_left(entries, hi, key=_entry_offset)
-        if j >= len(entries):
-            return None
-        indent, stmt = (entries[i - 1][SK_INDENT], entries[i - 1][SK_STMT]) if i > 0 else (0, 0)
-        state = (indent, stmt, self.prev_kind, edit.text.count("\n", 0, lo) + 1, lo, lo == 0)
-        win: list = []
-        positions: list[int] = []
-        after = brace_skeleton(toks[:-1], state, win, positions)
-        nxt = entries[j]
-        at_end = nxt[SK_OFFSET] == self.next_at   # the first token after the window is an entry
-        line_delta = edit.text.count("\n", edit.start, edit.end + delta) - old.text.count("\n", edit.start, edit.end)
-        if at_end:
-            # Made again after the window's new last token (in old offsets: it is shifted),
-            # and when its trivia are the window's trailing ones (a block's '}'), from them.
-            if self.next_at == hi:
-                remade: list = []
-                brace_skeleton([(nxt[SK_KIND], "", toks[-1][2], toks[-1][3])], after, remade)
-                if not remade:
-                    return None
-                e = remade[0]
-                nxt = (e[0], nxt[SK_OFFSET], e[2], e[3], e[4] - delta, e[5] - line_delta, e[6], e[7])
-            else:
-                nxt = remade_entry(nxt, after[0], after[1], after[2], after[4] - delta)
-            same = nxt[SK_INDENT] == entries[j][SK_INDENT] and nxt[SK_STMT] == entries[j][SK_STMT]
-        else:
-            # (the first token after the window does not start a line: the kind before it
-            # does not matter)
-            old_after = entries[j - 1] if j > 0 else (K.EOF, 0, 0, 0, 0, 1, 0, 0)
-            same = after[0] == old_after[SK_INDENT] and after[1] == old_after[SK_STMT]
-        if not same:
-            return None   # the entries after the window were made in another state
-        new = entries[:i] + win + [nxt] + entries[j + 1:]
-        shifted = i + len(win)
-        if edit.old_events is None:
-            edit.old_events = [] if braces_balance(entries) else pair_skeleton(entries)
-        events = [] if braces_balance(new) else pair_skeleton(new)
-
-        def inside(at: int, opener: int, end: int) -> bool:
-            return i <= at < end or (at == end and at_end and opener >= 0)
-
-        # What the pairing does outside the window, old and new, with positions in the new
-        # text (and in the old one, to widen the window to it): the same, or the window
-        # cannot be used.
-        old_outside = []
-        for at, opener in edit.old_events:
-            if not inside(at, opener, j):
-                e = entries[at]
-                d = delta if at >= j else 0
-                key = (e[SK_OFFSET] + d, -1 if opener < 0 else e[SK_PREV_END] + d)
-                old_outside.append((key, e[SK_OFFSET], opener < 0))
-        errors = []
-        before: dict = {}    # index in toks -> zero-width '}'s to insert before it
-        stray = set()
-        new_outside = []
-        reach = []           # old offsets of openers outside the window closed inside it
-        for event in events:
-            at, opener = event
-            errors.append(brace_error(event, new, shifted, delta, line_delta))
-            if not inside(at, opener, shifted):
-                e = new[at]
-                d = delta if at >= shifted else 0
-                key = (e[SK_OFFSET] + d, -1 if opener < 0 else e[SK_PREV_END] + d)
-                new_outside.append((key, e[SK_OFFSET], opener < 0))
-                continue
-            if opener >= 0 and not i <= opener < shifted:
-                reach.append(new[opener][SK_OFFSET])
-            where = positions[at - i] if at < shifted else len(toks) - 1
-            if opener < 0:
-                stray.add(where)
-            else:
-                offset = new[at][SK_PREV_END] + (delta if at >= shifted else 0)
-                before.setdefault(where, []).append((K.RBRACE, "", offset, ()))
-        if sorted(old_outside) != sorted(new_outside) or reach:
-            # Widen the window to what differs: an opener, a stray '}' (a block whose closer
-            # it is cannot be the window's container), the token a '}' is inserted before.
-            differ = set(old_outside) ^ set(new_outside)
-            offs = [off for _, off, _ in differ] + reach
-            edit.stray.update(off for _, off, is_stray in differ if is_stray)
-            if offs:
-                cover = edit.cover
-                edit.cover = (min(cover[0], min(offs)), max(cover[1], max(offs)))
-            return None
-        edit.new_skeleton = new[:shifted] + _shifted(new[shifted:], delta, line_delta)
-        edit.pair_errors = errors
-        return paired_tokens(toks, before, stray)
-
-
-def _shifted(entries: list, delta: int, line_delta: int, moved_from: int = 0) -> list:
-    """Skeleton entries moved by ``delta`` characters and ``line_delta`` lines; the end of the
-    token before each moves only when that token is at or after ``moved_from`` (the token
-    before a line's first token may come before an edited comment in its trivia)."""
-    if not delta and not line_delta:
-        return entries
-    return [(e[0], e[1] + delta, e[2], e[3], e[4] + delta if e[4] >= moved_from else e[4], e[5] + line_delta,
-             e[6], e[7]) for e in entries]

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import bisect
 import gc
-from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -116,9 +115,6 @@ class ParseResult:
     # The tree is the recovery's second parse (prefer_closed_runaway_string), chosen by
     # comparing whole-file error counts: no part of it can be reparsed on its own.
     recovered: bool = False
-    # The brace skeleton of the tokens (brace_skeleton), made by the first incremental reparse
-    # that adds or removes a brace, for the ones after it (incremental.py).
-    skeleton: list | None = None
 
     @property
     def root(self) -> SyntaxNode:
@@ -167,18 +163,8 @@ class Parser:
         self.depth = 0
         self.reported_depth = False
         self.stop = -1   # statements() ends at this token index too (parse_statements_at)
-        # A range parsed on its own (parse_statements_at…): the index of its last token, an
-        # end of input that is not the text's; a look-ahead that reaches it would have read on
-        # in the whole text, so the range cannot be parsed on its own (``looked_past``).
-        self.horizon = -1
-        self.looked_past = False
 
     # ---- token helpers ----------------------------------------------------------------------
-    def scanned_to(self, j: int) -> None:
-        """A look-ahead read up to token j (see ``horizon``)."""
-        if 0 <= self.horizon <= j:
-            self.looked_past = True
-
     def peek(self, n: int = 0) -> str:
         j = self.i + n
         kinds = self.kinds
@@ -490,10 +476,8 @@ class Parser:
                     self.error("SYNTAX_ERROR", j, at=_describe(toks[j]))
                 return
             elif kind == K.EOF:
-                self.scanned_to(j)
                 return
             j += 1
-        self.scanned_to(j)
 
     def statement(self, ch: list) -> None:
         kinds = self.kinds
@@ -565,14 +549,10 @@ class Parser:
                 if k == K.COLON:
                     return True
                 if k in (K.FARROW, K.PARROW, K.SEMIC, K.EOF):
-                    self.scanned_to(j)
                     return False
                 if k == K.QMARK:
                     return False
-            elif k == K.EOF:
-                break
             j += 1
-        self.scanned_to(j)
         return False
 
     # ---- assignment / relationship / resource -----------------------------------------------
@@ -1227,13 +1207,10 @@ class Parser:
             elif k == K.RBRACE:
                 depth -= 1
                 if depth == 0:
-                    self.scanned_to(j + 1)
                     return j + 1 < n and kinds[j + 1] == K.LBRACE
             elif k == K.EOF:
-                self.scanned_to(j)
                 return False
             j += 1
-        self.scanned_to(j)
         return False
 
     def case_expr(self) -> GreenNode:
@@ -1557,41 +1534,39 @@ def depends_on_previous(statement: GreenNode) -> bool:
     return statement.kind == K.ERROR
 
 
-def _lex_piece(text: str, start: int, end: int, prev_kind: str | None, tasks: bool,
-               pair: Callable[[list], list | None] | None = None) -> LexResult | None:
+def _lex_piece(text: str, start: int, end: int, prev_kind: str | None, tasks: bool) -> LexResult | None:
     """Lex text[start:end] as it lexes inside the whole text; None when that cannot be told
     from the range alone (a token may run into a neighbour, a quote or comment may run past
-    the range, a heredoc takes lines beyond it) or when its braces do not balance.  ``pair``:
-    what the brace pairing of the whole text makes of the range's tokens (None: it cannot
-    tell from the range); without it, the whole text's braces must balance."""
+    the range, a heredoc takes lines beyond it) or when its braces do not balance."""
     if 0 < start < len(text) and not text[start].isspace():
         return None
     lexed = lex_range(text, start, end, prev_kind, tasks)
     if lexed is None or lexed.heredocs or any(e.code not in RANGE_LEX_ERRORS for e in lexed.errors):
         return None
     toks = lexed.tokens
-    if end < len(text) and not text[end].isspace() and not (
-            text[end] == "}" and toks[-1][3] and toks[-1][3][-1][0] in (K.NEWLINE, K.WHITESPACE)):
-        # the last token must end at ``end`` in the whole text too ('$a,' but not '-' + '>');
-        # blanks before a block's '}' end the range too (the statements of a block up to it)
+    if end < len(text) and not text[end].isspace():
+        # the last token must end at ``end`` in the whole text too ('$a,' but not '-' + '>')
         if len(toks) < 2 or toks[-1][3]:
             return None
         last = toks[-2]
         again = next_tokens(text, last[2], toks[-3][0] if len(toks) > 2 else prev_kind, 2, tasks)
         if again is None or again[0][:2] != last[:2] or again[1][2] != end:
             return None
-    if pair is not None:
-        paired = pair(toks)
-        if paired is None:
-            return None
-        toks = lexed.tokens = paired
-    return lexed if braces_balance(toks) else None
+    depth = 0
+    for t in toks:
+        k = t[0]
+        if k == K.LBRACE or k == K.SELBRACE:
+            depth += 1
+        elif k == K.RBRACE:
+            depth -= 1
+            if depth < 0:
+                return None
+    return lexed if depth == 0 else None
 
 
 def parse_statements_at(text: str, start: int, end: int, prev_kind: str | None,
                         prev_statement: GreenNode | None = None, closer: str | None = None,
-                        tasks: bool = False, depth: int = 0,
-                        pair: Callable[[list], list | None] | None = None) -> Piece | None:
+                        tasks: bool = False, depth: int = 0) -> Piece | None:
     """Parse ``text[start:end]``, a run of whole statements of a block or of the file (with
     their leading trivia), exactly as a full parse of ``text`` parses them there, in a file
     whose braces balance.  The context is given: ``prev_kind``, the kind of the token before
@@ -1606,11 +1581,8 @@ def parse_statements_at(text: str, start: int, end: int, prev_kind: str | None,
 
     ``depth``: no less than the nesting depth of the full parse at ``start`` (the constructs
     the range is inside); the range is refused when, from there, it reaches MAX_NESTING, since
-    the full parse may then report that earlier.  The same for the two entry points below.
-
-    ``pair``: in a file whose braces do not balance, what the whole file's brace pairing
-    makes of the range's tokens (``_lex_piece``); its errors are not the piece's."""
-    lexed = _lex_piece(text, start, end, prev_kind, tasks, pair)
+    the full parse may then report that earlier.  The same for the two entry points below."""
+    lexed = _lex_piece(text, start, end, prev_kind, tasks)
     if lexed is None:
         return None
     toks = lexed.tokens
@@ -1626,10 +1598,9 @@ def parse_statements_at(text: str, start: int, end: int, prev_kind: str | None,
         if toks[-1][0] != K.EOF:
             toks.append((K.EOF, "", toks[-1][2] + len(toks[-1][1]), ()))
     else:
-        # the closer itself ends the statements, as in a full parse (with its text: a '}'
-        # inserted by brace pairing before it is named after the token that follows)
+        # the closer itself ends the statements, as in a full parse
         stop = -1
-        toks.append((closer, "}" if closer == K.RBRACE else "", eof[2], eof[3]))
+        toks.append((closer, "", eof[2], eof[3]))
         toks.append((K.EOF, "", eof[2], ()))
     after_semicolon = prev_kind == K.SEMIC
     after_statement = prev_kind is not None and prev_kind != K.LBRACE and not after_semicolon
@@ -1645,7 +1616,6 @@ def parse_statements_at(text: str, start: int, end: int, prev_kind: str | None,
     p = Parser(lexed, pair_braces=False)
     p.depth = depth
     p.stop = stop
-    p.horizon = len(p.toks) - 1
     ch: list = [prev_statement] if prev_statement is not None else []
     p.statements(ch, after_statement=after_statement, after_semicolon=after_semicolon)
     if prev_statement is not None:
@@ -1658,7 +1628,7 @@ def parse_statements_at(text: str, start: int, end: int, prev_kind: str | None,
             return None
         p.bump(ch)
         ch.pop()   # the stand-in closer (its trivia stays)
-    if p.reported_depth or p.looked_past or any(e.offset >= eof[2] for e in p.errors):
+    if p.reported_depth or any(e.offset >= eof[2] for e in p.errors):
         return None   # the range ended while something was still expected
     nxt = toks[stop] if closer is None else toks[-2]
     return Piece(ch, sorted(p.errors, key=lambda e: (e.offset, e.end)), p.multiline, first_kind, (nxt[0], nxt[1]),
@@ -1680,9 +1650,8 @@ def parse_block_at(text: str, start: int, end: int, prev_kind: str | None, tasks
     eof = toks[-1]
     p = Parser(lexed, pair_braces=False)
     p.depth = depth
-    p.horizon = len(p.toks) - 1
     node = p.block()
-    if p.reported_depth or p.looked_past or p.i != len(toks) - 1 or any(e.offset >= eof[2] for e in p.errors):
+    if p.reported_depth or p.i != len(toks) - 1 or any(e.offset >= eof[2] for e in p.errors):
         return None
     return Piece([node], sorted(p.errors, key=lambda e: (e.offset, e.end)), p.multiline, toks[0][0], (K.EOF, ""),
                  tuple(lexed.runaways))
@@ -1713,13 +1682,110 @@ def parse_param_at(text: str, start: int, end: int, prev_kind: str | None, close
         toks.append((K.EOF, "", toks[-1][2] + len(toks[-1][1]), ()))
     p = Parser(lexed, pair_braces=False)
     p.depth = depth
-    p.horizon = len(p.toks) - 1
     node = p.param()
-    if p.reported_depth or p.looked_past or p.i != stop or any(e.offset >= eof[2] for e in p.errors):
+    if p.reported_depth or p.i != stop or any(e.offset >= eof[2] for e in p.errors):
         return None
     nxt = following[0]
     return Piece([node], sorted(p.errors, key=lambda e: (e.offset, e.end)), p.multiline, toks[0][0], (nxt[0], nxt[1]),
                  tuple(lexed.runaways))
+
+
+# ---- brace pairing ----------------------------------------------------------------------------
+
+def _pair_braces(p: Parser) -> None:
+    """Make '{'/'}' balanced before parsing, so that recovery can rely on it.
+
+    When the braces balance (every valid file), nothing changes.  Otherwise a stray '}' becomes
+    an error token, and a '{' without its '}' gets a zero-width '}' inserted where its block
+    most likely ended: before the first later line that is indented no deeper than the line of
+    the '{' (or before the '}' that closes an enclosing block, or at the end of input)."""
+    toks = p.toks
+    opens = (K.LBRACE, K.SELBRACE)
+    stack: list = []
+    balanced = True
+    for tok in toks:
+        k = tok[0]
+        if k in opens:
+            stack.append(1)
+        elif k == K.RBRACE:
+            if not stack:
+                balanced = False
+                break
+            stack.pop()
+    if balanced and not stack:
+        return
+    line_info = _LineInfo(toks)
+    out: list = []
+    stack = []   # indices into out of unclosed openers
+    for tok in toks:
+        k = tok[0]
+        if k in opens:
+            stack.append(len(out))
+            out.append(tok)
+            continue
+        if k == K.RBRACE:
+            if not stack:
+                p.errors.append(SyntaxError_(tok[2], tok[2] + 1, "UNMATCHED_BRACE", issue("UNMATCHED_BRACE").format()))
+                out.append((K.ERROR_TOKEN, tok[1], tok[2], tok[3]))
+                continue
+            col = line_info.column_if_first(tok)
+            if col is not None and len(stack) > 1 and line_info.indent_of(out[stack[-1]]) > col:
+                # close inner blocks whose opener line is indented deeper than this '}', when an
+                # outer one is not (all at once: one by one was quadratic in their number)
+                lowest: list[int] = []      # lowest[i]: the smallest indentation among stack[:i + 1]
+                for s in stack:
+                    ind = line_info.indent_of(out[s])
+                    lowest.append(ind if not lowest or ind < lowest[-1] else lowest[-1])
+                closing = []
+                while len(stack) > 1 and line_info.indent_of(out[stack[-1]]) > col and lowest[len(stack) - 2] <= col:
+                    closing.append(stack.pop())
+                if closing:
+                    _close_at_eof(p, out, closing[::-1], line_info, None)
+            stack.pop()
+            out.append(tok)
+            continue
+        if k == K.EOF and stack:
+            _close_at_eof(p, out, stack, line_info, tok[2])
+            stack = []
+        out.append(tok)
+    p.toks = out
+
+
+def _close_at_eof(p: Parser, out: list, stack: list[int], line_info: _LineInfo, eof_offset: int | None) -> None:
+    """What ``_close_virtually`` does to each opener of ``stack``, innermost first, in one pass:
+    closing thousands of them one by one rescanned and shifted the token list each time (seconds
+    for a few thousand unclosed '{' on one line).  ``eof_offset``: they are open at the end of
+    input (None: a '}' further out follows)."""
+    # Where a '}' may go: before a token that starts a line (virtual '}'s never do).
+    cands = [(j, col) for j, t in enumerate(out)
+             if t[0] != K.RBRACE and (col := line_info.column_if_first(t)) is not None]
+    cand_index = [j for j, _ in cands]
+    before: dict = {}    # index in out (len(out): the end) -> virtual '}'s to insert there, in order
+    for open_idx in reversed(stack):
+        opener = out[open_idx]
+        indent = line_info.indent_of(opener)
+        at = len(out)
+        for c in range(bisect.bisect_right(cand_index, open_idx), len(cands)):
+            if cands[c][1] <= indent:
+                at = cands[c][0]
+                break
+        if at < len(out):
+            prev = out[at - 1]
+            offset = error_at = prev[2] + len(prev[1])
+        else:
+            prev = out[-1] if out else None
+            offset = prev[2] + len(prev[1]) if prev else 0
+            error_at = offset if eof_offset is None else eof_offset
+        before.setdefault(at, []).append((K.RBRACE, "", offset, ()))
+        p.errors.append(SyntaxError_(error_at, error_at, "MISSING_RBRACE",
+                                     issue("MISSING_RBRACE").format(line=line_info.line_of(opener))))
+    merged: list = []
+    for j, t in enumerate(out):
+        if j in before:
+            merged.extend(before[j])
+        merged.append(t)
+    merged.extend(before.get(len(out), ()))
+    out[:] = merged
 
 
 _STATEMENT_BOUNDARY = frozenset({K.LBRACE, K.SELBRACE, K.RBRACE, K.SEMIC})
@@ -1733,227 +1799,94 @@ _CONTINUATION_START = frozenset(_BINARY) | _RELATIONSHIP | _ASSIGN | frozenset({
 })
 
 
-# ---- brace pairing ----------------------------------------------------------------------------
-#
-# Pairing reads a *skeleton* of the tokens: one entry for each brace, each token that starts a
-# line and the end of input, with what the indentation rule needs.  It is kept small so that an
-# incremental reparse can pair the braces of a whole edited file again in O(braces + lines)
-# (incremental.py, docs/decisions.md "Brace pairing on a skeleton").
-#
-# An entry: (kind, offset, column when first on its line or -1, indentation of a '{'s statement,
-# end of the token before it, line, line indentation after it, statement indentation after it).
-SK_KIND, SK_OFFSET, SK_COL, SK_OPENER_INDENT, SK_PREV_END, SK_LINE, SK_INDENT, SK_STMT = range(8)
-# What the pass that builds a skeleton carries from token to token: (line indentation,
-# statement indentation, kind of the last token or None, line, end of the last token, whether
-# the next token is the first of the input).
-SkeletonState = tuple
+class _LineInfo:
+    """Columns and indentation of tokens, computed from their trivia (first-on-line tokens
+    have a NEWLINE in their trivia, or are at the start of the input)."""
 
-
-def skeleton_start() -> SkeletonState:
-    return (0, 0, None, 1, 0, True)
-
-
-def brace_skeleton(toks: list, state: SkeletonState, entries: list, positions: list | None = None) -> SkeletonState:
-    """Append the skeleton entries of ``toks`` to ``entries`` (and their token indices to
-    ``positions``), starting from ``state`` (the state after the tokens before them); return
-    the state after them.  A token's column counts from the last line break in its trivia
-    (tabs to 8), and is unknown (-1) when a comment precedes it on its line; the indentation a
-    '{' is expected to close at is that of its line, or of the line its statement started on
-    when that is less ('  $y {' continuing 'if $x and')."""
-    indent, stmt_indent, prev, line, prev_end, first = state
-    for idx, tok in enumerate(toks):
-        trivia = tok[3]
-        col = -1
-        if first:
-            first = False
-            col = 0
+    def __init__(self, toks: list) -> None:
+        self.first_col: dict = {}     # id-independent: offset -> column of a first-on-line token
+        self.line_indent: dict = {}   # offset -> indentation of the token's line
+        self.lines: dict = {}         # offset -> 1-based line of the token
+        self.opener_indent: dict = {}  # offset of '{' -> indentation of its statement's line
+        indent = 0
+        stmt_indent = 0
+        prev = None
+        line = 1
+        for idx, tok in enumerate(toks):
+            trivia = tok[3]
             for tv in trivia:
                 line += tv[1].count("\n")
-                if tv[0] == K.NEWLINE or tv[0] == K.HEREDOC_BODY:
-                    col = 0
-                elif col >= 0:
-                    col += len(tv[1])
-        else:
-            for tv in trivia:
-                line += tv[1].count("\n")
-                if tv[0] == K.NEWLINE or tv[0] == K.HEREDOC_BODY:
-                    col = 0
-                elif col >= 0:
-                    if tv[0] == K.WHITESPACE:
-                        col += len(tv[1].expandtabs(8)) if "\t" in tv[1] else len(tv[1])
-                    else:
-                        col = -1   # a comment before the token on its line
-        kind = tok[0]
-        if col >= 0:
-            indent = col
-            # A line that starts a new statement (rather than continuing one) sets the
-            # indentation that a block opened in that statement is expected to close at.
-            if _starts_statement(prev, kind):
-                stmt_indent = col
-        is_opener = kind == K.LBRACE or kind == K.SELBRACE
-        if col >= 0 or is_opener or kind == K.RBRACE or kind == K.EOF:
-            entries.append((kind, tok[2], col, min(indent, stmt_indent) if is_opener else 0, prev_end, line,
-                            indent, stmt_indent))
-            if positions is not None:
-                positions.append(idx)
-        text = tok[1]
-        line += text.count("\n")
-        prev_end = tok[2] + len(text)
-        if kind not in K.TRIVIA:
-            prev = kind
-    return (indent, stmt_indent, prev, line, prev_end, first)
+            self.lines[tok[2]] = line
+            line += tok[1].count("\n")
+            col = None
+            if idx == 0:
+                col = 0
+                for tv in trivia:
+                    if tv[0] == K.NEWLINE or tv[0] == K.HEREDOC_BODY:
+                        col = 0
+                    elif col is not None:
+                        col += len(tv[1])
+            else:
+                for tv in trivia:
+                    if tv[0] == K.NEWLINE or tv[0] == K.HEREDOC_BODY:
+                        col = 0
+                    elif col is not None:
+                        if tv[0] == K.WHITESPACE:
+                            col += len(tv[1].expandtabs(8)) if "\t" in tv[1] else len(tv[1])
+                        else:
+                            col = None if tv[0] in (K.ML_COMMENT,) and "\n" not in tv[1] else col
+                            if col is not None:
+                                col = None  # a comment before the token on its line
+            kind = tok[0]
+            if col is not None:
+                indent = col
+                self.first_col[tok[2]] = col
+                # A line that starts a new statement (rather than continuing one, as
+                # '  $y {' continues 'if $x and') sets the indentation that a block opened
+                # in that statement is expected to close at.
+                if prev is None or prev in _STATEMENT_BOUNDARY or (prev in _OPERAND_END and kind not in _CONTINUATION_START):
+                    stmt_indent = col
+            if kind == K.LBRACE or kind == K.SELBRACE:
+                self.opener_indent[tok[2]] = min(indent, stmt_indent)
+            self.line_indent[tok[2]] = indent
+            if kind not in K.TRIVIA:
+                prev = kind
+
+    def line_of(self, tok) -> int:
+        return self.lines.get(tok[2], 0)
+
+    def column_if_first(self, tok):
+        return self.first_col.get(tok[2])
+
+    def indent_of(self, tok):
+        if tok[0] in (K.LBRACE, K.SELBRACE):
+            return self.opener_indent.get(tok[2], 0)
+        return self.line_indent.get(tok[2], 0)
 
 
-def _starts_statement(prev: str | None, kind: str) -> bool:
-    """Does a token of ``kind`` that starts a line after a token of kind ``prev`` start a new
-    statement (rather than continue one, as '  $y {' continues 'if $x and')?"""
-    return prev is None or prev in _STATEMENT_BOUNDARY or (prev in _OPERAND_END and kind not in _CONTINUATION_START)
-
-
-def remade_entry(entry: tuple, indent: int, stmt_indent: int, prev: str | None, prev_end: int) -> tuple:
-    """A skeleton entry made again for the same token after other tokens: ``indent``,
-    ``stmt_indent``, ``prev`` and ``prev_end`` as ``brace_skeleton`` has them before it."""
-    kind, col = entry[SK_KIND], entry[SK_COL]
-    if col >= 0:
-        indent = col
-        if _starts_statement(prev, kind):
-            stmt_indent = col
-    opener_indent = min(indent, stmt_indent) if kind == K.LBRACE or kind == K.SELBRACE else 0
-    return (kind, entry[SK_OFFSET], col, opener_indent, prev_end, entry[SK_LINE], indent, stmt_indent)
-
-
-def braces_balance(toks: list) -> bool:
-    """Do the braces of these tokens balance (never more '}' than '{' so far)?"""
-    depth = 0
-    for tok in toks:
-        k = tok[0]
-        if k == K.LBRACE or k == K.SELBRACE:
-            depth += 1
-        elif k == K.RBRACE:
-            depth -= 1
-            if depth < 0:
-                return False
-    return depth == 0
-
-
-def pair_skeleton(entries: list) -> list:
-    """Pair the braces of a skeleton whose braces do not balance: what must change in the token
-    stream, as events in the order their errors are reported: (at, opener) for a zero-width '}'
-    inserted before entry ``at`` to close the '{' of entry ``opener``, and (at, -1) for the '}'
-    of entry ``at`` that nothing opened.
-
-    A stray '}' becomes an error token, and a '{' without its '}' gets one before the first
-    later line that is indented no deeper than the '{'s statement (a '}' that starts a line
-    less indented than the innermost open '{' while an outer one is not closes the inner ones;
-    at the end of input, all that are still open), or else right before that '}' or the end."""
-    events: list = []
-    stack: list[int] = []     # entry indices of unclosed openers
-    unmatched: set[int] = set()
-    for at, entry in enumerate(entries):
-        k = entry[SK_KIND]
-        if k == K.LBRACE or k == K.SELBRACE:
-            stack.append(at)
-            continue
-        if k == K.RBRACE:
-            if not stack:
-                unmatched.add(at)
-                events.append((at, -1))
-                continue
-            col = entry[SK_COL]
-            if col >= 0 and len(stack) > 1 and entries[stack[-1]][SK_OPENER_INDENT] > col:
-                # close inner blocks whose opener line is indented deeper than this '}', when an
-                # outer one is not (all at once: one by one was quadratic in their number)
-                lowest: list[int] = []      # lowest[i]: the smallest indentation among stack[:i + 1]
-                for s in stack:
-                    ind = entries[s][SK_OPENER_INDENT]
-                    lowest.append(ind if not lowest or ind < lowest[-1] else lowest[-1])
-                closing = []
-                while len(stack) > 1 and entries[stack[-1]][SK_OPENER_INDENT] > col and lowest[len(stack) - 2] <= col:
-                    closing.append(stack.pop())
-                if closing:
-                    _close_before(entries, at, closing, unmatched, events)
-            stack.pop()
-            continue
-        if k == K.EOF and stack:
-            _close_before(entries, at, stack[::-1], unmatched, events)
-            stack = []
-    return events
-
-
-def _close_before(entries: list, at: int, openers: list[int], unmatched: set[int], events: list) -> None:
-    """Close each of ``openers`` (innermost first) before the first later line start indented no
-    deeper than it, among the entries before ``at``; or else before ``at``.  One pass for all:
-    closing thousands of them one by one rescanned the tokens each time (seconds for a few
-    thousand unclosed '{' on one line)."""
-    # Where a '}' may go: before a token that starts a line, but not before a '}' (an unmatched
-    # one, an error token now, may take it).
-    cands = _line_starts(entries, at, unmatched)
-    cand_index = [j for j, _ in cands]
-    for opener in openers:
-        indent = entries[opener][SK_OPENER_INDENT]
-        where = at
-        for c in range(bisect.bisect_right(cand_index, opener), len(cands)):
-            if cands[c][1] <= indent:
-                where = cands[c][0]
-                break
-        events.append((where, opener))
-
-
-def _line_starts(entries: list, stop: int, unmatched: set[int]) -> list:
-    """(index, column) of the entries before ``stop`` that start a line and are not a '}'."""
-    return [(j, e[SK_COL]) for j, e in enumerate(entries[:stop])
-            if e[SK_COL] >= 0 and (e[SK_KIND] != K.RBRACE or j in unmatched)]
-
-
-def brace_error(event: tuple, entries: list, shifted: int = -1, delta: int = 0, line_delta: int = 0) -> SyntaxError_:
-    """The error an event of ``pair_skeleton`` reports.  Entries from index ``shifted`` on (if
-    not -1) are read ``delta`` characters and ``line_delta`` lines later (an edited file's
-    skeleton keeps the old entries after the edit).  A '}' that closes a block running to the
-    end of input is reported at the very end (after any trailing comments)."""
-    at, opener = event
-    d = delta if 0 <= shifted <= at else 0
-    if opener < 0:
-        off = entries[at][SK_OFFSET] + d
-        return SyntaxError_(off, off + 1, "UNMATCHED_BRACE", issue("UNMATCHED_BRACE").format())
-    off = entries[at][SK_OFFSET if entries[at][SK_KIND] == K.EOF else SK_PREV_END] + d
-    line = entries[opener][SK_LINE] + (line_delta if 0 <= shifted <= opener else 0)
-    return SyntaxError_(off, off, "MISSING_RBRACE", issue("MISSING_RBRACE").format(line=line))
-
-
-def _pair_braces(p: Parser) -> None:
-    """Make '{'/'}' balanced before parsing, so that recovery can rely on it (``pair_skeleton``).
-    When the braces balance (every valid file), nothing changes."""
-    toks = p.toks
-    if braces_balance(toks):
-        return
-    entries: list = []
-    positions: list[int] = []
-    brace_skeleton(toks, skeleton_start(), entries, positions)
-    events = pair_skeleton(entries)
-    before: dict = {}    # token index -> zero-width '}'s to insert before it, in order
-    stray: set[int] = set()
-    for event in events:
-        at, opener = event
-        if opener < 0:
-            stray.add(positions[at])
-        else:
-            before.setdefault(positions[at], []).append((K.RBRACE, "", entries[at][SK_PREV_END], ()))
-        p.errors.append(brace_error(event, entries))
-    p.toks = paired_tokens(toks, before, stray)
-
-
-def paired_tokens(toks: list, before: dict, stray: set) -> list:
-    """``toks`` as the pairing leaves them: the zero-width '}'s ``before`` holds for a token
-    index inserted before that token, and each token index in ``stray`` (a '}' that closes
-    nothing) made an error token."""
-    out: list = []
-    for j, t in enumerate(toks):
-        if j in before:
-            out.extend(before[j])
-        if j in stray:
-            t = (K.ERROR_TOKEN, t[1], t[2], t[3])
-        out.append(t)
-    return out
+def _close_virtually(p: Parser, out: list, open_idx: int, line_info: _LineInfo,
+                     eof_offset: int | None = None) -> None:
+    """Insert a zero-width '}' for the opener at out[open_idx]; when its block runs to the end
+    of the input, the error is reported at the very end (after any trailing comments)."""
+    opener = out[open_idx]
+    indent = line_info.indent_of(opener)
+    insert_at = len(out)
+    for j in range(open_idx + 1, len(out)):
+        col = line_info.column_if_first(out[j])
+        if col is not None and col <= indent and out[j][0] != K.RBRACE:
+            insert_at = j
+            break
+    if insert_at < len(out):
+        prev = out[insert_at - 1]
+        offset = prev[2] + len(prev[1])
+    else:
+        prev = out[-1] if out else None
+        offset = prev[2] + len(prev[1]) if prev else 0
+    virtual = (K.RBRACE, "", offset, ())
+    out.insert(insert_at, virtual)
+    if insert_at == len(out) - 1 and eof_offset is not None:
+        offset = eof_offset
+    p.errors.append(SyntaxError_(offset, offset, "MISSING_RBRACE", issue("MISSING_RBRACE").format(line=line_info.line_of(opener))))
 
 
 @contextmanager

@@ -11,10 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from puppet_ls.language.syntax import incremental, kinds as K
 from puppet_ls.language.syntax.incremental import reparse
-from puppet_ls.language.syntax.lexer import lex
-from puppet_ls.language.syntax.parser import ParseResult, brace_skeleton, parse, skeleton_start
+from puppet_ls.language.syntax.parser import ParseResult, parse
 from tests.corpus import corpus_files
 
 FIXTURES = sorted((Path(__file__).resolve().parents[2] / "fixtures" / "syntax").glob("*.pp"))
@@ -61,6 +59,12 @@ def damaged(text: str, rnd: random.Random) -> str:
 # (text, start, end, inserted): edits a window once got wrong (found by the tests below and by
 # benchmarks/fuzz.py), each the smallest text that showed it
 KNOWN_EDITS = [
+    # a hash made by recovery (the class's name went into an error) stays quiet about a later
+    # '=>' once an error was reported before it in the hash: an error appearing in the 'if'
+    # block inside it takes that report away (fuzz seed 2045; a brace-pairing window kept it)
+    ("(Install the\n$e = 1\nclass filebeat::install::linux {\n  if $::kernel != 'Linux' {\n"
+     "    fail('filebeat::install::linux shouldn\\'t run on Windows')\n  }\ud800at':\n"
+     "    ensure => $filebeat::package_ensure,\n  }\n}\n", 86, 91, "=>"),
     # an 'if' whose block is missing reports it only while its condition has no error: an error
     # appearing inside the condition (here in a block of it) takes that report away
     ("if class a {\n  define v($d) {}\n}\ndefine b {}\n", 27, 27, "["),
@@ -98,9 +102,6 @@ KNOWN_EDITS = [
     # a '{' right after a statement looks ahead to its first ',': an error at that ',' is not
     # reported a second time because another error came between (the window's error did)
     ("${if([]) {vese {}},{}}", 10, 15, "["),
-    # a quote left open at a line end is reported there with no width, before the '}' that
-    # brace pairing inserts at the same place (benchmarks/fuzz.py, seed 77)
-    ("class a {\n  $r = $p ? {\n    default => $q,\n  }\n  b { $n:\n    u => $v,\n  }\n}\n", 41, 46, '"'),
 ]
 
 
@@ -155,101 +156,4 @@ def test_chains_of_edits(seed: int) -> None:
                 if why:
                     differences.append((at, result.text[max(0, at - 30):at + 30], why))
                     result = parse(result.text)
-    assert not differences, differences[:5]
-
-
-def code_positions(text: str) -> list[int]:
-    """Offsets in code (not in a comment or a string): where each token outside strings starts
-    and ends."""
-    out = []
-    for tok in lex(text).tokens:
-        if tok[0] not in (K.STRING, K.DQ_OPEN, K.STRING_TEXT, K.DQ_CLOSE, K.HEREDOC, K.EOF):
-            out += [tok[2], tok[2] + len(tok[1])]
-    return out
-
-
-@pytest.mark.parametrize("seed", [31, 32, 33, 34])
-def test_brace_edits_in_code(seed: int) -> None:
-    """A '{' or '}' typed at a random place in code, or one deleted, which unbalances the file:
-    its braces are paired again (on the skeleton) and the parse is redone in a window around
-    what the pairing changed; then a chain of such edits from each result."""
-    rnd = random.Random(seed)
-    differences = []
-    for text in texts(seed, 12):
-        old = parse(text)
-        places = code_positions(text) or [0]
-        braces = [i for i, c in enumerate(text) if c in "{}"]
-        for _ in range(12):
-            at = rnd.choice(places)
-            ch = rnd.choice("{}")
-            _, why = check(old, at, at, ch)
-            if why:
-                differences.append((f"insert {ch!r} at {at}", text[max(0, at - 30):at + 30], why))
-        for at in rnd.sample(braces, min(12, len(braces))):
-            _, why = check(old, at, at + 1, "")
-            if why:
-                differences.append((f"delete {text[at]!r} at {at}", text[max(0, at - 30):at + 30], why))
-        result = old
-        for _ in range(6):
-            places = code_positions(result.text) or [0]
-            at = rnd.choice(places)
-            if rnd.random() < 0.4 and at < len(result.text) and result.text[at] in "{}":
-                result, why = check(result, at, at + 1, "")
-            else:
-                result, why = check(result, at, at, rnd.choice("{}\n"))
-            if why:
-                differences.append((f"chain at {at}", result.text[max(0, at - 30):at + 30], why))
-                result = parse(result.text)
-    assert not differences, differences[:5]
-
-
-def test_a_deleted_brace_is_reparsed_in_a_window(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Deleting the '{' of a resource in a long file re-pairs its braces on the skeleton and
-    reparses the class it is in, not the file (counted: the whole-file parses)."""
-    body = "".join(f"  file {{ '/tmp/{i}':\n    ensure => file,\n  }}\n" for i in range(40))
-    text = "".join(f"class c{k} {{\n{body}}}\n" for k in range(5))
-    old = parse(text)
-    at = text.index("{", text.index("class c2")) + 30
-    at = text.index("{", at)
-    full_parses = []
-    real = incremental.parse
-
-    def counting(*args, **kwargs):
-        full_parses.append(1)
-        return real(*args, **kwargs)
-    monkeypatch.setattr(incremental, "parse", counting)
-    result = reparse(old, at, at + 1, "")
-    assert full_parses == []
-    monkeypatch.setattr(incremental, "parse", real)
-    _, why = check(old, at, at + 1, "")
-    assert why is None, why
-    assert "UNMATCHED_BRACE" in [e.code for e in result.errors]   # the class's own '}'
-
-
-@pytest.mark.parametrize("seed", [41, 42])
-def test_kept_skeleton_is_the_texts(seed: int) -> None:
-    """In a file whose braces do not balance every edit pairs them again on the skeleton kept
-    with the previous result: after chains of edits of all kinds (in comments and strings
-    too), the kept skeleton is the one the new text's tokens give, and the results are a full
-    parse's."""
-    rnd = random.Random(seed)
-    differences = []
-    for text in texts(seed, 10):
-        braces = [i for i, c in enumerate(text) if c in "{}"]
-        if braces:
-            at = rnd.choice(braces)
-            text = text[:at] + text[at + 1:]
-        result = parse(text)
-        for _ in range(10):
-            at = rnd.randrange(len(result.text) + 1)
-            end = min(len(result.text), at + rnd.choice([0, 0, 1, 2, 5, 20]))
-            result, why = check(result, at, end, rnd.choice(["", "{", "}", "x", " ", "\n", "'", "#", "("]))
-            if why is None and result.skeleton is not None:
-                entries: list = []
-                brace_skeleton(lex(result.text).tokens, skeleton_start(), entries)
-                if result.skeleton != entries:
-                    why = "skeleton"
-            if why:
-                differences.append((at, result.text[max(0, at - 30):at + 30], why))
-                result = parse(result.text)
     assert not differences, differences[:5]
