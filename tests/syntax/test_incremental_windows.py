@@ -62,9 +62,9 @@ KNOWN_EDITS = [
     # a hash made by recovery (the class's name went into an error) stays quiet about a later
     # '=>' once an error was reported before it in the hash: an error appearing in the 'if'
     # block inside it takes that report away (fuzz seed 2045; a brace-pairing window kept it)
-    ("(Install the\n$e = 1\nclass filebeat::install::linux {\n  if $::kernel != 'Linux' {\n"
-     "    fail('filebeat::install::linux shouldn\\'t run on Windows')\n  }\ud800at':\n"
-     "    ensure => $filebeat::package_ensure,\n  }\n}\n", 86, 91, "=>"),
+    (("(Install the\n$e = 1\nclass filebeat::install::linux {\n  if $::kernel != 'Linux' {\n"
+      "    fail('filebeat::install::linux shouldn\\'t run on Windows')\n  }\ud800at':\n"
+      "    ensure => $filebeat::package_ensure,\n  }\n}\n"), 86, 91, "=>"),
     # an 'if' whose block is missing reports it only while its condition has no error: an error
     # appearing inside the condition (here in a block of it) takes that report away
     ("if class a {\n  define v($d) {}\n}\ndefine b {}\n", 27, 27, "["),
