@@ -219,6 +219,15 @@ def _split(value: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(p for entry in value for p in entry.split(",") if p)
 
 
+def _external_facts_option(lead: str):
+    """``--external-facts DIR`` of ``check`` and ``preview``; ``lead`` begins its help."""
+    return click.option(
+        "--external-facts", "external_facts", multiple=True, metavar="DIR", type=click.Path(exists=True, file_okay=False),
+        help=f"{lead} folder of external facts the node also has (Facter's facts.d: name=value .txt, .yaml and "
+             ".json files; repeatable).  The facts.d folders of the modulepath's modules, which Puppet's pluginsync "
+             "gives every agent, are always read.  A fact the set has keeps its value.")
+
+
 @main.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(allow_dash=True))
 @click.option("--format", "fmt", type=click.Choice(FORMATS, case_sensitive=False), default="text",
@@ -282,12 +291,7 @@ def _split(value: tuple[str, ...]) -> tuple[str, ...]:
                    "fact set (debian12, ubuntu2404, rhel9, windows2022) or a `facter --json`/`puppet facts` file.")
 @click.option("--node", "node", default="", metavar="NAME",
               help="The node's certname with --facts ($trusted['certname']); default: the facts' fqdn.")
-@click.option("--external-facts", "external_facts", multiple=True, metavar="DIR",
-              type=click.Path(exists=True, file_okay=False),
-              help="With --facts, a folder of external facts the node also has (Facter's facts.d: name=value "
-                   ".txt, .yaml and .json files; repeatable).  The facts.d folders of the modulepath's modules, "
-                   "which Puppet's pluginsync gives every agent, are always read.  A fact the set has keeps "
-                   "its value.")
+@_external_facts_option("With --facts, a")
 @_file_options
 @click.pass_context
 def check(ctx: click.Context, paths: tuple[str, ...], fmt: str, output_file: str | None, show_source: bool,
@@ -641,11 +645,7 @@ def eval_(source: str | None, jsonl: bool, strict: str, strict_variables: bool) 
                    "the current one with an environment.conf, else the current one if it has a hiera.yaml.")
 @click.option("--hiera-config", "hiera_config", default="", metavar="FILE",
               help="A global hiera.yaml, consulted before the environment's and the modules' data.")
-@click.option("--external-facts", "external_facts", multiple=True, metavar="DIR",
-              type=click.Path(exists=True, file_okay=False),
-              help="A folder of external facts the node also has (Facter's facts.d: name=value .txt, .yaml "
-                   "and .json files; repeatable).  The facts.d folders of the modulepath's modules, which "
-                   "Puppet's pluginsync gives every agent, are always read.  A fact the set has keeps its value.")
+@_external_facts_option("A")
 @click.option("--no-hiera", "no_hiera", is_flag=True,
               help="Class parameters take their defaults: no Hiera data is read.")
 @click.option("--show-sensitive", "show_sensitive", is_flag=True,
