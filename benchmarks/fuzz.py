@@ -513,6 +513,8 @@ def _difference(inc, full, text: str) -> str:
     if (tuple(inc.multiline_strings), tuple(inc.runaways), inc.recovered) != \
             (tuple(full.multiline_strings), tuple(full.runaways), full.recovered):
         return "multi-line or runaway strings differ"
+    if tuple(inc.scans) != tuple(full.scans):
+        return "lookaheads differ"
     return ""
 
 

@@ -15,6 +15,8 @@ provably what a full parse gives:
   the statement before, and the statement after it does not depend on the one before;
 * no regular expression runs over its edges (one may hold blanks, and a '/' before it on its
   line that nothing closed may be closed by the edit);
+* no lookahead from a brace before it (does ``name {`` open a resource body with a title?)
+  read into it, and none inside it reads past the token after it;
 * it is parsed as deep as the full parse has it (a bound on the nesting around it), and it
   does not change what a construct around it leaves unreported once an error was reported
   inside it (an ``if`` whose block is missing, a call, array or access whose closer is).
@@ -180,6 +182,8 @@ class _Edit:
                 multiline.append((a, b + delta))
             else:
                 return None
+        scans = tuple((b + delta if b >= tok_end else b, e + delta if e >= tok_end else e)
+                      for b, e in self.old.scans)
         green: GreenNode | tuple = (kind, self.text[off:tok_end + delta])
         index = _child_index_at(parent, off)
         cur = parent
@@ -192,8 +196,8 @@ class _Edit:
             index = cur.index
             cur = cur.parent
         assert isinstance(green, GreenNode)
-        return prefer_closed_runaway_string(ParseResult(green, errors, self.text, tuple(multiline), runaways=runaways),
-                                            False, self.tasks)
+        return prefer_closed_runaway_string(ParseResult(green, errors, self.text, tuple(multiline), runaways=runaways,
+                                                        scans=scans), False, self.tasks)
 
     def runaways_around(self, lo: int, hi: int) -> tuple | None:
         """The old runaway strings outside the reparsed range [lo, hi] (old offsets), moved by
@@ -389,6 +393,14 @@ class _Edit:
         back (only the enclosing statement, reparsed whole, can tell)."""
         old = self.old
         delta = self.delta
+        # A lookahead from a brace before the range that read into it (how 'name {' parses
+        # depends on brackets and ':' far after the brace) would have to be done again.
+        scans_before = []
+        for scan in old.scans:
+            if scan[0] < lo:
+                if scan[1] >= lo:
+                    return None
+                scans_before.append(scan)
         if _reports_syntax_errors(e for e in old.errors if lo <= e.offset <= hi) != \
                 _reports_syntax_errors(piece.errors) and _quiet_after_errors(container):
             return None
@@ -410,8 +422,9 @@ class _Edit:
         if around is None:
             return None
         runaways = tuple(sorted(around + piece.runaways))
-        return prefer_closed_runaway_string(ParseResult(green, errors, self.text, multiline, runaways=runaways),
-                                            False, self.tasks)
+        scans = tuple(scans_before + list(piece.scans) + [(b + delta, e + delta) for b, e in old.scans if b >= hi])
+        return prefer_closed_runaway_string(ParseResult(green, errors, self.text, multiline, runaways=runaways,
+                                                        scans=scans), False, self.tasks)
 
 
 _PREFIXES = frozenset({K.AT, K.ATAT})

@@ -115,6 +115,9 @@ class ParseResult:
     # The tree is the recovery's second parse (prefer_closed_runaway_string), chosen by
     # comparing whole-file error counts: no part of it can be reparsed on its own.
     recovered: bool = False
+    # The parser's lookaheads past a '{' (Parser.scans), as (offset of the brace, offset of
+    # the token where the scan stopped): what incremental reparsing must not cut through.
+    scans: tuple = ()
 
     @property
     def root(self) -> SyntaxNode:
@@ -163,6 +166,11 @@ class Parser:
         self.depth = 0
         self.reported_depth = False
         self.stop = -1   # statements() ends at this token index too (parse_statements_at)
+        # Lookaheads that decide how a '{' parses by reading tokens after it (titled_body,
+        # brace_after_statement, hash_condition): (brace index, index of the last token read).
+        # They may read past the statement that holds the brace, so a range reparsed on its
+        # own must not cut through one (parse_statements_at, incremental.py).
+        self.scans: list = []
 
     # ---- token helpers ----------------------------------------------------------------------
     def peek(self, n: int = 0) -> str:
@@ -468,16 +476,17 @@ class Parser:
                 depth += 1
             elif kind in (K.RBRACE, K.RBRACK, K.RPAREN):
                 if depth == 0:
-                    return
+                    break
                 depth -= 1
             elif depth == 0 and kind in (K.FARROW, K.PARROW, K.COMMA):
                 if first not in (K.NAME, K.FARROW, K.PARROW):
                     # (a bare word key makes it an attribute list: another error in Puppet)
                     self.error("SYNTAX_ERROR", j, at=_describe(toks[j]))
-                return
+                break
             elif kind == K.EOF:
-                return
+                break
             j += 1
+        self.scans.append((lbrace, min(j, len(toks) - 1)))
 
     def statement(self, ch: list) -> None:
         kinds = self.kinds
@@ -533,27 +542,9 @@ class Parser:
     def titled_body(self, j: int) -> bool:
         """Does the brace at token j start a resource body with a title ('title: ...')?
         Scans to the first ':' or '=>'/'+>' at nesting depth 0 (titles are short)."""
-        kinds = self.kinds
-        depth = 0
-        j += 1
-        n = len(kinds)
-        while j < n:
-            k = kinds[j]
-            if k in _OPENERS:
-                depth += 1
-            elif k in (K.RBRACE, K.RBRACK, K.RPAREN):
-                if depth == 0:
-                    return False
-                depth -= 1
-            elif depth == 0:
-                if k == K.COLON:
-                    return True
-                if k in (K.FARROW, K.PARROW, K.SEMIC, K.EOF):
-                    return False
-                if k == K.QMARK:
-                    return False
-            j += 1
-        return False
+        found, stop = _titled_scan(self.kinds, j)
+        self.scans.append((j, stop))
+        return found
 
     # ---- assignment / relationship / resource -----------------------------------------------
     def assignment(self) -> GreenNode:
@@ -1207,10 +1198,12 @@ class Parser:
             elif k == K.RBRACE:
                 depth -= 1
                 if depth == 0:
+                    self.scans.append((self.i, min(j + 1, n - 1)))
                     return j + 1 < n and kinds[j + 1] == K.LBRACE
             elif k == K.EOF:
-                return False
+                break
             j += 1
+        self.scans.append((self.i, n - 1))
         return False
 
     def case_expr(self) -> GreenNode:
@@ -1507,6 +1500,30 @@ class Piece:
     first_kind: str    # kind of its first significant token (EOF when it has none)
     next_token: tuple  # (kind, text) of the token after it: the closer, or the real next one
     runaways: tuple = ()   # as in ParseResult.runaways
+    scans: tuple = ()      # as in ParseResult.scans
+
+
+def _titled_scan(kinds: list, j: int) -> tuple[bool, int]:
+    """Parser.titled_body's scan from the brace at token j: (is it titled, the index of the
+    last token it read)."""
+    depth = 0
+    j += 1
+    n = len(kinds)
+    while j < n:
+        k = kinds[j]
+        if k in _OPENERS:
+            depth += 1
+        elif k in (K.RBRACE, K.RBRACK, K.RPAREN):
+            if depth == 0:
+                return False, j
+            depth -= 1
+        elif depth == 0:
+            if k == K.COLON:
+                return True, j
+            if k in (K.FARROW, K.PARROW, K.SEMIC, K.EOF, K.QMARK):
+                return False, j
+        j += 1
+    return False, n - 1
 
 
 def last_token_kind(green: GreenNode) -> str | None:
@@ -1532,6 +1549,18 @@ def depends_on_previous(statement: GreenNode) -> bool:
     """Can the parse of this statement node depend on the statement before it?  (The message
     of 'foo 1, 2' names the function before it.)"""
     return statement.kind == K.ERROR
+
+
+def _scan_offsets(p: Parser, limit: int) -> tuple | None:
+    """The parser's lookaheads (Parser.scans) as offsets; None when one read past token
+    ``limit``: tokens a range parsed on its own does not have as the whole text has them."""
+    toks = p.toks
+    out = []
+    for brace, stop in p.scans:
+        if stop > limit:
+            return None
+        out.append((toks[brace][2], toks[stop][2]))
+    return tuple(out)
 
 
 def _lex_piece(text: str, start: int, end: int, prev_kind: str | None, tasks: bool) -> LexResult | None:
@@ -1630,9 +1659,14 @@ def parse_statements_at(text: str, start: int, end: int, prev_kind: str | None,
         ch.pop()   # the stand-in closer (its trivia stays)
     if p.reported_depth or any(e.offset >= eof[2] for e in p.errors):
         return None   # the range ended while something was still expected
+    # A lookahead may read the first real token after the range, or the stand-in closer of a
+    # block (the real one is there), or the end of the file; past those, not.
+    scans = _scan_offsets(p, stop if closer is None else len(toks) - (2 if closer == K.RBRACE else 1))
+    if scans is None:
+        return None
     nxt = toks[stop] if closer is None else toks[-2]
     return Piece(ch, sorted(p.errors, key=lambda e: (e.offset, e.end)), p.multiline, first_kind, (nxt[0], nxt[1]),
-                 tuple(lexed.runaways))
+                 tuple(lexed.runaways), scans)
 
 
 def parse_block_at(text: str, start: int, end: int, prev_kind: str | None, tasks: bool = False,
@@ -1653,8 +1687,11 @@ def parse_block_at(text: str, start: int, end: int, prev_kind: str | None, tasks
     node = p.block()
     if p.reported_depth or p.i != len(toks) - 1 or any(e.offset >= eof[2] for e in p.errors):
         return None
+    scans = _scan_offsets(p, len(toks) - 2)   # up to the block's '}'
+    if scans is None:
+        return None
     return Piece([node], sorted(p.errors, key=lambda e: (e.offset, e.end)), p.multiline, toks[0][0], (K.EOF, ""),
-                 tuple(lexed.runaways))
+                 tuple(lexed.runaways), scans)
 
 
 def parse_param_at(text: str, start: int, end: int, prev_kind: str | None, close: str,
@@ -1685,9 +1722,12 @@ def parse_param_at(text: str, start: int, end: int, prev_kind: str | None, close
     node = p.param()
     if p.reported_depth or p.i != stop or any(e.offset >= eof[2] for e in p.errors):
         return None
+    scans = _scan_offsets(p, stop)
+    if scans is None:
+        return None
     nxt = following[0]
     return Piece([node], sorted(p.errors, key=lambda e: (e.offset, e.end)), p.multiline, toks[0][0], (nxt[0], nxt[1]),
-                 tuple(lexed.runaways))
+                 tuple(lexed.runaways), scans)
 
 
 # ---- brace pairing ----------------------------------------------------------------------------
@@ -1916,7 +1956,7 @@ def _parse(text: str, epp: bool, tasks: bool, unclosed: frozenset = frozenset())
     green = parser.parse_file()
     errors = sorted(parser.errors, key=lambda e: (e.offset, e.end))
     return ParseResult(green, errors, text, tuple(parser.multiline), runaways=tuple(lexed.runaways),
-                       recovered=bool(unclosed))
+                       recovered=bool(unclosed), scans=_scan_offsets(parser, len(parser.toks)) or ())
 
 
 def prefer_closed_runaway_string(result: ParseResult, epp: bool = False, tasks: bool = False) -> ParseResult:
