@@ -349,7 +349,13 @@ class _Edit:
         if "@(" in self.old.text[node.offset:node.end] or not _balanced([node.green]):
             return None
         first_at = node.offset + _leading_trivia_width(node.green)
-        if any(e.offset == first_at for e in self.old.errors):
+        # the token after it: where the parameter reports what it still expected ('Type )')
+        next_at = node.end
+        for c in siblings[node.index + 1:]:
+            if c is nxt:
+                break
+            next_at += len(c[1]) if type(c) is tuple else c.width
+        if any(e.offset == first_at or e.offset == next_at for e in self.old.errors):
             return None   # reported by the list before this parameter, naming its first token
         piece = parse_param_at(self.text, node.offset, node.end + self.delta, _previous_token_kind(node),
                                close, self.tasks, _depth_bound(parent))
