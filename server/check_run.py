@@ -487,12 +487,15 @@ def run_check(files: list, modulepath: list, options: CheckOptions,
     keys: list = [""] * count
     stale: dict = {}        # position -> a stored result made with another index
     pending: list = []
-    module_data = {sf.path: data for sf, data, _ in items}
+    # by (device, inode): a module file named through a link (a modulepath of symlinked
+    # module folders) is still the file the index read
+    module_data = {sf.ident: data for sf, data, _ in items if sf.ident}
     for n, path in enumerate(paths):
         try:
-            # a checked module file was just read for the index (under the same path unless
-            # it was named through a link)
-            data = module_data.get(os.path.abspath(path)) or read_bounded(path, options.max_bytes)
+            # a checked module file was just read for the index
+            data = module_data.get(_identity(path)) if module_data else None
+            if data is None:
+                data = read_bounded(path, options.max_bytes)
         except Exception as exc:  # noqa: BLE001 - last line of defence, as in check_data
             ready[n] = FileReport(display_path(path), None, [internal_error("checking", exc)])
             continue
@@ -510,6 +513,14 @@ def run_check(files: list, modulepath: list, options: CheckOptions,
     with _batch_gc():
         yield from _finish(paths, datas, ready, keys, pending, stale, items, index, index_digest,
                            cache, valid_key, validated, options, warn, snapshot_key)
+
+
+def _identity(path: str) -> tuple | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino)
 
 
 def _finish(paths: list, datas: list, ready: list, keys: list, pending: list, stale: dict, items: list,

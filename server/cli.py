@@ -37,7 +37,7 @@ from .check_run import (DEFAULT_FILE_TIMEOUT, CheckOptions, FileReport, FileTime
                         read_source, time_limit)
 from .files import display_path, format_size, parse_size, walk_sources
 from .format_cli import make_format_command
-from .report_formats import FORMAT_HELP, FORMATS, IGNORED, CheckOutput, render, text_line, tool_info
+from .report_formats import FORMAT_HELP, FORMATS, IGNORED, CheckOutput, Tool, render, text_line, tool_info
 
 SOURCE_SUFFIXES = (".pp", ".epp")
 # What `check` finds in a directory besides code: a control repository's Puppetfile.
@@ -45,10 +45,12 @@ CHECKED_NAMES = (*SOURCE_SUFFIXES, "Puppetfile")
 
 
 def collect_files(paths: tuple[str, ...], exclude: Callable[[str, bool, str], bool] | None = None,
-                  force_exclude: bool = False, names: tuple = SOURCE_SUFFIXES) -> tuple[list[Path], list[str], list[FileReport]]:
+                  force_exclude: bool = False, names: tuple = SOURCE_SUFFIXES,
+                  exclude_files: bool = True) -> tuple[list[Path], list[str], list[FileReport]]:
     """Files to check (directories are searched for .pp/.epp files, following symbolic links
     to directories once per real directory, leaving out what ``exclude(path, is_dir, root)``
-    names; files named on the command line are left out only with ``force_exclude``), paths
+    names, asked about the files of a walk only with ``exclude_files``; files named on the
+    command line are left out only with ``force_exclude``), paths
     that do not exist, and reports for directories met on the way that could not be listed."""
     files: list[Path] = []
     missing: list[str] = []
@@ -56,14 +58,16 @@ def collect_files(paths: tuple[str, ...], exclude: Callable[[str, bool, str], bo
     seen: set = set()
     walked: set = set()
 
-    def add(f: str) -> None:
+    def add(f: str, ident: tuple | None = None) -> None:
         # the same file by another path: told by its (device, inode), which costs one stat
-        # where realpath costs one per path component
-        try:
-            st = os.stat(f)
-            key: object = (st.st_dev, st.st_ino)
-        except OSError:
-            key = os.path.realpath(f)
+        # (none when the walk knew it) where realpath costs one per path component
+        key: object = ident
+        if key is None:
+            try:
+                st = os.stat(f)
+                key = (st.st_dev, st.st_ino)
+            except OSError:
+                key = os.path.realpath(f)
         if key not in seen:
             seen.add(key)
             files.append(Path(f))
@@ -81,12 +85,12 @@ def collect_files(paths: tuple[str, ...], exclude: Callable[[str, bool, str], bo
             pass     # e.g. a parent we may not search: reading it reports why
         if os.path.isdir(p):
             skip = None if exclude is None else (lambda path, is_dir, root=p: exclude(path, is_dir, root))
-            for found in walk_sources(p, names, visited=walked, exclude=skip):
+            for found in walk_sources(p, names, visited=walked, exclude=skip, exclude_files=exclude_files):
                 if found.problem is not None:
                     unlisted.append(FileReport(display_path(found.path), None,
                                                [Diagnostic.of(found.problem.code, 0, 0, **found.problem.args)]))
                 else:
-                    add(found.path)
+                    add(found.path, found.ident)
         elif not (force_exclude and exclude is not None and exclude(p, False, "")):
             add(p)
     return files, missing, unlisted
@@ -186,8 +190,10 @@ def write_report(fmt: str, reports: list[FileReport], output_file: str | None = 
         records += [diagnostic_record(report, d, index) for d in report.diagnostics]
         records += [diagnostic_record(report, d, index) | {"severity": IGNORED, "reason": reason}
                     for d, reason in report.ignored]
+    # (the home page is read from the package's metadata, which costs a few per cent of a run
+    # answered from the cache: only SARIF shows it)
     out = CheckOutput(records, [r.path for r in reports], sources, os.getcwd(), show_ignored, show_source,
-                      tool_info())
+                      tool_info() if fmt == "sarif" else Tool())
     text = render(fmt, out)
     if color and fmt == "text" and not show_source:
         text = _colour_text(text)
@@ -335,7 +341,7 @@ def check(ctx: click.Context, paths: tuple[str, ...], fmt: str, output_file: str
     """
     from . import config as lintconfig
     from .check_run import default_cache_dir, prepare_cache_dir, run_check
-    from .workspace import build_index, environment_root_of, modulepath_from_environment, module_roots_of
+    from .workspace import build_index, environment_roots_of, modulepath_from_environment, module_roots_of
     cli_dirs = tuple(d for entry in modulepath for d in entry.split(os.pathsep) if d)
     cli = lintconfig.Layer(
         source="command line", base=os.getcwd(),
@@ -368,8 +374,9 @@ def check(ctx: click.Context, paths: tuple[str, ...], fmt: str, output_file: str
     def excluded(path: str, is_dir: bool, root: str) -> bool:
         return cfg.excluded(path, is_dir, root)
 
+    # (puppet-lint's --ignore-paths, which are about files, are applied just below)
     files, missing, unlisted = collect_files(tuple(p for p in paths if p != "-"), excluded, force_exclude,
-                                             CHECKED_NAMES)
+                                             CHECKED_NAMES, exclude_files=not cfg.excluder.directories_only)
     files = [f for f in files if not cfg.ignored_path(str(f))]
     for m in missing:
         click.echo(f"puppet-ls check: no such file or directory: {display_path(m)}", err=True)
@@ -411,7 +418,7 @@ def check(ctx: click.Context, paths: tuple[str, ...], fmt: str, output_file: str
     # environment.conf names, whether a file of it or its folder was given, as the editor does.
     checked_paths = [str(f) for f in files] + ([stdin_path] if stdin_data is not None and stdin_filename else [])
     roots = module_roots_of(checked_paths)
-    for env_root in dict.fromkeys(r for r in map(environment_root_of, checked_paths) if r is not None):
+    for env_root in environment_roots_of(checked_paths):
         if env_root not in roots:
             roots.append(env_root)
         dirs += [d for d in modulepath_from_environment(env_root, []) if d not in dirs]
@@ -463,9 +470,8 @@ def check(ctx: click.Context, paths: tuple[str, ...], fmt: str, output_file: str
         reports += list(checked)
     # Hiera: the hiera.yaml and data files of the environments being checked (not for
     # standard input, nor for single files named on their own)
-    env_roots = [r for r in dict.fromkeys(map(environment_root_of, [str(p) for p in paths
-                                                                    if p != "-" and os.path.isdir(p)]))
-                 if r is not None and os.path.isfile(os.path.join(r, "hiera.yaml"))]
+    env_roots = [r for r in environment_roots_of([str(p) for p in paths if p != "-" and os.path.isdir(p)])
+                 if os.path.isfile(os.path.join(r, "hiera.yaml"))]
     hiera_count = 0
     if env_roots and not (fix or diff):
         from .check_run import hiera_reports

@@ -116,8 +116,13 @@ class Excluder:
     walked (so that `check vendor/x` still checks what it is pointed at)."""
 
     def __init__(self, groups: Iterable[tuple[str, tuple]]):
-        self.groups = [(base, pathspec.GitIgnoreSpec.from_lines(list(patterns)))
-                       for base, patterns in groups if patterns]
+        # (bases normalised once: _relative compares normalised paths)
+        groups = [(base, tuple(patterns)) for base, patterns in groups if patterns]
+        self.groups = [(os.path.abspath(base) if base else "", pathspec.GitIgnoreSpec.from_lines(list(patterns)))
+                       for base, patterns in groups]
+        # Patterns that all name directories ('vendor/') leave out no file of a walk that
+        # they did not already leave out with its folder: a walk need not ask about files.
+        self.directories_only = all(p.endswith("/") and not p.startswith("!") for _, ps in groups for p in ps)
 
     def __bool__(self) -> bool:
         return bool(self.groups)
@@ -128,7 +133,7 @@ class Excluder:
             rel = _relative(absolute, base) if base else None
             if rel is None:
                 # a file named on the command line (no walk) is seen from the current directory
-                rel = _relative(absolute, os.path.abspath(walk_root or os.getcwd()))
+                rel = _relative(absolute, _absolute_root(walk_root))
             if rel is None:
                 rel = os.path.basename(absolute)
             if rel in ("", "."):
@@ -143,7 +148,28 @@ def relative_to(path: str, base: str) -> str | None:
     return _relative(os.path.abspath(path), os.path.abspath(base))
 
 
+def _absolute_root(walk_root: str) -> str:
+    # asked for every path met in a walk (thousands), always about the same root; a relative
+    # one (or none: the current directory) is worked out each time, as the directory may change
+    key = walk_root if os.path.isabs(walk_root) else (walk_root, os.getcwd())
+    if key != _ROOT_MEMO[0]:
+        _ROOT_MEMO[:] = [key, os.path.abspath(walk_root or os.getcwd())]
+    return _ROOT_MEMO[1]
+
+
+_ROOT_MEMO: list = [None, ""]
+
+
 def _relative(path: str, base: str) -> str | None:
+    """``path`` relative to ``base``, both absolute and normalised (os.path.abspath)."""
+    if os.sep == "/":
+        # the common case without relpath's splitting and joining (called for every path a
+        # walk meets): a normalised path is inside a normalised base exactly when it starts
+        # with it and a separator
+        if path == base:
+            return "."
+        prefix = base if base.endswith("/") else base + "/"
+        return path[len(prefix):] if path.startswith(prefix) else None
     try:
         rel = os.path.relpath(path, base)
     except ValueError:      # another drive
@@ -278,7 +304,7 @@ def resolve(layers: Iterable[Layer], problems: list | None = None) -> Config:
         if layer.extend_exclude:
             excludes.append((layer.base, layer.extend_exclude))
         for pattern, codes in layer.per_file_ignores:
-            pfi.append((layer.base, pathspec.GitIgnoreSpec.from_lines([pattern]), frozenset(codes)))
+            pfi.append((os.path.abspath(layer.base), pathspec.GitIgnoreSpec.from_lines([pattern]), frozenset(codes)))
         ignore_paths.extend(layer.ignore_paths)
         if layer.modulepath is not None:
             cfg.modulepath = tuple(p if os.path.isabs(p) else os.path.join(layer.base, p)

@@ -38,6 +38,8 @@ def display_path(path: str | os.PathLike) -> str:
     """A path as printable text: bytes that are not UTF-8 in a name are shown as ``\\xNN``
     (printing the raw surrogates Python decodes them to would fail), and so are control
     characters (a newline in a name would split a ``path:line:col: ...`` line in two)."""
+    if type(path) is str and path.isascii() and path.isprintable():
+        return path     # (nearly every path: no need to look at each character)
     text = os.fsencode(path).decode("utf-8", errors="backslashreplace")
     return "".join(f"\\x{ord(c):02x}" if c < " " or c == "\x7f" else c for c in text)
 
@@ -135,31 +137,33 @@ class Found:
     listed (``problem`` set)."""
     path: str
     problem: ReadProblem | None = None
+    # (device, inode) when the walk knew it without a system call (an entry that is no link)
+    ident: tuple | None = None
 
 
 def walk_sources(root: str, suffixes: tuple, skip_dir=lambda name: name.startswith("."),
                  visited: set | None = None,
-                 exclude: Callable[[str, bool], bool] | None = None) -> Iterator[Found]:
+                 exclude: Callable[[str, bool], bool] | None = None,
+                 exclude_files: bool = True) -> Iterator[Found]:
     """Every file under ``root`` whose name ends with one of ``suffixes``, in sorted order,
     following symbolic links to directories once per real directory (``visited`` holds the
-    real paths already walked; share it between roots to walk each directory once in all).
+    (device, inode) of the directories already walked; share it between roots to walk each
+    directory once in all: one stat per directory, where realpath costs one per component).
     Entries of any kind with a matching name are yielded (a FIFO named ``x.pp`` is then
     reported by ``read_bounded`` rather than skipped without a word); directories that cannot
     be listed are yielded with their problem.  ``exclude(path, is_dir)`` says which files and
-    directories to leave out (the configured exclude patterns, server/config.py)."""
+    directories to leave out (the configured exclude patterns, server/config.py); with
+    ``exclude_files`` False it is asked about directories only."""
     seen = visited if visited is not None else set()
     stack = [root]
     while stack:
         d = stack.pop()
         try:
-            real = os.path.realpath(d)
-        except (OSError, ValueError, RuntimeError) as exc:  # pragma: no cover - platform oddities
-            yield Found(d, ReadProblem("FILE_UNREADABLE", {"path": display_path(d), "reason": str(exc)}))
-            continue
-        if real in seen:
-            continue
-        seen.add(real)
-        try:
+            st = os.stat(d)
+            ident = (st.st_dev, st.st_ino)
+            if ident in seen:
+                continue
+            seen.add(ident)
             with os.scandir(d) as it:
                 entries = sorted(it, key=lambda e: e.name)
         except OSError as exc:
@@ -174,7 +178,11 @@ def walk_sources(root: str, suffixes: tuple, skip_dir=lambda name: name.startswi
             if is_dir:
                 if not skip_dir(e.name) and (exclude is None or not exclude(e.path, True)):
                     subdirs.append(e.path)
-            elif e.name.endswith(suffixes) and (exclude is None or not exclude(e.path, False)):
-                yield Found(e.path)
+            elif e.name.endswith(suffixes) and (exclude is None or not exclude_files or not exclude(e.path, False)):
+                try:
+                    ident = None if e.is_symlink() else (st.st_dev, e.inode())
+                except OSError:
+                    ident = None
+                yield Found(e.path, None, ident)
         # Depth first in sorted order: push in reverse so the first name is walked first.
         stack.extend(reversed(subdirs))

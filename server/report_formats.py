@@ -16,17 +16,19 @@ import os
 import re
 import string
 import unicodedata
-import xml.etree.ElementTree as ET
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 from functools import lru_cache
-from importlib import metadata
 from urllib.parse import quote
 
 from puppet_ls.language.lint import CHECKS
 from puppet_ls.language.messages import is_registered, issue
 
 from . import __version__
+
+if TYPE_CHECKING:
+    import xml.etree.ElementTree as ET
 
 IGNORED = "ignored"    # the severity of a record that a control comment silenced
 
@@ -39,7 +41,9 @@ class Tool:
 
 
 def tool_info() -> Tool:
-    """puppet-ls's name, version and home page, as its package metadata declares them."""
+    """puppet-ls's name, version and home page, as its package metadata declares them (read
+    from the installed package's metadata: only SARIF carries the home page)."""
+    from importlib import metadata
     uri = ""
     try:
         for entry in metadata.metadata("puppet-ls").get_all("Project-URL") or ():
@@ -334,6 +338,7 @@ def _xml_safe(value: object) -> str:
 
 
 def _element(tag: str, parent: ET.Element | None = None, text: str | None = None, **attrs: object) -> ET.Element:
+    import xml.etree.ElementTree as ET   # (the XML formats only)
     safe = {k: _xml_safe(v) for k, v in attrs.items() if v is not None}
     el = ET.Element(tag, safe) if parent is None else ET.SubElement(parent, tag, safe)
     if text is not None:
@@ -342,6 +347,7 @@ def _element(tag: str, parent: ET.Element | None = None, text: str | None = None
 
 
 def _xml(root: ET.Element) -> str:
+    import xml.etree.ElementTree as ET
     ET.indent(root, space=" ")
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 

@@ -454,6 +454,8 @@ def module_roots_of(paths: Iterable[str]) -> list:
     share a few hundred), which matters on thousands of files."""
     out: dict = {}
     by_dir: dict = {}
+    real: dict = {}
+    roots: dict = {}
     for p in paths:
         # realpath, not Path.resolve(): it does not raise on a symbolic link loop.
         if os.path.isdir(p):
@@ -461,38 +463,80 @@ def module_roots_of(paths: Iterable[str]) -> list:
             continue
         folder = os.path.dirname(os.path.realpath(p) if os.path.islink(p) else os.path.abspath(p))
         if folder not in by_dir:
-            by_dir[folder] = _root_above(os.path.realpath(folder))
+            by_dir[folder] = _root_above(_real_folder(folder, real), roots)
         root = by_dir[folder]
         if root is not None:
             out.setdefault(root, None)
     return list(out)
 
 
-def _root_above(folder: str) -> str | None:
-    """The module or environment that a file in (the resolved) ``folder`` belongs to."""
-    start = Path(folder)
-    for c in (start, *start.parents):
-        if c.name in _ROLE_SEGMENTS and c.parent != c:
-            return str(c.parent)
-        # os.path.exists: a directory we may not search is "no", not an exception.
-        if os.path.exists(c / "metadata.json") or os.path.exists(c / "environment.conf"):
-            return str(c)
-    return None
+def _real_folder(folder: str, memo: dict) -> str:
+    """os.path.realpath of an absolute, normalised ``folder``, from that of its parent (kept in
+    ``memo``): one lstat per folder of a run rather than one per component of each."""
+    found = memo.get(folder)
+    if found is not None:
+        return found
+    parent, name = os.path.split(folder)
+    if parent == folder or not name:
+        result = folder
+    else:
+        candidate = os.path.join(_real_folder(parent, memo), name)
+        result = os.path.realpath(candidate) if os.path.islink(candidate) else candidate
+    memo[folder] = result
+    return result
 
 
-def environment_root_of(path: str) -> str | None:
+def _root_above(folder: str, memo: dict | None = None) -> str | None:
+    """The module or environment that a file in (the resolved) ``folder`` belongs to
+    (``memo``: folder -> answer, shared between the calls of a run)."""
+    if memo is not None and folder in memo:
+        return memo[folder]
+    parent = os.path.dirname(folder)
+    if os.path.basename(folder) in _ROLE_SEGMENTS and parent != folder:
+        found: str | None = parent
+    # os.path.exists: a directory we may not search is "no", not an exception.
+    elif os.path.exists(os.path.join(folder, "metadata.json")) or \
+            os.path.exists(os.path.join(folder, "environment.conf")):
+        found = folder
+    else:
+        found = None if parent == folder else _root_above(parent, memo)
+    if memo is not None:
+        memo[folder] = found
+    return found
+
+
+def environment_root_of(path: str, memo: dict | None = None) -> str | None:
     """The environment (control repository) folder at or above ``path``: the nearest one
-    holding an environment.conf; None when there is none."""
+    holding an environment.conf; None when there is none.  ``memo`` (folder -> answer), shared
+    between calls, saves walking up the same folders again for each file of a run."""
     d = os.path.abspath(path)
     if not os.path.isdir(d):
         d = os.path.dirname(d)
+    walked = []
+    found: str | None = None
     while True:
+        if memo is not None and d in memo:
+            found = memo[d]
+            break
+        walked.append(d)
         if os.path.isfile(os.path.join(d, "environment.conf")):
-            return d
+            found = d
+            break
         parent = os.path.dirname(d)
         if parent == d:
-            return None
+            break
         d = parent
+    if memo is not None:
+        for w in walked:
+            memo[w] = found
+    return found
+
+
+def environment_roots_of(paths: Iterable[str]) -> list:
+    """The distinct environment folders of ``paths`` (environment_root_of), in order."""
+    memo: dict = {}
+    found = (environment_root_of(p, memo) for p in paths)
+    return [r for r in dict.fromkeys(found) if r is not None]
 
 
 # ---- Hiera: the files of the layers, for puppet_ls.language.hiera (which reads none) ---------

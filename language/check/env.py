@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..types.model import AliasScope
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..types.model import AliasScope
 
 
 @dataclass(frozen=True)
