@@ -328,7 +328,11 @@ def fingerprint(env, query: tuple) -> str:
         value = sorted((e.name, e.body_text) for e in env.entities("type_alias"))
     else:
         value = env.complete
-    return hashlib.blake2b(marshal.dumps(value), digest_size=12).hexdigest()
+    # repr, not marshal: marshal's bytes depend on which strings are interned and which
+    # objects are shared, which differ between processes that imported different modules (a
+    # worker's fingerprints then never matched the main process's: every result that asked
+    # about a changed file's module was checked again)
+    return hashlib.blake2b(repr(value).encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
 
 
 class RecordingEnv:
@@ -434,7 +438,7 @@ def config_key(options: CheckOptions) -> str:
     return f"{CACHE_FORMAT}|{lint}|{options.config_key}{node}"
 
 
-CACHE_FORMAT = 2      # changes with what results or fingerprints hold
+CACHE_FORMAT = 3      # changes with what results or fingerprints hold
 
 
 # ---- the run ----------------------------------------------------------------------------------
@@ -513,14 +517,6 @@ def run_check(files: list, modulepath: list, options: CheckOptions,
     with _batch_gc():
         yield from _finish(paths, datas, ready, keys, pending, stale, items, index, index_digest,
                            cache, valid_key, validated, options, warn, snapshot_key)
-
-
-def _identity(path: str) -> tuple | None:
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return (st.st_dev, st.st_ino)
 
 
 def _finish(paths: list, datas: list, ready: list, keys: list, pending: list, stale: dict, items: list,

@@ -111,6 +111,23 @@ def test_a_change_rechecks_the_file_and_those_whose_answers_changed(tree: Path, 
     assert any(d[3] == "UNKNOWN_PARAMETER" for d in site)
 
 
+def test_a_fingerprint_depends_on_the_answer_only() -> None:
+    """Which strings are interned and which objects are shared depends on what a process has
+    imported; a fingerprint must not (a worker's once never matched the main process's)."""
+    class Env:
+        def __init__(self, names: list) -> None:
+            self._names = names
+
+        def names(self, kind: str) -> list:
+            return self._names
+
+    word = "".join(["Str", "ing"])
+    shared = Env([word, word])
+    separate = Env([sys.intern("".join(["Str", "ing"])), "".join(["Stri", "ng"])])
+    assert check_run.fingerprint(shared, ("names", "class")) == check_run.fingerprint(separate, ("names", "class"))
+    assert check_run.fingerprint(shared, ("names", "class")) != check_run.fingerprint(Env([word]), ("names", "class"))
+
+
 def test_configuration_is_part_of_the_key(tree: Path, tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     run(tree, cache)
