@@ -497,9 +497,8 @@ def run_check(files: list, modulepath: list, options: CheckOptions,
     for n, path in enumerate(paths):
         try:
             # a checked module file was just read for the index
-            data = module_data.get(_identity(path)) if module_data else None
-            if data is None:
-                data = read_bounded(path, options.max_bytes)
+            known = module_data.get(_identity(path)) if module_data else None
+            data = known if known is not None else read_bounded(path, options.max_bytes)
         except Exception as exc:  # noqa: BLE001 - last line of defence, as in check_data
             ready[n] = FileReport(display_path(path), None, [internal_error("checking", exc)])
             continue

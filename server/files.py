@@ -179,10 +179,11 @@ def walk_sources(root: str, suffixes: tuple, skip_dir=lambda name: name.startswi
                 if not skip_dir(e.name) and (exclude is None or not exclude(e.path, True)):
                     subdirs.append(e.path)
             elif e.name.endswith(suffixes) and (exclude is None or not exclude_files or not exclude(e.path, False)):
+                file_ident: tuple | None
                 try:
-                    ident = None if e.is_symlink() else (st.st_dev, e.inode())
+                    file_ident = None if e.is_symlink() else (st.st_dev, e.inode())
                 except OSError:
-                    ident = None
-                yield Found(e.path, None, ident)
+                    file_ident = None
+                yield Found(e.path, None, file_ident)
         # Depth first in sorted order: push in reverse so the first name is walked first.
         stack.extend(reversed(subdirs))

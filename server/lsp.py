@@ -77,6 +77,7 @@ from .workspace import (
     module_root_of,
     modulepath_from_environment,
     read_text,
+    walked_root,
 )
 
 log = logging.getLogger("puppet-ls")
@@ -448,6 +449,7 @@ def build_server() -> PuppetServer:
             await _pull_configuration(ls)
             ls.load_lint_config()
         _start_indexing(ls)
+        _watch_files(ls)
 
     @server.feature(lsp.SHUTDOWN)
     def shutdown(ls: PuppetServer, params) -> None:
@@ -496,6 +498,8 @@ def build_server() -> PuppetServer:
             _start_indexing(ls)
             for uri in list(ls.docs):
                 _schedule_diagnostics(ls, uri, 0)
+            return
+        _sources_changed(ls, [(p, c.type) for p, c in zip(paths, params.changes)])
 
     # ---- documents -------------------------------------------------------------------------------
     @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
@@ -1548,6 +1552,82 @@ def _index_module_early(ls: PuppetServer, path: str) -> None:
             loop.call_soon_threadsafe(merge, index)
 
     threading.Thread(target=work, name="puppet-ls-index-early", daemon=True).start()
+
+
+# What the client is asked to watch (client/registerCapability): the files the index reads,
+# the configuration and the Hiera data.  A pull or a checkout changes them outside the editor;
+# without this the index would answer from the old files until the server restarts.
+WATCHED_GLOBS = ("**/*.pp", "**/*.rb", "**/metadata.json", "**/environment.conf", "**/tasks/*.json",
+                 "**/facts.d/**", "**/hiera.yaml", "**/*.{yaml,yml,eyaml,json}",
+                 "**/{puppet-ls.toml,.puppet-ls.toml,pyproject.toml,.puppet-lint.rc}")
+# More files than this changed at once (a checkout): the index is built again (from the cache,
+# a fraction of a second) rather than file by file.
+WATCHED_BATCH = 64
+
+
+def _watch_files(ls: PuppetServer) -> None:
+    """Ask the client to report changes to the files the server reads, when it can watch files
+    for a server (VS Code, Eglot; Neovim leaves it off on Linux)."""
+    if not ls.cap("workspace.did_change_watched_files.dynamic_registration", False):
+        return
+    watchers = [lsp.FileSystemWatcher(glob_pattern=g) for g in WATCHED_GLOBS]
+    params = lsp.RegistrationParams(registrations=[lsp.Registration(
+        id="puppet-ls-watched-files", method=lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+        register_options=lsp.DidChangeWatchedFilesRegistrationOptions(watchers=watchers))])
+
+    def done(future) -> None:
+        if future.exception() is not None:    # the server works on; the index is just not kept fresh
+            log.warning("the client did not register the file watchers: %s", future.exception())
+
+    try:
+        ls.client_register_capability(params).add_done_callback(done)
+    except Exception:
+        log.exception("registering the file watchers failed")
+
+
+def _sources_changed(ls: PuppetServer, changes: list) -> None:
+    """Files the index reads changed on disk, (path, FileChangeType) each: their entries are made
+    again from the files (in a thread: reading and parsing them must not hold up requests) and
+    the open documents checked again.  Open documents are left alone (the editor's text is newer
+    than the file); a module's metadata.json, an environment.conf or a checkout's worth of files
+    rebuild the whole index instead."""
+    if not ls.settings.index_enable:
+        return
+    roots = ls.roots() + ls.modulepath()
+    exclude = ls.lint_config.excluder
+    open_paths = {d.path for d in ls.docs.values()}
+    indexed = [(p, kind) for p, kind in changes
+               if p not in open_paths and p.endswith((".pp", ".rb", ".json", "environment.conf"))
+               and (not p.endswith(".json") or os.path.basename(p) == "metadata.json"
+                    or os.path.basename(os.path.dirname(p)) == "tasks")
+               and walked_root(p, roots, exclude) is not None]
+    if not indexed:
+        return
+    if not ls.index_ready or len(indexed) > WATCHED_BATCH or any(
+            os.path.basename(p) in ("metadata.json", "environment.conf") for p, _ in indexed):
+        _start_indexing(ls)     # (a build under way may have read the files before they changed)
+        return
+    loop = ls.loop
+
+    def merge(entries: list) -> None:
+        for path, entry in entries:
+            if entry is None:
+                ls.index.remove(path)
+            else:
+                ls.index.add(entry)
+        ls.index_key += 1
+        for uri in list(ls.docs):
+            _schedule_diagnostics(ls, uri, 0)
+
+    def work() -> None:
+        entries = []
+        for path, kind in indexed:
+            text = None if kind == lsp.FileChangeType.Deleted else read_text(path)
+            entries.append((path, index_entry_for(path, text, roots) if text is not None else None))
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(merge, entries)
+
+    threading.Thread(target=work, name="puppet-ls-index-changes", daemon=True).start()
 
 
 def _start_indexing(ls: PuppetServer) -> None:

@@ -439,6 +439,27 @@ def index_entry_for(path: str, text: str, roots: list) -> FileEntry | None:
     return None
 
 
+def walked_root(path: str, roots: list, exclude: Excluder = DEFAULT_EXCLUDER) -> str | None:
+    """The root (of ``roots``) whose walk by ``build_index`` reaches the file ``path``, or None:
+    it lies under that root, in no hidden, skipped or excluded folder on the way (a file the
+    client reports changed on disk in ``spec/fixtures`` or ``vendor`` is none of the index's)."""
+    for root in roots:
+        rel = os.path.relpath(path, root)
+        if rel == os.curdir or rel.startswith(os.pardir + os.sep) or rel == os.pardir or os.path.isabs(rel):
+            continue
+        parts = rel.split(os.sep)
+        folder = root
+        blocked = False
+        for name in parts[:-1]:
+            folder = os.path.join(folder, name)
+            if name.startswith(".") or name in _SKIP_DIRS or exclude.excluded(folder, True, root):
+                blocked = True
+                break
+        if not blocked and not (exclude is not DEFAULT_EXCLUDER and exclude.excluded(path, False, root)):
+            return root
+    return None
+
+
 def module_root_of(path: str) -> str | None:
     """The module folder of a file inside one (``.../<module>/manifests/x.pp``), as written:
     not resolved, so that entries name the paths the workspace walk names."""
