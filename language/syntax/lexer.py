@@ -637,15 +637,18 @@ class _Lexer:
         text = self.text
         m = _HEREDOC_RE.match(text, pos, self.n)
         if m is None:
-            close = text.find(")", pos)
-            nl = text.find("\n", pos)
+            # (within the range being lexed: in an interpolation, the text after its '}' is the
+            # string's, and an error token reaching into it would take it twice)
+            close = text.find(")", pos, self.n)
+            nl = text.find("\n", pos, self.n)
             if close >= 0 and (nl < 0 or close < nl):
                 end = close + 1
                 self.error(pos, end, "HEREDOC_INVALID_SYNTAX", detail="")
             else:
                 end = nl if nl >= 0 else self.n
                 self.error(pos, end, "HEREDOC_UNCLOSED_PARENTHESIS",
-                           following=text[pos:pos + 5].replace("\t", "\\t").replace("\r", "\\r") + "...")
+                           following=text[pos:pos + 5].replace("\t", "\\t").replace("\r", "\\r").replace(
+                               "\n", "\\n") + "...")
             self.emit(K.ERROR_TOKEN, text[pos:end], pos)
             return end
         end = m.end()
