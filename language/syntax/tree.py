@@ -12,7 +12,6 @@ Concatenating the texts of all tokens of the root gives back the source exactly.
 from __future__ import annotations
 
 import bisect
-import operator
 from collections.abc import Callable, Iterator
 
 from . import kinds as K
@@ -125,19 +124,33 @@ class GreenNode:
 
 
 def _compute_width(root: GreenNode) -> int:
-    return _fold_up(root, "_width", _token_width, operator.add, _same)
+    """_fold_up for ``_width``, written out: every node's width is asked once per parse (the
+    semantic model's offsets), and the generic fold's call per token was a tenth of indexing."""
+    stack: list = [[root, iter(root.children), 0]]
+    while stack:
+        top = stack[-1]
+        acc = top[2]
+        for c in top[1]:
+            if type(c) is tuple:
+                acc += len(c[1])
+                continue
+            w = c._width
+            if w >= 0:
+                acc += w
+                continue
+            top[2] = acc
+            stack.append([c, iter(c.children), 0])
+            break
+        else:
+            stack.pop()
+            top[0]._width = acc
+            if stack:
+                stack[-1][2] += acc
+    return root._width
 
 
 def _compute_height(root: GreenNode) -> int:
     return _fold_up(root, "_height", None, max, _one_more)
-
-
-def _token_width(token: tuple) -> int:
-    return len(token[1])
-
-
-def _same(value: int) -> int:
-    return value
 
 
 def _one_more(value: int) -> int:
@@ -360,14 +373,26 @@ class SyntaxNode:
         return None
 
     def trimmed_text(self) -> str:
-        """The node's text without leading and trailing trivia (heredoc bodies left out)."""
-        toks = list(self._tokens_outside_heredoc_bodies())
+        """The node's text without leading and trailing trivia (heredoc bodies left out).
+        Read from the green tokens (the order of ``_tokens_outside_heredoc_bodies``) without
+        making positioned tokens: the index asks it of every parameter's type and default."""
+        toks: list = []
+        stack = [iter(self.green.children)]
+        while stack:
+            for c in stack[-1]:
+                if type(c) is tuple:
+                    toks.append(c)
+                elif c.kind != K.HEREDOC_BODY:
+                    stack.append(iter(c.children))
+                    break
+            else:
+                stack.pop()
         i, j = 0, len(toks)
-        while i < j and toks[i].kind in _TRIVIA:
+        while i < j and toks[i][0] in _TRIVIA:
             i += 1
-        while j > i and toks[j - 1].kind in _TRIVIA:
+        while j > i and toks[j - 1][0] in _TRIVIA:
             j -= 1
-        return "".join(t.text for t in toks[i:j] if t.kind != K.HEREDOC_BODY)
+        return "".join(t[1] for t in toks[i:j] if t[0] != K.HEREDOC_BODY)
 
     @property
     def range(self) -> tuple[int, int]:
