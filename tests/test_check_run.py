@@ -121,9 +121,12 @@ def test_a_fingerprint_depends_on_the_answer_only() -> None:
         def names(self, kind: str) -> list:
             return self._names
 
-    word = "".join(["Str", "ing"])
+    def fresh(text: str) -> str:
+        return text.encode().decode()    # a string object of its own: neither shared nor interned
+
+    word = fresh("String")
     shared = Env([word, word])
-    separate = Env([sys.intern("".join(["Str", "ing"])), "".join(["Stri", "ng"])])
+    separate = Env([sys.intern(fresh("String")), fresh("String")])
     assert check_run.fingerprint(shared, ("names", "class")) == check_run.fingerprint(separate, ("names", "class"))
     assert check_run.fingerprint(shared, ("names", "class")) != check_run.fingerprint(Env([word]), ("names", "class"))
 

@@ -428,7 +428,8 @@ class _Edit:
         if around is None:
             return None
         runaways = tuple(sorted(around + piece.runaways))
-        scans = tuple(scans_before + list(piece.scans) + [(b + delta, e + delta) for b, e in old.scans if b >= hi])
+        scans = tuple(sorted(set(scans_before + list(piece.scans) +
+                                 [(b + delta, e + delta) for b, e in old.scans if b >= hi])))
         return prefer_closed_runaway_string(ParseResult(green, errors, self.text, multiline, runaways=runaways,
                                                         scans=scans), False, self.tasks)
 

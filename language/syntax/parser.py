@@ -116,7 +116,7 @@ class ParseResult:
     # comparing whole-file error counts: no part of it can be reparsed on its own.
     recovered: bool = False
     # The parser's lookaheads past a '{' (Parser.scans), as (offset of the brace, offset of
-    # the token where the scan stopped): what incremental reparsing must not cut through.
+    # the token where the scan stopped), sorted: what incremental reparsing must not cut through.
     scans: tuple = ()
 
     @property
@@ -1552,15 +1552,16 @@ def depends_on_previous(statement: GreenNode) -> bool:
 
 
 def _scan_offsets(p: Parser, limit: int) -> tuple | None:
-    """The parser's lookaheads (Parser.scans) as offsets; None when one read past token
-    ``limit``: tokens a range parsed on its own does not have as the whole text has them."""
+    """The parser's lookaheads (Parser.scans) as offsets, sorted, each once (recovery may ask
+    the same one twice); None when one read past token ``limit``: tokens a range parsed on its
+    own does not have as the whole text has them."""
     toks = p.toks
-    out = []
+    out = set()
     for brace, stop in p.scans:
         if stop > limit:
             return None
-        out.append((toks[brace][2], toks[stop][2]))
-    return tuple(out)
+        out.add((toks[brace][2], toks[stop][2]))
+    return tuple(sorted(out))
 
 
 def _lex_piece(text: str, start: int, end: int, prev_kind: str | None, tasks: bool) -> LexResult | None:

@@ -167,3 +167,11 @@ def test_chains_of_edits(seed: int) -> None:
                     differences.append((at, result.text[max(0, at - 30):at + 30], why))
                     result = parse(result.text)
     assert not differences, differences[:5]
+
+
+def test_each_lookahead_is_recorded_once() -> None:
+    # Recovery asks the same lookahead twice at a stray '${'; an incremental result once kept
+    # both copies where a full parse of the edited text made one (an exploratory incremental
+    # fuzz run).  The scans are a sorted set.
+    assert parse("${").scans == ((1, 2),)
+    assert parse("$a = 1\n${\n").scans == ((8, 9),)
