@@ -34,7 +34,7 @@ from . import kinds as K
 from .lexer import RANGE_LEX_ERRORS, regex_may_run_into, same_extent
 from .parser import (ParseResult, Piece, SyntaxError_, depends_on_previous, gc_paused,
                      last_token_kind, parse, parse_block_at, parse_param_at, parse_statements_at,
-                     prefer_closed_runaway_string)
+                     prefer_closed_runaway_string, qname_text)
 from .tree import GreenNode, SyntaxNode
 
 # Errors that mean a change anywhere may re-pair braces or re-close quotes far away.
@@ -322,6 +322,12 @@ class _Edit:
                                     closer_kind if tail else None, self.tasks, _depth_bound(node))
         if piece is None:
             return None
+        if a > 0 and prev_statement is None and any(e.code == "ILLEGAL_COMMA" for e in piece.errors):
+            # 'y; t, 1': a comma after the window's first statement names the last statement
+            # before it, ';' or not (ARGS_TO_NON_CALL, as Puppet does), which the piece cannot see
+            before = next((children[i] for i in reversed(items[:a]) if type(children[i]) is not tuple), None)
+            if before is not None and qname_text(before) is not None:
+                return None
         if following is not None:
             # The lexer must be back in step after the window, and the statement after it
             # must come after what it came after before (a statement, or a ';').

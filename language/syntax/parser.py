@@ -509,7 +509,7 @@ class Parser:
             while k >= 0 and type(ch[k]) is tuple:
                 k -= 1
             prev = ch[k] if k >= 0 else None
-            name = _qname_text(prev) if prev is not None else None
+            name = qname_text(prev) if prev is not None else None
             if name is not None:
                 self.error("ARGS_TO_NON_CALL", name=name)
             else:
@@ -625,7 +625,7 @@ class Parser:
         if kinds[self.i] == K.LBRACE:
             shape = expr.kind
             titled = self.titled_body(self.i)
-            if titled or shape in (K.TYPE_REF, K.ACCESS_EXPR) or (shape == K.QNAME and _qname_text(expr) not in STATEMENT_CALLS):
+            if titled or shape in (K.TYPE_REF, K.ACCESS_EXPR) or (shape == K.QNAME and qname_text(expr) not in STATEMENT_CALLS):
                 if shape not in (K.QNAME, K.TYPE_REF, K.ACCESS_EXPR, K.RESERVED_WORD) and not titled:
                     return expr
                 node = [expr]
@@ -1466,7 +1466,7 @@ def _flush_hash(node: list, pending: list | None) -> None:
         node.append(GreenNode(K.HASH, pending))
 
 
-def _qname_text(node: GreenNode) -> str | None:
+def qname_text(node: GreenNode) -> str | None:
     if node.kind == K.QNAME:
         for c in node.children:
             if type(c) is tuple and c[0] not in K.TRIVIA:
@@ -1542,7 +1542,7 @@ def last_token_kind(green: GreenNode) -> str | None:
 def takes_unparenthesized_arguments(statement: GreenNode) -> bool:
     """Is this statement a bare name of a function that takes arguments without parentheses
     ('notice'), so that an expression after it becomes its argument?"""
-    return _qname_text(statement) in STATEMENT_CALLS
+    return qname_text(statement) in STATEMENT_CALLS
 
 
 def depends_on_previous(statement: GreenNode) -> bool:
