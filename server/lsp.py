@@ -1596,15 +1596,19 @@ def _sources_changed(ls: PuppetServer, changes: list) -> None:
     roots = ls.roots() + ls.modulepath()
     exclude = ls.lint_config.excluder
     open_paths = {d.path for d in ls.docs.values()}
-    indexed = [(p, kind) for p, kind in changes
-               if p not in open_paths and p.endswith((".pp", ".rb", ".json", "environment.conf"))
-               and (not p.endswith(".json") or os.path.basename(p) == "metadata.json"
-                    or os.path.basename(os.path.dirname(p)) == "tasks")
-               and walked_root(p, roots, exclude) is not None]
+    candidates = [(p, kind) for p, kind in changes
+                  if p not in open_paths and p.endswith((".pp", ".rb", ".json", "environment.conf"))
+                  and (not p.endswith(".json") or os.path.basename(p) == "metadata.json"
+                       or os.path.basename(os.path.dirname(p)) == "tasks")]
+    if len(candidates) > WATCHED_BATCH:
+        # (before asking the exclude patterns about each: a checkout may report thousands, and
+        # this runs on the event loop; the build leaves out what they exclude)
+        _start_indexing(ls)
+        return
+    indexed = [(p, kind) for p, kind in candidates if walked_root(p, roots, exclude) is not None]
     if not indexed:
         return
-    if not ls.index_ready or len(indexed) > WATCHED_BATCH or any(
-            os.path.basename(p) in ("metadata.json", "environment.conf") for p, _ in indexed):
+    if not ls.index_ready or any(os.path.basename(p) in ("metadata.json", "environment.conf") for p, _ in indexed):
         _start_indexing(ls)     # (a build under way may have read the files before they changed)
         return
     loop = ls.loop
