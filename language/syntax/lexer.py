@@ -65,9 +65,10 @@ class LexResult:
     tokens: list               # significant tokens; the last one is EOF (text '')
     errors: list               # LexError
     heredocs: list             # Heredoc, in header order
-    # Quoted strings taken as runaways (ended at their line end): (start, bound), where the
-    # decision read text[start:bound] (up to the character after the quote that would have
-    # closed them, or past the end of the text when nothing closes them).
+    # Quoted strings taken as runaways (ended at their line end), and double-quoted strings
+    # whose end was found by reading past it: (start, bound), where the decision read
+    # text[start:bound] (up to the character after the quote that would have closed them, or
+    # past the end of the text when nothing closes them).
     runaways: list = field(default_factory=list)
 
 
@@ -166,7 +167,7 @@ def _show_char(c: str) -> str:
 
 class _Lexer:
     __slots__ = ("text", "n", "tokens", "errors", "heredocs", "trivia", "prev", "epp", "keywords", "forced",
-                 "pending_bodies", "body_resume", "depth", "cut", "runaways", "limit")
+                 "pending_bodies", "body_resume", "depth", "cut", "runaways", "limit", "dq_reach")
 
     def __init__(self, text: str, epp: bool, tasks: bool, forced: frozenset = frozenset()):
         self.text = text
@@ -184,6 +185,7 @@ class _Lexer:
         self.depth = 0
         self.cut = False          # a token ran past ``n`` (lex_range: the range cuts it)
         self.runaways: list = []  # LexResult.runaways
+        self.dq_reach = 0         # how far scan_dq_close's last search read (an index past it)
         self.limit = self.n       # the end of the lexed range (``n`` is lowered inside ``${ }``)
 
     # -- helpers ------------------------------------------------------------------------------
@@ -485,16 +487,21 @@ class _Lexer:
         return end
 
     # -- strings ------------------------------------------------------------------------------
-    def runaway(self, pos: int, close: int) -> bool:
+    def runaway(self, pos: int, close: int, reach: int = 0) -> bool:
         """Is the string from the quote at ``pos`` to ``close`` (after its closing quote) a
         runaway (see AFTER_STRING)?  If so, or when nothing closes it (``close`` -1: a quote
-        typed anywhere after it may), record what the decision read."""
+        typed anywhere after it may), record what the decision read.  ``reach``: how far the
+        search for ``close`` read (a single-quoted string in an interpolation is decided by
+        the character after its own closing quote); a string whose extent was decided by text
+        past its end is recorded too, runaway or not."""
         if close < 0:
             self.runaways.append((pos, len(self.text) + 1))
             return True
         if self.epp or not is_runaway(self.text, pos, close):
+            if reach > close + 1:
+                self.runaways.append((pos, reach))
             return False
-        self.runaways.append((pos, close + 1))
+        self.runaways.append((pos, max(close + 1, reach)))
         return True
 
     def unclosed_quote(self, pos: int, quote: str) -> int:
@@ -522,7 +529,7 @@ class _Lexer:
         text = self.text
         start = pos
         close = self.scan_dq_close(pos + 1) if pos not in self.forced else -1
-        if self.runaway(pos, close + 1 if close >= 0 else -1):
+        if self.runaway(pos, close + 1 if close >= 0 else -1, self.dq_reach):
             close = -1
         elif close + 1 > self.n:
             # it goes on past the lexed range (or past the end of its interpolation)
@@ -550,6 +557,7 @@ class _Lexer:
         n = len(text)      # the whole text: a range's end does not decide where a string ends
         enclosing: list[int] = []
         depth = 0
+        self.dq_reach = 0
         while pos < n:
             c = text[pos]
             if c == "\\":
@@ -578,6 +586,9 @@ class _Lexer:
                 m = _SQ_RE.match(text, pos)
                 if m is None:
                     return -1
+                # (deciding it read up to the character after its closing quote, which may lie
+                # past the closing quote of the string being searched)
+                self.dq_reach = max(self.dq_reach, m.end() + 1)
                 if not self.epp and is_runaway(text, pos, m.end()):
                     # the lexer ends it at its line end (a string without its closing quote)
                     nl = text.find("\n", pos)
