@@ -12,7 +12,7 @@ Concatenating the texts of all tokens of the root gives back the source exactly.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 from . import kinds as K
 
@@ -124,8 +124,11 @@ class GreenNode:
 
 
 def _compute_width(root: GreenNode) -> int:
-    """_fold_up for ``_width``, written out: every node's width is asked once per parse (the
-    semantic model's offsets), and the generic fold's call per token was a tenth of indexing."""
+    """Caches in ``_width`` the width of ``root`` and of every node below it that has none yet
+    (-1).  Iterative post-order: a chain of thousands of nodes (a long operator chain inside
+    nesting, fuzz seed 2034 case 8453) exhausted the recursion limit; widths already known are
+    not walked again.  Written out rather than a generic fold: every node's width is asked once
+    per parse (the semantic model's offsets), and a call per token was a tenth of indexing."""
     stack: list = [[root, iter(root.children), 0]]
     while stack:
         top = stack[-1]
@@ -150,41 +153,28 @@ def _compute_width(root: GreenNode) -> int:
 
 
 def _compute_height(root: GreenNode) -> int:
-    return _fold_up(root, "_height", None, max, _one_more)
-
-
-def _one_more(value: int) -> int:
-    return value + 1
-
-
-def _fold_up(root: GreenNode, slot: str, token_value: Callable[[tuple], int] | None,
-             join: Callable[[int, int], int], close: Callable[[int], int]) -> int:
-    """Caches in ``slot`` (``_width``, ``_height``) the value of ``root`` and of every node below
-    it that has none yet (-1): ``close`` of the ``join`` of its tokens' ``token_value`` (without
-    one, tokens count for nothing) and its child nodes' values.  Iterative post-order: a chain of
-    thousands of nodes (a long operator chain inside nesting, fuzz seed 2034 case 8453) exhausted
-    the recursion limit here; values already known are not walked again."""
+    """Caches in ``_height`` the height of ``root`` and of every node below it that has none
+    yet: one more than its highest child node (1 with tokens only), walked as in
+    ``_compute_width``."""
     stack: list = [[root, iter(root.children), 0]]
     while stack:
         top = stack[-1]
         for c in top[1]:
             if type(c) is tuple:
-                if token_value is not None:
-                    top[2] = join(top[2], token_value(c))
                 continue
-            known = getattr(c, slot)
-            if known >= 0:
-                top[2] = join(top[2], known)
+            h = c._height
+            if h >= 0:
+                top[2] = max(top[2], h)
                 continue
             stack.append([c, iter(c.children), 0])
             break
         else:
             stack.pop()
-            value = close(top[2])
-            setattr(top[0], slot, value)
-            if stack:
-                stack[-1][2] = join(stack[-1][2], value)
-    return getattr(root, slot)
+            value = top[2] + 1
+            top[0]._height = value
+            if stack and value > stack[-1][2]:
+                stack[-1][2] = value
+    return root._height
 
 
 def _collect_text(node: GreenNode, parts: list) -> None:
