@@ -561,6 +561,8 @@ def _finish(paths: list, datas: list, ready: list, keys: list, pending: list, st
     finally:
         if isinstance(work, _WorkerPool):
             work.close()
+        if cache is not None:
+            cache.close()
 
 
 _DONE = FileReport("", None, [])     # a report already given out

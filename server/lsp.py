@@ -1730,7 +1730,7 @@ def _start_indexing(ls: PuppetServer) -> None:
         on_loop(finish, index, time.monotonic() - t0)
         if cache is not None and not cancel.is_set():
             log.info("index cache %s: %d hits, %d misses; %d stale entries pruned",
-                     cache.folder, cache.hits, cache.misses, cache.prune())
+                     cache.file, cache.hits, cache.misses, cache.prune())
 
     t = threading.Thread(target=work, name="puppet-ls-index", daemon=True)
     ls.index_thread = t

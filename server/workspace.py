@@ -282,6 +282,8 @@ def build_index(roots: list, modulepath: list, complete: bool | None = None,
             progress(i + 1, total, sf.path)
     if deferred:
         _index_in_processes(index, deferred, misses, jobs, cache, progress, cancelled)
+    if cache is not None:
+        cache.flush()
     _task_files(index)
     return index
 
@@ -322,9 +324,12 @@ def _index_batch(batch: list, cache_root: str | None) -> list:
     out = []
     for path, module, role, key, data in batch:
         entry = index_one(path, module, role, data)
-        if entry is not None and cache is not None:
-            cache.put(key, entry)
-        out.append(dumps(entry) if entry is not None else None)
+        blob = dumps(entry) if entry is not None else None
+        if blob is not None and cache is not None:
+            cache.put_blob(key, blob)
+        out.append(blob)
+    if cache is not None:
+        cache.close()
     return out
 
 

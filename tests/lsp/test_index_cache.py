@@ -1,14 +1,15 @@
 """The persistent index cache (server/index_cache.py) and its use by build_index: every entry
 survives the round trip through the stored form (the fixture workspace's files, and the corpus
 when present), a second build is served from the cache and equals an uncached build, a changed
-file, a new version or a damaged entry is a miss (never an error), concurrent writers leave
-only whole entries, and indexing in worker processes builds the same index as in one process,
-whatever the workers do."""
+file, a new version, a damaged entry or a damaged database is a miss (never an error),
+concurrent writers leave only whole entries, and indexing in worker processes builds the same
+index as in one process, whatever the workers do."""
 from __future__ import annotations
 
 import multiprocessing
 import os
 import shutil
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -91,18 +92,28 @@ def test_changed_file_misses(workspace: Path, tmp_path: Path) -> None:
     assert snapshot(index) == snapshot(build(workspace, None))
 
 
-def test_new_version_misses_and_prune_removes_the_old_folder(workspace: Path, tmp_path: Path,
-                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+def rows(cache: IndexCache) -> dict:
+    """key -> (data, used) of every committed entry of ``cache``'s database."""
+    with sqlite3.connect(cache.file) as db:
+        return {k: (d, u) for k, d, u in db.execute("SELECT key, data, used FROM entries")}
+
+
+def test_new_version_misses_and_prune_removes_the_old_database(workspace: Path, tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     root = tmp_path / "cache"
     old = IndexCache(str(root))
     n = len(build(workspace, old).files)
+    old.close()
+    legacy = root / "index-v2-0.0.9" / "ab"       # an older puppet-ls's file per entry
+    legacy.mkdir(parents=True)
+    (legacy / "cdef").write_bytes(b"an entry")
     monkeypatch.setattr(index_cache, "__version__", "99.0.0")
     new = IndexCache(str(root))
     build(workspace, new)
     assert (new.hits, new.misses) == (0, n)
-    assert new.folder != old.folder
-    assert new.prune() == 1
-    assert not os.path.exists(old.folder) and os.path.isdir(new.folder)
+    assert new.file != old.file
+    assert new.prune() == 2
+    assert sorted(p.name for p in root.iterdir() if not p.name.endswith(("-wal", "-shm"))) == [Path(new.file).name]
 
 
 DAMAGE = [
@@ -117,11 +128,13 @@ DAMAGE = [
 @pytest.mark.parametrize("name,damage", DAMAGE, ids=[d[0] for d in DAMAGE])
 def test_damaged_entries_are_misses(workspace: Path, tmp_path: Path, name, damage) -> None:
     root = tmp_path / "cache"
-    plain = snapshot(build(workspace, IndexCache(str(root))))
-    files = [p for p in root.rglob("*") if p.is_file()]
-    assert files
-    for p in files:
-        p.write_bytes(damage(p.read_bytes()))
+    first = IndexCache(str(root))
+    plain = snapshot(build(workspace, first))
+    first.close()
+    with sqlite3.connect(first.file) as db:
+        stored = list(db.execute("SELECT key, data FROM entries"))
+        assert len(stored) == len(plain)
+        db.executemany("UPDATE entries SET data = ? WHERE key = ?", [(damage(d), k) for k, d in stored])
     cache = IndexCache(str(root))
     assert snapshot(build(workspace, cache)) == plain
     assert (cache.hits, cache.misses) == (0, len(plain))
@@ -130,12 +143,48 @@ def test_damaged_entries_are_misses(workspace: Path, tmp_path: Path, name, damag
     assert again.misses == 0
 
 
+DAMAGED_FILE = [
+    ("empty", lambda data: b""),
+    ("truncated", lambda data: data[: len(data) // 3]),
+    ("garbage", lambda data: b"not a database at all" * 100),
+]
+
+
+@pytest.mark.parametrize("name,damage", DAMAGED_FILE, ids=[d[0] for d in DAMAGED_FILE])
+def test_damaged_database_is_started_again(workspace: Path, tmp_path: Path, name, damage) -> None:
+    root = tmp_path / "cache"
+    first = IndexCache(str(root))
+    plain = snapshot(build(workspace, first))
+    first.close()
+    path = Path(first.file)
+    path.write_bytes(damage(path.read_bytes()))
+    cache = IndexCache(str(root))
+    assert snapshot(build(workspace, cache)) == plain       # every entry a miss, no error
+    assert cache.hits == 0
+    cache.close()
+    again = IndexCache(str(root))
+    build(workspace, again)
+    assert (again.hits, again.misses) == (len(plain), 0)
+
+
 def test_unusable_cache_folder_is_no_error(workspace: Path, tmp_path: Path) -> None:
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("a file where the cache folder should be")
     cache = IndexCache(str(blocker))
     assert snapshot(build(workspace, cache)) == snapshot(build(workspace, None))
     assert cache.hits == 0 and cache.prune() == 0
+    assert blocker.read_text() == "a file where the cache folder should be"
+
+
+def test_writes_are_committed_by_flush(workspace: Path, tmp_path: Path) -> None:
+    cache = IndexCache(str(tmp_path / "cache"))
+    entry = next(iter(build(workspace, None).files.values()))
+    cache.put("k" * 40, entry)
+    assert cache.get("k" * 40) is not None       # this process sees what it buffered
+    other = IndexCache(str(tmp_path / "cache"))
+    assert other.get_blob("k" * 40) is None      # others see it once committed
+    cache.flush()
+    assert other.get_blob("k" * 40) == dumps(entry)
 
 
 def _build_into(args) -> dict:
@@ -150,29 +199,38 @@ def test_concurrent_writers(workspace: Path, tmp_path: Path) -> None:
     with multiprocessing.get_context("spawn").Pool(4) as pool:
         results = pool.map(_build_into, [(str(workspace), root)] * 8)
     assert all(r == plain for r in results)
-    leftovers = [p for p in Path(root).rglob(".tmp-*")]
-    assert leftovers == []
-    for p in Path(root).rglob("*"):
-        if p.is_file():
-            assert loads(p.read_bytes()) is not None, p
     cache = IndexCache(root)
+    stored = rows(cache)
+    assert len(stored) == len(plain)
+    assert all(loads(data) is not None for data, _ in stored.values())
     build(workspace, cache)
     assert cache.misses == 0
 
 
-def test_prune_removes_stale_entries_and_temporary_files(workspace: Path, tmp_path: Path) -> None:
+def test_prune_removes_stale_entries(workspace: Path, tmp_path: Path) -> None:
     root = tmp_path / "cache"
     cache = IndexCache(str(root))
     n = len(build(workspace, cache).files)
-    entries = sorted(p for p in Path(cache.folder).rglob("*") if p.is_file())
-    assert len(entries) == n
-    old = 1_000_000_000.0
-    os.utime(entries[0], (old, old))
-    tmp = entries[1].parent / ".tmp-abandoned"
-    tmp.write_bytes(b"half")
-    os.utime(tmp, (old, old))
-    assert cache.prune() == 2
-    assert not entries[0].exists() and not tmp.exists() and entries[1].exists()
+    keys = sorted(rows(cache))
+    assert len(keys) == n
+    with sqlite3.connect(cache.file) as db:
+        db.execute("UPDATE entries SET used = 1 WHERE key = ?", (keys[0],))
+    assert cache.prune() == 1
+    assert sorted(rows(cache)) == keys[1:]
+
+
+def test_a_hit_refreshes_the_day_once(workspace: Path, tmp_path: Path) -> None:
+    root = tmp_path / "cache"
+    cache = IndexCache(str(root))
+    build(workspace, cache)
+    keys = sorted(rows(cache))
+    with sqlite3.connect(cache.file) as db:
+        db.execute("UPDATE entries SET used = 5")
+    again = IndexCache(str(root))
+    build(workspace, again)
+    today = index_cache._today()
+    assert {u for _, u in rows(again).values()} == {today}
+    assert sorted(rows(again)) == keys
 
 
 FOLDERS = [
