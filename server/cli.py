@@ -184,9 +184,12 @@ def write_report(fmt: str, reports: list[FileReport], output_file: str | None = 
     records: list[dict] = []
     sources: dict[str, str] = {}
     for report in reports:
-        index = LineIndex(report.text) if report.text is not None else None
-        if report.text is not None:
+        if report.text is None:
+            index = None
+        else:
             sources[report.path] = report.text
+            # (only a file with findings needs its lines: most of a big run has none)
+            index = LineIndex(report.text) if report.diagnostics or report.ignored else None
         records += [diagnostic_record(report, d, index) for d in report.diagnostics]
         records += [diagnostic_record(report, d, index) | {"severity": IGNORED, "reason": reason}
                     for d, reason in report.ignored]
