@@ -13,7 +13,7 @@
    range, the text outside it must be unchanged and the result must parse to the same tree.
 4. Speed, in the same run, each tool on its own copy of the corpus: CPU time of formatting the
    whole corpus in-process (files read first); wall and CPU time of ``puppet-ls format DIR``
-   against ``puppet-lint --fix DIR``; and one file at a time (``--per-file`` sampled files), as
+   (its default ``--jobs``: a worker process per core) against ``puppet-lint --fix DIR``; and one file at a time (``--per-file`` sampled files), as
    editors run them: ``puppet-lint --fix FILE`` (what the official extension does on format)
    against ``puppet-ls format FILE`` and against the server's in-process formatting.
 5. Layout findings of ``puppet-lint --only-checks <layout checks>`` on the original copy and on
@@ -190,7 +190,7 @@ def speed_and_lint(paths: list, per_file: int, rng: random.Random) -> None:
             dirs[name] = d
         ours = _timed([*ours_cmd, "format", "."], dirs["puppet-ls"])
         theirs = _timed(["puppet-lint", "--fix", "."], dirs["puppet-lint"])
-        print(f"speed, one process over the {len(pp)} .pp files: puppet-ls format {ours[0]:.1f} s wall / "
+        print(f"speed, one command over the {len(pp)} .pp files: puppet-ls format {ours[0]:.1f} s wall / "
               f"{ours[1]:.1f} s CPU; puppet-lint --fix {theirs[0]:.1f} s wall / {theirs[1]:.1f} s CPU: "
               f"{theirs[0] / ours[0]:.1f}x (wall), {theirs[1] / ours[1]:.1f}x (CPU)")
         # How editors run them: the official extension starts 'puppet-lint --fix FILE' per

@@ -1,16 +1,24 @@
 """The ``puppet-ls format`` sub-command: files (or stdin) through language.formatter.
 
-Files are found exactly as ``check`` finds them (``cli.collect_files`` and ``cli.read_source``,
-imported when the command runs so that cli.py can register this command without an import
-cycle).  A file is rewritten only when its formatted text differs, through a temporary file
-renamed over it, with its permissions kept.
+Files are found exactly as ``check`` finds them (``cli.collect_files``, imported when the
+command runs so that cli.py can register this command without an import cycle, and
+``check_run.read_source``).  Many files are formatted in ``--jobs`` worker processes
+(``format_worker.py``, marshal over pipes, as the indexer's); results come back as plain data
+and this process reports, diffs and writes them in the order of the files.  A file is rewritten
+only when its formatted text differs, through a temporary file renamed over it, with its
+permissions kept.
 """
 from __future__ import annotations
 
+import dataclasses
 import difflib
+import logging
+import marshal
 import os
+import subprocess
 import sys
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import click
@@ -19,6 +27,14 @@ from puppet_ls.language.diagnostics import Diagnostic
 from puppet_ls.language.formatter import FormatOptions, FormatResult, format_text
 from puppet_ls.language.ide.diagnostics import internal_error
 from puppet_ls.language.syntax.lines import LineIndex
+
+
+log = logging.getLogger("puppet-ls")
+
+# Fewer files than this are formatted in this process: starting workers (~0.2 s each) costs
+# more than it saves.
+PARALLEL_MIN = 64
+WORKER_COMMAND = [sys.executable, "-m", "puppet_ls.server.format_worker"]
 
 
 def _format_source(text: str, path: str, options: FormatOptions) -> FormatResult:
@@ -45,6 +61,74 @@ def _diff(old: str, new: str, name: str) -> str:
                                         fromfile=f"{name} (original)", tofile=f"{name} (formatted)"))
 
 
+def _plain(diags: list[Diagnostic]) -> tuple:
+    return tuple((d.offset, d.end, d.severity, d.code, d.message, d.related) for d in diags)
+
+
+def options_of(values: tuple) -> FormatOptions:
+    """The options a worker was sent (``dataclasses.astuple`` of them)."""
+    return FormatOptions(*values)
+
+
+def format_path(path: str, options: FormatOptions, max_bytes: int, file_timeout: float) -> tuple:
+    """One file read and formatted, as plain data (``marshal`` carries it back from a worker):
+    (status, text, formatted text, diagnostics).  ``ok``: the formatted text is None when
+    nothing changes; ``unreadable`` (or a byte order mark Puppet refuses: nothing to format
+    safely) and ``failed`` (an internal error, or over the time limit): the text to place the
+    diagnostics in, or None."""
+    from .check_run import FileTimeout, read_source, time_limit
+    text, diags, located = read_source(path, max_bytes)
+    if text is None or diags:
+        return ("unreadable", located, None, _plain(diags))
+    try:
+        with time_limit(file_timeout):
+            result = _format_source(text, path, options)
+    except FileTimeout:
+        return ("failed", text, None, _plain([Diagnostic.of("CHECK_TIMEOUT", 0, 0, seconds=f"{file_timeout:g}")]))
+    except Exception as exc:  # noqa: BLE001 - one file's failure must not stop the others
+        return ("failed", None, None, _plain([internal_error("formatting", exc)]))
+    return ("ok", text, result.text if result.changed else None, _plain(result.diagnostics))
+
+
+def _run_worker(paths: list, message: tuple) -> list | None:
+    """The results of ``paths`` from one worker process (None when it failed: the caller
+    formats them itself)."""
+    try:
+        proc = subprocess.run([*WORKER_COMMAND], input=marshal.dumps((*message, paths)), capture_output=True,
+                              env={**os.environ, "PUPPET_LS_PARENT_PID": str(os.getpid())}, check=False)
+        out = marshal.loads(proc.stdout) if proc.returncode == 0 else None
+    except (OSError, EOFError, ValueError, TypeError):
+        out = None
+    if not isinstance(out, list) or len(out) != len(paths):
+        log.warning("a formatting process failed; going on in this one")
+        return None
+    return out
+
+
+def format_paths(paths: list, options: FormatOptions, max_bytes: int, file_timeout: float, jobs: int) -> list:
+    """``format_path`` of each of ``paths``, in their order: in ``jobs`` worker processes
+    (files dealt out in turn, so that the shares are alike) when there are enough files, else,
+    and for the files of a worker that failed, in this process."""
+    results: list = [None] * len(paths)
+    todo = list(range(len(paths)))
+    if jobs > 1 and len(paths) >= PARALLEL_MIN:
+        message = (dataclasses.astuple(options), max_bytes, file_timeout)
+        shares = [list(range(k, len(paths), jobs)) for k in range(jobs)]
+        with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="puppet-ls-format") as pool:
+            outs = list(pool.map(lambda share: _run_worker([paths[i] for i in share], message), shares))
+        todo = []
+        for share, out in zip(shares, outs):
+            if out is None:
+                todo.extend(share)
+            else:
+                for i, r in zip(share, out):
+                    results[i] = r
+        todo.sort()
+    for i in todo:
+        results[i] = format_path(paths[i], options, max_bytes, file_timeout)
+    return results
+
+
 def make_format_command(file_options) -> click.Command:
     """The command, built with ``check``'s shared file options (``--max-file-size``,
     ``--file-timeout``)."""
@@ -61,9 +145,11 @@ def make_format_command(file_options) -> click.Command:
     @click.option("--no-trailing-commas", "no_trailing_commas", is_flag=True,
                   help="Do not add a comma after the last element of multi-line resource "
                        "bodies, hashes and arrays.")
+    @click.option("--jobs", "-j", type=click.IntRange(min=0), default=0, metavar="N",
+                  help="Format in N processes (default 0: one per CPU core; 1: in this process).")
     @file_options
     def format_command(paths: tuple[str, ...], check_only: bool, show_diff: bool, stdin_filename: str | None,
-                       no_trailing_commas: bool, max_bytes: int, file_timeout: float) -> None:
+                       no_trailing_commas: bool, jobs: int, max_bytes: int, file_timeout: float) -> None:
         """Format Puppet manifests and EPP templates in place, the Puppet style guide's way.
 
         PATHS are files or directories, searched as `check` searches them; '-' formats
@@ -75,7 +161,7 @@ def make_format_command(file_options) -> click.Command:
         --check or --diff found a file to reformat or a file could not be read or formatted,
         2 on bad usage.
         """
-        from .cli import FileReport, FileTimeout, _echo_diagnostic, collect_files, read_source, time_limit
+        from .cli import FileReport, FileTimeout, _echo_diagnostic, collect_files, time_limit
         from .files import display_path
         options = FormatOptions(trailing_commas=not no_trailing_commas)
 
@@ -129,32 +215,26 @@ def make_format_command(file_options) -> click.Command:
         for rep in unlisted:
             report(rep.path, rep.text, rep.diagnostics)
         changed = unchanged = 0
-        for path in files:
+        results = format_paths([str(p) for p in files], options, max_bytes, file_timeout, jobs or os.cpu_count() or 1)
+        for path, (status, text, formatted, plain) in zip(files, results):
             name = display_path(path)
-            text, diags, located = read_source(path, max_bytes)
-            if text is None or diags:
-                # unreadable, or a byte order mark Puppet refuses: nothing to format safely
-                report(name, located, diags)
+            diags = [Diagnostic(*d) for d in plain]
+            report(name, text, diags)
+            if status != "ok" or any(d.severity == "error" for d in diags):
                 problems += 1
+            if status != "ok":
                 continue
-            result = format_one(text, str(path))
-            if result is None:
-                problems += 1
-                continue
-            report(name, text, result.diagnostics)
-            if any(d.severity == "error" for d in result.diagnostics):
-                problems += 1
-            if not result.changed:
+            if formatted is None:
                 unchanged += 1
                 continue
             changed += 1
             if show_diff:
-                click.echo(_diff(text, result.text, name), nl=False)
+                click.echo(_diff(text, formatted, name), nl=False)
             elif check_only:
                 click.echo(f"would reformat {name}", err=True)
             else:
                 try:
-                    _write_atomically(path, result.text)
+                    _write_atomically(Path(path), formatted)
                 except OSError as exc:
                     click.echo(f"puppet-ls format: cannot write {name}: {exc.strerror}", err=True)
                     problems += 1

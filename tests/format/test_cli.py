@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import stat
 
+import pytest
 from click.testing import CliRunner
 
 from puppet_ls.server.cli import main
@@ -80,3 +81,54 @@ def test_usage_and_unreadable(tmp_path) -> None:
     code, _, err = run("format", str(bad))
     assert code == 1 and "NOT_UTF8" in err
     assert bad.read_bytes() == b"$a = '\xff'\n"
+
+
+def _mixed_tree(root) -> dict:
+    """Files of every outcome: reformatted, unchanged, partly formatted, unreadable."""
+    files = {"ugly.pp": UGLY.encode(), "pretty.pp": PRETTY.encode(),
+             "broken.pp": (UGLY + "class x {\n  $y =   \n").encode(), "bad.pp": b"$a = '\xff'\n",
+             "t.epp": b'<%= "x"  +  "y" %>\n'}
+    for n in range(6):
+        files[f"more{n}.pp"] = UGLY.replace("/a", f"/a{n}").encode()
+    for name, data in files.items():
+        (root / name).write_bytes(data)
+    return files
+
+
+def _outcome(root, *args: str) -> tuple:
+    code, out, err = run("format", *args, str(root))
+    return code, out, err, {p.name: p.read_bytes() for p in sorted(root.iterdir())}
+
+
+@pytest.mark.parametrize("mode", ["--check", "--diff", "in place"])
+def test_worker_processes_give_what_one_process_gives(tmp_path, monkeypatch: pytest.MonkeyPatch, mode: str) -> None:
+    from puppet_ls.server import format_cli
+    monkeypatch.setattr(format_cli, "PARALLEL_MIN", 1)
+    args = () if mode == "in place" else (mode,)
+    one, many = tmp_path / "one", tmp_path / "many"
+    one.mkdir()
+    many.mkdir()
+    _mixed_tree(one)
+    _mixed_tree(many)
+    expected = _outcome(one, "--jobs", "1", *args)
+    got = _outcome(many, "--jobs", "2", *args)
+    assert got[0] == expected[0]
+    assert got[1].replace(str(many), "") == expected[1].replace(str(one), "")
+    assert got[2].replace(str(many), "") == expected[2].replace(str(one), "")
+    assert got[3] == expected[3]
+    assert expected[0] == 1 and "NOT_UTF8" in expected[2] and "FORMAT_SKIPPED_STATEMENT" in expected[2]
+
+
+def test_a_failed_worker_costs_nothing(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from puppet_ls.server import format_cli
+    monkeypatch.setattr(format_cli, "PARALLEL_MIN", 1)
+    monkeypatch.setattr(format_cli, "WORKER_COMMAND", ["false"])     # every worker fails at once
+    one, many = tmp_path / "one", tmp_path / "many"
+    one.mkdir()
+    many.mkdir()
+    _mixed_tree(one)
+    _mixed_tree(many)
+    expected = _outcome(one, "--jobs", "1")
+    got = _outcome(many, "--jobs", "2")
+    assert (got[0], got[3]) == (expected[0], expected[3])
+    assert got[2].replace(str(many), "") == expected[2].replace(str(one), "")
