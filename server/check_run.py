@@ -51,10 +51,12 @@ if TYPE_CHECKING:   # the checker is imported only when a file is checked: a war
     from puppet_ls.language.check.scopes import FileModel
 
 DEFAULT_FILE_TIMEOUT = 60.0
-# Trees kept from indexing until their file is checked cost about 30 bytes of memory per
-# character of source: beyond this many characters (per run, shared by the processes) a file
-# is parsed again instead.
-KEEP_CHARS = 3_000_000
+# Trees kept from indexing until their file is checked, with their scope model, cost about 17
+# bytes of memory per character of source (tree 8.7, model 7.8; the tree was 20 before green
+# tokens were shared, when this was 3 M): beyond this many characters (per run, shared by the
+# processes) a file is parsed again instead.  5 M keeps the whole corpus but for its largest
+# module files within the 300 MB that `check --jobs 2` may take over it (benchmarks/check_speed.py).
+KEEP_CHARS = 5_000_000
 
 
 @dataclass

@@ -451,6 +451,7 @@ class WorkspaceIndex(Environment):
         self._top_vars: set = set()
         self._aliases = None
         self._aliases_by_lower: dict | None = None
+        self._names: dict = {}                # kind -> sorted names, while "" -> generation holds
         self.generation = 0
 
     # -- building ------------------------------------------------------------------------------
@@ -526,7 +527,16 @@ class WorkspaceIndex(Environment):
         return list(found or [])
 
     def names(self, kind: str) -> list:
-        return sorted({n for (k, n) in self._by_name if k == kind})
+        # Kept per kind until the index changes: checks ask it for suggestions ("did you
+        # mean"), hundreds of times a run over thousands of names.
+        memo = self._names
+        if memo.get("") != self.generation:
+            memo.clear()
+            memo[""] = self.generation
+        found = memo.get(kind)
+        if found is None:
+            found = memo[kind] = sorted({n for (k, n) in self._by_name if k == kind})
+        return list(found)
 
     def entities(self, kind: str) -> list:
         return [e for (k, _), es in self._by_name.items() if k == kind for e in es]

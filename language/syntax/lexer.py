@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 
 from ..messages import issue
 from . import kinds as K
+from .tree import green_token
 
 # A significant token: (kind, text, offset, leading_trivia).  leading_trivia is a tuple of
 # (kind, text) pairs, or of (HEREDOC_BODY, text, Heredoc) for heredoc bodies.
@@ -212,11 +213,11 @@ class _Lexer:
             if c == " " or c == "\t" or c == "\r" or (c in _BLANKS and c != "\n"):
                 m = _WS_RE.match(text, pos, n)
                 assert m is not None   # c is a blank
-                trivia.append((K.WHITESPACE, m.group()))
+                trivia.append(green_token(K.WHITESPACE, m.group()))
                 pos = m.end()
                 continue
             if c == "\n":
-                trivia.append((K.NEWLINE, "\n"))
+                trivia.append(green_token(K.NEWLINE, "\n"))
                 pos += 1
                 if self.pending_bodies:
                     pos = self.flush_heredoc_bodies(pos)
@@ -224,7 +225,7 @@ class _Lexer:
             if c == "#":
                 m = _COMMENT_RE.match(text, pos, n)
                 assert m is not None   # c is '#'
-                trivia.append((K.COMMENT, m.group()))
+                trivia.append(green_token(K.COMMENT, m.group()))
                 pos = m.end()
                 continue
             if c == "/" and text.startswith("/*", pos, n):
@@ -764,7 +765,7 @@ class _Lexer:
                 # '-%>' removes the blanks and one line break that follow it
                 m = _EPP_TRIM_RE.match(text, pos)
                 if m is not None and m.end() > pos:
-                    self.trivia.append((K.WHITESPACE, m.group()))
+                    self.trivia.append(green_token(K.WHITESPACE, m.group()))
                     pos = m.end()
                 trim_next = False
                 if pos >= n:

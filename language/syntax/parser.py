@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from ..messages import issue
 from . import kinds as K
 from .lexer import AFTER_STRING, RANGE_LEX_ERRORS, Heredoc, LexResult, lex, lex_range, next_tokens
-from .tree import GreenNode, SyntaxNode
+from .tree import GreenNode, SyntaxNode, green_token
 
 STATEMENT_CALLS = frozenset({
     "require", "realize", "include", "contain", "tag", "debug", "info", "notice", "warning",
@@ -189,7 +189,7 @@ class Parser:
             else:
                 ch.extend(trivia)
         kind = tok[0]
-        ch.append((kind, tok[1]))
+        ch.append(green_token(kind, tok[1]))
         if kind in _STRINGISH:
             self.note_string(kind, tok)
         if kind != K.EOF:
