@@ -98,34 +98,57 @@ def _plain(md: str) -> str:
     return md.replace("```puppet\n", "").replace("\n```", "").replace("```", "").replace("**", "").replace("`", "")
 
 
-def completion_items(codec: PositionCodec, offset: int, items: list, snippets: bool,
-                     doc_formats: list) -> list:
-    out = []
+def completion_documentation(text: str, doc_formats: list) -> lsp.MarkupContent | str | None:
+    """An item's markdown documentation in the best form the client reads."""
+    if not text:
+        return None
+    if lsp.MarkupKind.Markdown in doc_formats:
+        return lsp.MarkupContent(lsp.MarkupKind.Markdown, text)
+    if lsp.MarkupKind.PlainText in doc_formats:
+        return lsp.MarkupContent(lsp.MarkupKind.PlainText, _plain(text))
+    return _plain(text)      # a plain string is always allowed
+
+
+def completion_list(codec: PositionCodec, offset: int, items: list, snippets: bool,
+                    doc_formats: list, resolve: bool = False, defaults: bool = False) -> lsp.CompletionList:
+    """The LSP list of ``items``.  With ``resolve`` the documentation is left out and each
+    item's ``data`` is its position in ``items``: the client asks for it
+    (completionItem/resolve) when the user looks at the item.  With ``defaults`` (a client
+    that reads LSP 3.17's list item defaults) and one edit range for every item, the range is
+    said once for the list and each item carries only its text when it is not its label."""
     end_pos = codec.position(offset)
-    markdown = lsp.MarkupKind.Markdown in doc_formats
-    plain_ok = lsp.MarkupKind.PlainText in doc_formats
-    for it in items:
+    starts = {it.edit_start for it in items}
+    shared = defaults and len(starts) == 1 and min(starts) >= 0
+    ranges: dict = {}       # edit start -> its Range: a long list's items mostly share one
+    out = []
+    for n, it in enumerate(items):
         use_snippet = snippets and bool(it.snippet)
         new_text = it.snippet if use_snippet else (it.insert_text or it.label)
         edit = None
-        if it.edit_start >= 0:
-            (l1, c1) = codec.position(it.edit_start)
-            edit = lsp.TextEdit(lsp.Range(lsp.Position(l1, c1), lsp.Position(*end_pos)), new_text)
-        doc: lsp.MarkupContent | str | None = None
-        if it.documentation:
-            if markdown:
-                doc = lsp.MarkupContent(lsp.MarkupKind.Markdown, it.documentation)
-            elif plain_ok:
-                doc = lsp.MarkupContent(lsp.MarkupKind.PlainText, _plain(it.documentation))
-            else:
-                doc = _plain(it.documentation)      # a plain string is always allowed
+        if it.edit_start >= 0 and not shared:
+            r = ranges.get(it.edit_start)
+            if r is None:
+                r = ranges[it.edit_start] = lsp.Range(lsp.Position(*codec.position(it.edit_start)),
+                                                      lsp.Position(*end_pos))
+            edit = lsp.TextEdit(r, new_text)
+        if shared:
+            text_fields: dict = {"text_edit_text": new_text if new_text != it.label else None,
+                                 "insert_text_format": lsp.InsertTextFormat.Snippet if use_snippet else None}
+        else:
+            text_fields = {"insert_text": None if edit is not None else new_text, "text_edit": edit,
+                           "insert_text_format": lsp.InsertTextFormat.Snippet if use_snippet
+                           else lsp.InsertTextFormat.PlainText}
         out.append(lsp.CompletionItem(
             label=it.label, kind=_COMPLETION_KIND.get(it.kind), detail=it.detail or None,
-            documentation=doc, sort_text=it.sort_text or None, filter_text=it.filter_text or None,
-            insert_text=None if edit is not None else new_text,
-            insert_text_format=lsp.InsertTextFormat.Snippet if use_snippet else lsp.InsertTextFormat.PlainText,
-            text_edit=edit))
-    return out
+            documentation=None if resolve else completion_documentation(it.full_documentation(), doc_formats),
+            sort_text=it.sort_text or None, filter_text=it.filter_text or None,
+            data=n if resolve else None, **text_fields))
+    item_defaults = None
+    if shared:
+        start = codec.position(min(starts))
+        item_defaults = lsp.CompletionItemDefaults(edit_range=lsp.Range(lsp.Position(*start), lsp.Position(*end_pos)),
+                                                   insert_text_format=lsp.InsertTextFormat.PlainText)
+    return lsp.CompletionList(is_incomplete=False, items=out, item_defaults=item_defaults)
 
 
 def document_symbols(codec: PositionCodec, symbols: list, hierarchical: bool, uri: str) -> list:

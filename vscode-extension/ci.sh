@@ -30,7 +30,9 @@ quiet_npm() { (cd "$EXT" && npm run -s "$@" 2> >(grep -v 'Unknown .* config' >&2
 install_server() {
   local where
   where=$(python3 -c 'import os, puppet_ls.server as s; print(os.path.dirname(os.path.realpath(s.__file__)))' 2>/dev/null || true)
-  if ! command -v puppet-ls >/dev/null || [ "$where" != "$(realpath "$REPO/server")" ]; then
+  # (and the test tools: .ci/run installs only the linters before this script)
+  if ! command -v puppet-ls >/dev/null || [ "$where" != "$(realpath "$REPO/server")" ] \
+      || ! python3 -c 'import pytest, pytest_lsp' 2>/dev/null; then
     python3 -m pip install -q -e '.[test]'
   fi
   # build and twine, for tools/release/build.sh

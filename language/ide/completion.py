@@ -17,8 +17,9 @@ replaces (the server turns it into a text edit).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from functools import lru_cache
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import lru_cache, partial
 
 from ..check.analysis import Analysis
 from ..check.builtins import BUILTIN_VARIABLES, CORE_FACTS
@@ -46,6 +47,15 @@ class CompletionItem:
     edit_start: int = -1           # replace [edit_start, cursor) (-1: the client's word)
     sort_text: str = ""
     filter_text: str = ""
+    # The documentation, made only when asked (``full_documentation``; the editor's
+    # completionItem/resolve): formatting it for every item of a long list (each class of a
+    # workspace) cost most of the list's time and ~1.4 KB of the answer per item.
+    later: Callable[[], str] | None = field(default=None, repr=False, compare=False)
+
+    def full_documentation(self) -> str:
+        if self.documentation or self.later is None:
+            return self.documentation
+        return self.later()
 
 
 # Snippets for the parameterised built-in types.
@@ -431,16 +441,19 @@ def _classes(an: Analysis, typed: str, edit_start: int) -> list:
     counts = _use_counts(an.env, getattr(an.env, "generation", 0))
     out = []
     for n in sorted(names):
-        ts = lookup.find(an, "class", n)
-        doc = ts[0].doc if ts else ""
         # the current module's classes first, then its dependencies' (metadata.json), then
         # the rest; a class of this very file last (a class seldom includes itself)
         tier = "3" if n in own else near.get(n.split("::", 1)[0], "2")
         # within a tier, the classes the workspace declares most often first
         used = min(counts.get(n.lower(), 0), 99999)
-        out.append(CompletionItem(prefix + n, "class", "class", doc, edit_start=edit_start,
-                                  sort_text=f"{tier}{99999 - used:05d}{n}"))
+        out.append(CompletionItem(prefix + n, "class", "class", edit_start=edit_start,
+                                  sort_text=f"{tier}{99999 - used:05d}{n}", later=partial(_class_doc, an, n)))
     return out
+
+
+def _class_doc(an: Analysis, name: str) -> str:
+    found = lookup.find(an, "class", name)
+    return found[0].doc if found else ""
 
 
 def _types(an: Analysis, start: int, refs_first: bool = False) -> list:

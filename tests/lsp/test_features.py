@@ -104,7 +104,10 @@ async def test_completion(client):
     integer = next(i for i in items if i.label == "Integer")
     if snippets:
         assert integer.insert_text_format == types.InsertTextFormat.Snippet
-        assert (integer.text_edit.new_text if integer.text_edit else integer.insert_text) == "Integer[${1:from}, ${2:to}]"
+        # its edit, or (a client that reads LSP 3.17's list item defaults: the list's one
+        # edit range) its textEditText
+        inserted = integer.text_edit.new_text if integer.text_edit else (integer.text_edit_text or integer.insert_text)
+        assert inserted == "Integer[${1:from}, ${2:to}]"
     else:
         assert integer.insert_text_format in (None, types.InsertTextFormat.PlainText)
     items = await labels("ens\n", 3)
