@@ -25,7 +25,6 @@ figures of one run, and rerun when the load is high.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
 import random
 import re
@@ -38,21 +37,12 @@ import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-SHARED = Path(os.environ.get("PUPPET_LS_SHARED", REPO.parent / "shared"))
-DRIVER = SHARED / "bench" / "lsp_drive.py"
+from _lsp import DRIVER, REPO, SHARED, control_repo, initialize, load_driver, wait_for_index
+
 SAMPLE = SHARED / "bench" / "samples" / "large.pp"
 TARGETS = {"hover p99": 20.0, "completion p99": 20.0, "class list p99": 30.0}
 WARM_UP = 5
 TIMEOUT = 60.0
-
-
-def load_driver():
-    spec = importlib.util.spec_from_file_location("lsp_drive", DRIVER)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
 
 
 def percentile(xs: list, q: float) -> float:
@@ -107,10 +97,8 @@ def main() -> int:
                    check=False, capture_output=True)
     drv = load_driver()
     rng = random.Random(a.seed)
-    root = Path(tempfile.mkdtemp(prefix="puppet-ls-latency-"))
+    root = control_repo(modules, "puppet-ls-latency-")
     cache = Path(tempfile.mkdtemp(prefix="puppet-ls-latency-cache-"))
-    (root / "environment.conf").write_text("modulepath = modules\n")
-    (root / "modules").symlink_to(modules)
     (root / "manifests").mkdir()
     path = root / "manifests" / "large.pp"
     shutil.copy(SAMPLE, path)
@@ -119,32 +107,18 @@ def main() -> int:
     c = drv.LspClient(shlex.split(a.server), None, dict(os.environ, PUPPET_LS_CACHE_DIR=str(cache)), None)
     rows: dict = {}
     try:
-        _, msg = c.request("initialize", {
-            "processId": os.getpid(), "rootUri": root.as_uri(),
-            "workspaceFolders": [{"uri": root.as_uri(), "name": root.name}],
-            "capabilities": {"window": {"workDoneProgress": True},
-                             "workspace": {"configuration": True, "workspaceFolders": True},
-                             "textDocument": {"hover": {"contentFormat": ["markdown", "plaintext"]},
-                                              # what VS Code says of its completion items
-                                              "completion": {"completionItem": {
-                                                  "snippetSupport": True,
-                                                  "documentationFormat": ["markdown", "plaintext"],
-                                                  "resolveSupport": {"properties": [
-                                                      "documentation", "detail", "additionalTextEdits"]}},
-                                                  "completionList": {"itemDefaults": [
-                                                      "commitCharacters", "editRange", "insertTextFormat",
-                                                      "insertTextMode", "data"]}}}},
-        }, TIMEOUT)
-        if msg is None or "error" in msg:
-            raise SystemExit(f"initialize failed: {msg}")
+        initialize(c, root, {"hover": {"contentFormat": ["markdown", "plaintext"]},
+                             # what VS Code says of its completion items
+                             "completion": {"completionItem": {
+                                 "snippetSupport": True, "documentationFormat": ["markdown", "plaintext"],
+                                 "resolveSupport": {"properties": ["documentation", "detail", "additionalTextEdits"]}},
+                                 "completionList": {"itemDefaults": [
+                                     "commitCharacters", "editRange", "insertTextFormat", "insertTextMode", "data"]}}},
+                   TIMEOUT)
         c.notify("initialized", {})
         c.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "puppet", "version": 1,
                                                            "text": text}})
-        _, m = c.wait_for(lambda m: m.get("method") == "$/progress"
-                          and str(m["params"].get("token", "")).startswith("puppet-ls-index")
-                          and m["params"].get("value", {}).get("kind") == "end", TIMEOUT)
-        if m is None or m.get("__eof__"):
-            raise SystemExit("the server never reported the end of indexing")
+        _, m = wait_for_index(c, TIMEOUT)
         index_message = m["params"]["value"].get("message", "")
         time.sleep(1.0)     # the diagnostics the index completion starts
 

@@ -32,7 +32,6 @@ figures of one run, and rerun when the load is high.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
 import shlex
 import shutil
@@ -43,30 +42,13 @@ import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-SHARED = Path(os.environ.get("PUPPET_LS_SHARED", REPO.parent / "shared"))
-DRIVER = SHARED / "bench" / "lsp_drive.py"
+from _lsp import DRIVER, REPO, control_repo, initialize, load_driver, wait_for_index
 
 # name: target in ms (MB for RSS)
 TARGETS = {"first hover": 400.0, "index complete cold": 2000.0, "index complete warm": 500.0,
            "RSS after indexing": 250.0}
 HOVER_AT = "contain ntp::install@+12"
 HOVER_WANT = "class ntp::install"   # the class's signature, from the index (not just "Value: 'ntp::install'")
-
-
-def load_driver():
-    spec = importlib.util.spec_from_file_location("lsp_drive", DRIVER)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-def control_repo(modules: Path) -> Path:
-    root = Path(tempfile.mkdtemp(prefix="puppet-ls-startup-"))
-    (root / "environment.conf").write_text("modulepath = modules\n")
-    (root / "modules").symlink_to(modules)
-    return root
 
 
 def children_rss_kb(pid: int) -> int:
@@ -95,15 +77,7 @@ def one_run(drv, server: list, root: Path, rel: str, cache: Path, timeout: float
     c = drv.LspClient(server, None, env, None)
     out: dict = {}
     try:
-        _, msg = c.request("initialize", {
-            "processId": os.getpid(), "rootUri": root.as_uri(),
-            "workspaceFolders": [{"uri": root.as_uri(), "name": root.name}],
-            "capabilities": {"window": {"workDoneProgress": True},
-                             "workspace": {"configuration": True, "workspaceFolders": True},
-                             "textDocument": {"hover": {"contentFormat": ["markdown", "plaintext"]}}},
-        }, timeout)
-        if msg is None or "error" in msg:
-            raise SystemExit(f"initialize failed: {msg}")
+        initialize(c, root, {"hover": {"contentFormat": ["markdown", "plaintext"]}}, timeout)
         out["initialize"] = drv.now_ms() - t_spawn
         c.notify("initialized", {})
         c.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "puppet", "version": 1,
@@ -119,11 +93,7 @@ def one_run(drv, server: list, root: Path, rel: str, cache: Path, timeout: float
                 out["hover text"] = hover.replace("\n", " ")[:60]
                 break
             time.sleep(0.02)
-        t, m = c.wait_for(lambda m: m.get("method") == "$/progress"
-                          and str(m["params"].get("token", "")).startswith("puppet-ls-index")
-                          and m["params"].get("value", {}).get("kind") == "end", timeout)
-        if m is None or m.get("__eof__"):
-            raise SystemExit("the server never reported the end of indexing")
+        t, m = wait_for_index(c, timeout)
         out["index complete"] = t - t_spawn
         out["index message"] = m["params"]["value"].get("message", "")
         cpu = c.cpu_seconds()     # the server's own, and its finished children's (index workers)
@@ -171,7 +141,7 @@ def main() -> int:
                        check=False, capture_output=True)
     drv = load_driver()
     server = shlex.split(a.server)
-    root = control_repo(modules)
+    root = control_repo(modules, "puppet-ls-startup-")
     caches = Path(tempfile.mkdtemp(prefix="puppet-ls-startup-cache-"))
     try:
         floor = {"python -c pass": timed([sys.executable, "-c", "pass"], 5),

@@ -57,6 +57,18 @@ async def wait_for_index(client: LanguageClient, query: str = "webapp", timeout:
         await asyncio.sleep(0.05)
 
 
+async def initialize_as_vscode(lsp_client: LanguageClient, root: Path, name: str = "workspace",
+                               initialization_options=None):
+    """Start ``lsp_client``'s session with VS Code's capabilities on the workspace folder
+    ``root`` (kept as ``lsp_client.workspace``); the initialize result."""
+    lsp_client.workspace = root
+    return await lsp_client.initialize_session(types.InitializeParams(
+        capabilities=client_capabilities("visual-studio-code"),
+        root_uri=root.as_uri(),
+        workspace_folders=[types.WorkspaceFolder(uri=root.as_uri(), name=name)],
+        initialization_options=initialization_options))
+
+
 def position(text: str, marker: str, delta: int = 0) -> types.Position:
     """The position of ``marker`` in ``text`` (UTF-16 columns; the tests' texts are ASCII
     unless a test says otherwise)."""
@@ -114,12 +126,7 @@ async def hiera_repo_client(lsp_client: LanguageClient, request):
     track_versions(lsp_client)
     answer_refreshes(lsp_client)
     lsp_client.set_configuration(settings, section="puppet")
-    await lsp_client.initialize_session(types.InitializeParams(
-        capabilities=client_capabilities("visual-studio-code"),
-        root_uri=HIERA_REPO.as_uri(),
-        workspace_folders=[types.WorkspaceFolder(uri=HIERA_REPO.as_uri(), name="hiera-repo")],
-        initialization_options=settings,
-    ))
+    await initialize_as_vscode(lsp_client, HIERA_REPO, "hiera-repo", settings)
     await wait_for_index(lsp_client, request.module.INDEX_READY)
     yield
     await lsp_client.shutdown_session()

@@ -4,21 +4,20 @@ the documentation comes with the resolve; a client that cannot ask gets it in th
 from __future__ import annotations
 
 import asyncio
-import sys
 from pathlib import Path
 
 import pytest
 import pytest_lsp
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp import ClientServerConfig, LanguageClient
 
 from puppet_ls.language.ide.completion import CompletionItem
 from puppet_ls.language.syntax.lines import LineIndex
 from puppet_ls.server import convert
 from puppet_ls.server.lsp import RESOLVE_MIN
 from puppet_ls.server.positions import PositionCodec
+from tests.lsp.conftest import SERVER, initialize_as_vscode
 
-SERVER = [sys.executable, "-m", "puppet_ls.server.cli", "--stdio"]
 CLASSES = RESOLVE_MIN + 20
 SITE = "node default {\n  include \n}\n"
 
@@ -36,11 +35,7 @@ def workspace(tmp_path: Path) -> Path:
 
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER))
 async def client(lsp_client: LanguageClient, workspace: Path):
-    lsp_client.workspace = workspace
-    await lsp_client.initialize_session(types.InitializeParams(
-        capabilities=client_capabilities("visual-studio-code"),
-        root_uri=workspace.as_uri(),
-        workspace_folders=[types.WorkspaceFolder(uri=workspace.as_uri(), name="workspace")]))
+    await initialize_as_vscode(lsp_client, workspace)
     yield
     await lsp_client.shutdown_session()
 

@@ -125,12 +125,18 @@ DAMAGE = [
 ]
 
 
-@pytest.mark.parametrize("name,damage", DAMAGE, ids=[d[0] for d in DAMAGE])
-def test_damaged_entries_are_misses(workspace: Path, tmp_path: Path, name, damage) -> None:
-    root = tmp_path / "cache"
+def built(workspace: Path, root: Path) -> tuple:
+    """(the cache, the index snapshot) of a build into an empty cache folder, committed."""
     first = IndexCache(str(root))
     plain = snapshot(build(workspace, first))
     first.close()
+    return first, plain
+
+
+@pytest.mark.parametrize("name,damage", DAMAGE, ids=[d[0] for d in DAMAGE])
+def test_damaged_entries_are_misses(workspace: Path, tmp_path: Path, name, damage) -> None:
+    root = tmp_path / "cache"
+    first, plain = built(workspace, root)
     with sqlite3.connect(first.file) as db:
         stored = list(db.execute("SELECT key, data FROM entries"))
         assert len(stored) == len(plain)
@@ -153,9 +159,7 @@ DAMAGED_FILE = [
 @pytest.mark.parametrize("name,damage", DAMAGED_FILE, ids=[d[0] for d in DAMAGED_FILE])
 def test_damaged_database_is_started_again(workspace: Path, tmp_path: Path, name, damage) -> None:
     root = tmp_path / "cache"
-    first = IndexCache(str(root))
-    plain = snapshot(build(workspace, first))
-    first.close()
+    first, plain = built(workspace, root)
     path = Path(first.file)
     path.write_bytes(damage(path.read_bytes()))
     cache = IndexCache(str(root))

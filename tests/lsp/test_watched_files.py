@@ -5,16 +5,16 @@ excluded folder (vendor/) stays out, as it does when the workspace is indexed.""
 from __future__ import annotations
 
 import asyncio
-import sys
 from pathlib import Path
 
 import pytest
 import pytest_lsp
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp import ClientServerConfig, LanguageClient
+
+from tests.lsp.conftest import SERVER, initialize_as_vscode
 
 pytestmark = pytest.mark.asyncio
-SERVER = [sys.executable, "-m", "puppet_ls.server.cli", "--stdio"]
 
 
 @pytest.fixture
@@ -27,12 +27,7 @@ def workspace(tmp_path: Path) -> Path:
 
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER))
 async def client(lsp_client: LanguageClient, workspace: Path):
-    lsp_client.workspace = workspace
-    await lsp_client.initialize_session(types.InitializeParams(
-        capabilities=client_capabilities("visual-studio-code"),
-        root_uri=workspace.as_uri(),
-        workspace_folders=[types.WorkspaceFolder(uri=workspace.as_uri(), name="workspace")],
-        initialization_options={"diagnostics": {"debounceMs": 0}}))
+    await initialize_as_vscode(lsp_client, workspace, initialization_options={"diagnostics": {"debounceMs": 0}})
     yield
     await lsp_client.shutdown_session()
 
