@@ -18,8 +18,10 @@ result, each one timed as one *operation*:
   killed at the request's deadline), and an internal error of the evaluator is a finding;
   incremental (6
   seeded edits, each ``reparse`` of the previous result compared with ``parse`` of the new
-  text: equal green trees and equal errors, as tests/syntax/test_edits.py compares them; the
-  reparse and the reference parse are timed as two operations, the comparison not at all).
+  text: equal green trees and equal errors, as tests/syntax/test_edits.py compares them; in a
+  quarter of the cases then a construct typed a keystroke at a time and deleted again, each
+  keystroke compared the same way; the reparse and the reference parse are timed as two
+  operations, the comparison not at all).
 
 A *finding* is an exception (including a ``CHECK_INTERNAL_ERROR`` diagnostic, which is one
 swallowed), a hang (an operation using more than 2 s of CPU; one that has used ``--kill``
@@ -65,6 +67,7 @@ KILL_S = 12.0             # CPU time after which the worker is killed (a hang fo
 WALL_FACTOR = 10          # ... or this many times that in wall time (blocked, not computing)
 OFFSETS = 5               # cursor positions per case for hover, completion, ...
 EDITS = 6                 # incremental edits per case
+TYPING_SHARE = 0.25       # the share of cases that also type a construct and delete it (see TYPED)
 MEMORY_MB = 3072          # the worker's address-space cap: a blow-up becomes MemoryError
 FIXTURE_GLOBS = ("fixtures/syntax/*.pp", "fixtures/syntax/*.epp", "fixtures/lsp/samples/*.pp",
                  "fixtures/check/*.pp", "fixtures/check/*.epp")
@@ -259,6 +262,22 @@ EDIT_SNIPPETS = ["", "x", "{", "}", "'", '"', "$a = 1\n", ",", "=>", "(", ")", "
                  "@(", "${@("]
 
 
+# Constructs typed a keystroke at a time by the incremental stage (and deleted again), whose
+# every prefix is unfinished code: quotes, braces, interpolations, heredocs, comments, regexps.
+TYPED = [
+    "file { '/tmp/x':\n  ensure => present,\n}\n",
+    "if $facts['os']['family'] == 'Debian' {\n  notice(\"${x}\")\n}\n",
+    "$h = { 'a' => [1, 2], 'b' => { 'c' => $d } }\n",
+    "class a::b (String $x = 'y') inherits a {\n}\n",
+    "$t = @(EOT)\n  text ${v}\n  | EOT\n",
+    "case $x {\n  /^a/: { }\n  default: { }\n}\n",
+    "# a comment with 'quotes\" and {\n",
+    "/* block */ $y = $x ? { 'a' => 1, default => 2 }\n",
+    "Package['a'] -> Service['b'] ~> Exec[\"c ${d}\"]\n",
+    "$z = [1, 2, 3].map |$i| { $i * 2 }\n",
+]
+
+
 # ---- the stages -----------------------------------------------------------------------------
 
 @dataclass
@@ -408,32 +427,54 @@ class Runner:
         return res
 
     def incremental(self, res: CaseResult, r: random.Random, text: str, path: str, result) -> None:
-        from puppet_ls.language.ide.diagnostics import parse_for_path
-        from puppet_ls.language.syntax.incremental import reparse
-        tasks = "/plans/" in path.replace("\\", "/")
         old = result
         for _ in range(EDITS):
             a = r.randrange(len(text) + 1)
             b = min(len(text), a + r.choice([0, 0, 1, 2, 5, 20]))
-            ins = r.choice(EDIT_SNIPPETS)
-            new_text = text[:a] + ins + text[b:]
-            edit = (a, b, ins)
+            step = self._edit(res, old, text, (a, b, r.choice(EDIT_SNIPPETS)), path)
+            if step is None:
+                return
+            old, text = step
+        if r.random() >= TYPING_SHARE:
+            return
+        # Typing: a construct typed a character at a time at one place and deleted again from
+        # its end, each keystroke reparsed from the previous one's result, as in an editor; every
+        # state in between is unfinished (an open quote, brace, heredoc or interpolation).
+        line_starts = _line_starts(text)
+        at = r.choice(line_starts) if r.random() < 0.5 else r.randrange(len(text) + 1)
+        typed = r.choice(TYPED)
+        for i, ch in enumerate(typed):
+            step = self._edit(res, old, text, (at + i, at + i, ch), path)
+            if step is None:
+                return
+            old, text = step
+        for i in range(len(typed) - 1, -1, -1):
+            step = self._edit(res, old, text, (at + i, at + i + 1, ""), path)
+            if step is None:
+                return
+            old, text = step
 
-            # The server's operation (the reparse) and the reference (a full parse, also what the
-            # server does on open) are timed as two operations: each must stay under HANG_S.
-            # The comparison of the trees is the fuzzer's own work and is not timed.
-            inc = self.op(res, "incremental", lambda old=old, a=a, b=b, ins=ins: reparse(old, a, b, ins, tasks=tasks),
-                          edit)
-            full = None if inc is None else self.op(
-                res, "incremental", lambda new_text=new_text: parse_for_path(new_text, path), edit)
-            if inc is None or full is None:
-                res.findings[-1].base = text
-                return
-            why = _difference(inc, full, new_text)
-            if why:
-                res.findings.append(Finding("incremental", "mismatch", why, arg=edit, base=text))
-                return
-            old, text = inc, new_text
+    def _edit(self, res: CaseResult, old, text: str, edit: tuple, path: str):
+        """One edit reparsed incrementally and compared with a full parse: (result, new text), or
+        None once it made a finding."""
+        from puppet_ls.language.ide.diagnostics import parse_for_path
+        from puppet_ls.language.syntax.incremental import reparse
+        tasks = "/plans/" in path.replace("\\", "/")
+        a, b, ins = edit
+        new_text = text[:a] + ins + text[b:]
+        # The server's operation (the reparse) and the reference (a full parse, also what the
+        # server does on open) are timed as two operations: each must stay under HANG_S.
+        # The comparison of the trees is the fuzzer's own work and is not timed.
+        inc = self.op(res, "incremental", lambda: reparse(old, a, b, ins, tasks=tasks), edit)
+        full = None if inc is None else self.op(res, "incremental", lambda: parse_for_path(new_text, path), edit)
+        if inc is None or full is None:
+            res.findings[-1].base = text
+            return None
+        why = _difference(inc, full, new_text)
+        if why:
+            res.findings.append(Finding("incremental", "mismatch", why, arg=edit, base=text))
+            return None
+        return inc, new_text
 
     def op(self, res: CaseResult, stage: str, fn, arg=None):
         res.ops[stage] = res.ops.get(stage, 0) + 1
