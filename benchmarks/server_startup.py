@@ -25,7 +25,9 @@ Each run starts a fresh server and measures, wall clock from spawn:
 twice: cold (an empty cache folder, ``PUPPET_LS_CACHE_DIR``) and warm (the cache a previous run
 left). Medians over --runs. In the same run it times, as the floor, a bare interpreter start and
 ``import lsprotocol.types``.  The package's bytecode is compiled first as ``pip install`` does
-(this machine sets PYTHONDONTWRITEBYTECODE); --from-source skips that.
+(this machine sets PYTHONDONTWRITEBYTECODE); --from-source skips that.  Likewise the code the
+server keeps between starts (server/code_cache.py) is made by one start before the runs, in a
+folder of its own; --no-code-cache starts every server without it.
 Exit status 1 when a target is missed.  Timings are wall clock on a shared machine: compare
 figures of one run, and rerun when the load is high.
 """
@@ -68,11 +70,11 @@ def children_rss_kb(pid: int) -> int:
     return total
 
 
-def one_run(drv, server: list, root: Path, rel: str, cache: Path, timeout: float = 60.0) -> dict:
+def one_run(drv, server: list, root: Path, rel: str, cache: Path, code: dict, timeout: float = 60.0) -> dict:
     path = root / "modules" / rel
     text = path.read_text()
     uri = path.as_uri()
-    env = dict(os.environ, PUPPET_LS_CACHE_DIR=str(cache))
+    env = dict(os.environ, PUPPET_LS_CACHE_DIR=str(cache), **code)
     t_spawn = drv.now_ms()
     c = drv.LspClient(server, None, env, None)
     out: dict = {}
@@ -128,6 +130,8 @@ def main() -> int:
     ap.add_argument("--file", default="ntp/manifests/init.pp", help="the file to open, relative to --modules")
     ap.add_argument("--server", default=f"{sys.executable} -m puppet_ls.server.cli --stdio")
     ap.add_argument("--from-source", action="store_true", help="do not precompile the package's bytecode")
+    ap.add_argument("--no-code-cache", action="store_true",
+                    help="start the server without its kept code (server/code_cache.py), to compare")
     a = ap.parse_args()
     modules = Path(a.modules)
     if not (modules / a.file).is_file():
@@ -143,6 +147,10 @@ def main() -> int:
     server = shlex.split(a.server)
     root = control_repo(modules, "puppet-ls-startup-")
     caches = Path(tempfile.mkdtemp(prefix="puppet-ls-startup-cache-"))
+    # The code the server keeps between starts (as the bytecode above, made by a start after
+    # installing: one start with no client fills it), or none with --no-code-cache.
+    code = {"PUPPET_LS_NO_CACHE": "1"} if a.no_code_cache else {"PUPPET_LS_CODE_CACHE_DIR": str(caches / "code")}
+    subprocess.run(server, input=b"", env=dict(os.environ, **code), check=False, capture_output=True)
     try:
         floor = {"python -c pass": timed([sys.executable, "-c", "pass"], 5),
                  "import lsprotocol.types": timed([sys.executable, "-c", "import lsprotocol.types"], 5),
@@ -150,13 +158,13 @@ def main() -> int:
         cold, warm = [], []
         warm_cache = caches / "warm"
         for i in range(a.runs):
-            cold.append(one_run(drv, server, root, a.file, caches / f"cold{i}"))
+            cold.append(one_run(drv, server, root, a.file, caches / f"cold{i}", code))
             if i == 0:      # the warm runs start from the cache the first cold run left
                 if (caches / "cold0").exists():
                     shutil.copytree(caches / "cold0", warm_cache)
                 else:
                     warm_cache.mkdir()
-            warm.append(one_run(drv, server, root, a.file, warm_cache))
+            warm.append(one_run(drv, server, root, a.file, warm_cache, code))
     finally:
         shutil.rmtree(root, ignore_errors=True)
         shutil.rmtree(caches, ignore_errors=True)
@@ -164,7 +172,8 @@ def main() -> int:
     def med(rows: list, key: str) -> float:
         return statistics.median(r[key] for r in rows if key in r) if any(key in r for r in rows) else float("nan")
 
-    print(f"server: {a.server}   runs: {a.runs}   workspace: control repo, modulepath = modules -> {modules}")
+    print(f"server: {a.server}   runs: {a.runs}   workspace: control repo, modulepath = modules -> {modules}"
+          f"   kept code: {'off' if a.no_code_cache else 'on'}")
     print(f"opened {a.file}, hover on {HOVER_AT!r}: {cold[0].get('hover text')!r}")
     print(f"index: {cold[0].get('index message')} (cold) / {warm[0].get('index message')} (warm)")
     print("floor (median of 5): " + ", ".join(f"{k} {v:.0f} ms" for k, v in floor.items()))

@@ -120,7 +120,11 @@ def main(ctx: click.Context, stdio: bool, tcp: str | None, log_file: str | None)
     """
     if ctx.invoked_subcommand is not None:
         return
-    from .lsp import run_server
+    from . import code_cache
+    # (the code attrs generates for the protocol's classes, kept between starts: a third of
+    # the server's start-up otherwise; docs/decisions.md)
+    with code_cache.kept(code_cache.private_folder()):
+        from .lsp import run_server
     host = port = None
     if tcp:
         host, _, port_s = tcp.rpartition(":")
