@@ -109,46 +109,78 @@ def completion_documentation(text: str, doc_formats: list) -> lsp.MarkupContent 
     return _plain(text)      # a plain string is always allowed
 
 
+class Wire(dict):
+    """A result already in its JSON form, sent as it is (``PuppetProtocol._send_response``):
+    for the largest answers, where making lsprotocol objects and having pygls take them apart
+    again was most of the time (every class of a workspace: ~11 of 15 ms for 1,377 items)."""
+
+
+def _wire_range(start: tuple, end: tuple) -> dict:
+    return {"start": {"line": start[0], "character": start[1]}, "end": {"line": end[0], "character": end[1]}}
+
+
+def _wire_documentation(text: str, doc_formats: list):
+    """``completion_documentation`` in its JSON form."""
+    found = completion_documentation(text, doc_formats)
+    if isinstance(found, lsp.MarkupContent):
+        return {"kind": found.kind.value, "value": found.value}
+    return found
+
+
 def completion_list(codec: PositionCodec, offset: int, items: list, snippets: bool,
-                    doc_formats: list, resolve: bool = False, defaults: bool = False) -> lsp.CompletionList:
-    """The LSP list of ``items``.  With ``resolve`` the documentation is left out and each
-    item's ``data`` is its position in ``items``: the client asks for it
+                    doc_formats: list, resolve: bool = False, defaults: bool = False) -> Wire:
+    """The LSP ``CompletionList`` of ``items``, in its JSON form (fields that are not set are
+    left out, as lsprotocol writes them).  With ``resolve`` the documentation is left out and
+    each item's ``data`` is its position in ``items``: the client asks for it
     (completionItem/resolve) when the user looks at the item.  With ``defaults`` (a client
     that reads LSP 3.17's list item defaults) and one edit range for every item, the range is
     said once for the list and each item carries only its text when it is not its label."""
     end_pos = codec.position(offset)
     starts = {it.edit_start for it in items}
     shared = defaults and len(starts) == 1 and min(starts) >= 0
-    ranges: dict = {}       # edit start -> its Range: a long list's items mostly share one
+    ranges: dict = {}       # edit start -> its range: a long list's items mostly share one
+    plain = lsp.InsertTextFormat.PlainText.value
+    snippet = lsp.InsertTextFormat.Snippet.value
     out = []
     for n, it in enumerate(items):
         use_snippet = snippets and bool(it.snippet)
         new_text = it.snippet if use_snippet else (it.insert_text or it.label)
-        edit = None
-        if it.edit_start >= 0 and not shared:
-            r = ranges.get(it.edit_start)
-            if r is None:
-                r = ranges[it.edit_start] = lsp.Range(lsp.Position(*codec.position(it.edit_start)),
-                                                      lsp.Position(*end_pos))
-            edit = lsp.TextEdit(r, new_text)
+        item: dict = {"label": it.label}
+        kind = _COMPLETION_KIND.get(it.kind)
+        if kind is not None:
+            item["kind"] = kind.value
+        if it.detail:
+            item["detail"] = it.detail
+        if not resolve:
+            documentation = _wire_documentation(it.full_documentation(), doc_formats)
+            if documentation is not None:
+                item["documentation"] = documentation
+        if it.sort_text:
+            item["sortText"] = it.sort_text
+        if it.filter_text:
+            item["filterText"] = it.filter_text
         if shared:
-            text_fields: dict = {"text_edit_text": new_text if new_text != it.label else None,
-                                 "insert_text_format": lsp.InsertTextFormat.Snippet if use_snippet else None}
+            if use_snippet:
+                item["insertTextFormat"] = snippet
+            if new_text != it.label:
+                item["textEditText"] = new_text
         else:
-            text_fields = {"insert_text": None if edit is not None else new_text, "text_edit": edit,
-                           "insert_text_format": lsp.InsertTextFormat.Snippet if use_snippet
-                           else lsp.InsertTextFormat.PlainText}
-        out.append(lsp.CompletionItem(
-            label=it.label, kind=_COMPLETION_KIND.get(it.kind), detail=it.detail or None,
-            documentation=None if resolve else completion_documentation(it.full_documentation(), doc_formats),
-            sort_text=it.sort_text or None, filter_text=it.filter_text or None,
-            data=n if resolve else None, **text_fields))
-    item_defaults = None
+            item["insertTextFormat"] = snippet if use_snippet else plain
+            if it.edit_start >= 0:
+                r = ranges.get(it.edit_start)
+                if r is None:
+                    r = ranges[it.edit_start] = _wire_range(codec.position(it.edit_start), end_pos)
+                item["textEdit"] = {"range": r, "newText": new_text}
+            else:
+                item["insertText"] = new_text
+        if resolve:
+            item["data"] = n
+        out.append(item)
+    result = Wire(isIncomplete=False, items=out)
     if shared:
-        start = codec.position(min(starts))
-        item_defaults = lsp.CompletionItemDefaults(edit_range=lsp.Range(lsp.Position(*start), lsp.Position(*end_pos)),
-                                                   insert_text_format=lsp.InsertTextFormat.PlainText)
-    return lsp.CompletionList(is_incomplete=False, items=out, item_defaults=item_defaults)
+        result["itemDefaults"] = {"editRange": _wire_range(codec.position(min(starts)), end_pos),
+                                  "insertTextFormat": plain}
+    return result
 
 
 def document_symbols(codec: PositionCodec, symbols: list, hierarchical: bool, uri: str) -> list:

@@ -110,6 +110,14 @@ class PuppetProtocol(LanguageServerProtocol):
             result.capabilities.diagnostic_provider = None     # a client without pull diagnostics
         return result
 
+    def _send_response(self, msg_id, result=None, error=None):
+        if error is None and isinstance(result, convert.Wire):
+            # already in its JSON form: no lsprotocol objects to take apart (convert.Wire)
+            self._result_types.pop(msg_id, None)
+            self._send_data({"jsonrpc": "2.0", "id": msg_id, "result": result})
+            return
+        super()._send_response(msg_id, result, error)
+
     def handle_message(self, message):
         # The protocol: after shutdown, every request but exit is an InvalidRequest error
         # (pygls drops them silently, leaving the client waiting).

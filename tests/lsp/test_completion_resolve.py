@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 import pytest_lsp
 from lsprotocol import types
+from pygls.protocol import default_converter
 from pytest_lsp import ClientServerConfig, LanguageClient
 
 from puppet_ls.language.ide.completion import CompletionItem
@@ -19,6 +20,7 @@ from puppet_ls.server.positions import PositionCodec
 from tests.lsp.conftest import SERVER, initialize_as_vscode
 
 CLASSES = RESOLVE_MIN + 20
+CONVERTER = default_converter()
 SITE = "node default {\n  include \n}\n"
 
 
@@ -68,14 +70,24 @@ async def test_long_list_documentation_comes_with_resolve(client: LanguageClient
     assert isinstance(doc, types.MarkupContent) and "Class number 7, documented." in doc.value
 
 
+def completion_list(*args, **kwargs) -> types.CompletionList:
+    """``convert.completion_list`` (the JSON form the server sends as it is) read as lsprotocol
+    reads it; written back, it must be the same JSON: no field lsprotocol does not know, none
+    of the wrong type, nothing set to null that it would leave out."""
+    wire = convert.completion_list(*args, **kwargs)
+    found = CONVERTER.structure(wire, types.CompletionList)
+    assert CONVERTER.unstructure(found) == wire
+    return found
+
+
 def test_without_resolve_the_documentation_is_in_the_list() -> None:
     text = "include \n"
     items = [CompletionItem(f"c{n}", "class", "class", later=lambda n=n: f"Class {n}.") for n in range(3)]
     codec = PositionCodec(LineIndex(text))
-    inline = convert.completion_list(codec, 8, items, False, [types.MarkupKind.Markdown]).items
+    inline = completion_list(codec, 8, items, False, [types.MarkupKind.Markdown]).items
     assert [(i.documentation.value, i.data) for i in inline] == [("Class 0.", None), ("Class 1.", None),
                                                                 ("Class 2.", None)]
-    later = convert.completion_list(codec, 8, items, False, [types.MarkupKind.Markdown], resolve=True).items
+    later = completion_list(codec, 8, items, False, [types.MarkupKind.Markdown], resolve=True).items
     assert [(i.documentation, i.data) for i in later] == [(None, 0), (None, 1), (None, 2)]
 
 
@@ -89,16 +101,16 @@ def test_list_item_defaults() -> None:
     codec = PositionCodec(LineIndex(text))
     plain = types.InsertTextFormat.PlainText
     snippet = types.InsertTextFormat.Snippet
-    with_defaults = convert.completion_list(codec, 10, items, True, [], defaults=True)
+    with_defaults = completion_list(codec, 10, items, True, [], defaults=True)
     edit_range = types.Range(types.Position(0, 8), types.Position(0, 10))
     assert with_defaults.item_defaults == types.CompletionItemDefaults(edit_range=edit_range, insert_text_format=plain)
     assert [(i.text_edit, i.text_edit_text, i.insert_text_format) for i in with_defaults.items] == [
         (None, None, None), (None, "apt::", None), (None, "apt::${1:x}", snippet)]
-    each = convert.completion_list(codec, 10, items, True, [], defaults=False)
+    each = completion_list(codec, 10, items, True, [], defaults=False)
     assert each.item_defaults is None
     assert [(i.text_edit, i.insert_text_format) for i in each.items] == [
         (types.TextEdit(edit_range, "apache"), plain), (types.TextEdit(edit_range, "apt::"), plain),
         (types.TextEdit(edit_range, "apt::${1:x}"), snippet)]
     # items that do not all replace the same range: an edit each, whatever the client reads
     mixed = items + [CompletionItem("ensure", "keyword")]
-    assert convert.completion_list(codec, 10, mixed, True, [], defaults=True).item_defaults is None
+    assert completion_list(codec, 10, mixed, True, [], defaults=True).item_defaults is None
