@@ -34,7 +34,7 @@ from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import TYPE_CHECKING
 
-from .framing import write_all
+from .pipes import write_all
 from .lifetime import die_with_parent
 
 if TYPE_CHECKING:

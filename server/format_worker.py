@@ -10,7 +10,7 @@ import marshal
 import os
 import sys
 
-from .framing import write_all
+from .pipes import write_all
 from .lifetime import die_with_parent
 
 

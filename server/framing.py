@@ -27,6 +27,8 @@ import threading
 import time
 from collections.abc import Callable
 
+from .pipes import write_all
+
 log = logging.getLogger("puppet-ls")
 
 # Larger frames are refused unread: a Puppet file of more than 64 MiB is not something to
@@ -234,19 +236,6 @@ class MessageWriter:
     def close(self) -> None:
         with self._lock:
             self._stream.close()
-
-
-def write_all(stream, data: bytes) -> None:
-    """Write every byte of ``data`` and flush: a raw file (stdout under ``PYTHONUNBUFFERED``)
-    may take only part of it."""
-    view = memoryview(data)
-    while view:
-        n = stream.write(view)
-        if n is None:     # a non-blocking pipe that is full: wait until it drains
-            select.select([], [stream], [], STALL_SECONDS)
-            continue
-        view = view[n:]
-    stream.flush()
 
 
 # ---- the reader ---------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ import marshal
 import os
 import sys
 
-from .framing import write_all
+from .pipes import write_all
 from .lifetime import die_with_parent
 from .workspace import _index_batch
 
