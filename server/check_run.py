@@ -687,7 +687,7 @@ class _CheckWork:
         from puppet_ls.language.check.scopes import FileModel
         from puppet_ls.language.ide.index import PUPPET_ROLES, index_model, parse_for_role
 
-        from .workspace import decode, index_one
+        from .index_worker import decode, index_one
         for i, sf, data, n in misses:
             entry = None
             if (n >= 0 and sf.role in PUPPET_ROLES and len(data) <= self.budget

@@ -22,7 +22,7 @@ import subprocess
 import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor, wait
-from contextlib import AbstractContextManager, nullcontext
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from collections.abc import Callable, Iterable
@@ -32,7 +32,8 @@ from puppet_ls.language.ide.index import (FileEntry, WorkspaceIndex, environment
 
 from .config import DEFAULT_EXCLUDER, Excluder
 from .files import ReadProblem, read_bounded
-from .index_cache import IndexCache, dumps, loads
+from .index_cache import IndexCache, loads
+from .index_worker import decode, index_one
 
 log = logging.getLogger("puppet-ls")
 
@@ -59,12 +60,6 @@ def read_text(path: str, limit: int = MAX_FILE_BYTES) -> str | None:
     if isinstance(data, ReadProblem):
         return None
     return decode(data)
-
-
-def decode(data: bytes) -> str:
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    return data.decode("utf-8", errors="replace")
 
 
 def _walk(root: str, limit: int, seen_dirs: set | None = None, exclude: Excluder = DEFAULT_EXCLUDER) -> Iterable[tuple]:
@@ -303,34 +298,7 @@ def _task_files(index: WorkspaceIndex) -> None:
         e.extra["implementations"] = tuple(names)
 
 
-def index_one(path: str, module: str, role: str, data: bytes,
-               guard: Callable[[str], AbstractContextManager] | None = None) -> FileEntry | None:
-    try:
-        with guard(path) if guard is not None else nullcontext():
-            return index_source(path, decode(data), module, role)
-        return None     # the guard stopped it (and said so)
-    except Exception:   # one odd file must not stop indexing
-        log.exception("indexing %s failed", path)
-        return None
-
-
 PARALLEL_MIN = 200      # fewer files to parse than this: starting processes costs more than it saves
-
-
-def _index_batch(batch: list, cache_root: str | None) -> list:
-    """In a worker process (server/index_worker.py): index (path, module, role, key, bytes) items, store them in the
-    cache, and return each entry in its stored form (``marshal`` is the cheapest way back)."""
-    cache = IndexCache(cache_root) if cache_root is not None else None
-    out = []
-    for path, module, role, key, data in batch:
-        entry = index_one(path, module, role, data)
-        blob = dumps(entry) if entry is not None else None
-        if blob is not None and cache is not None:
-            cache.put_blob(key, blob)
-        out.append(blob)
-    if cache is not None:
-        cache.close()
-    return out
 
 
 WORKER_COMMAND = [sys.executable, "-m", "puppet_ls.server.index_worker"]
