@@ -121,11 +121,11 @@ def install_faults() -> None:
     """Make the engine fail on files carrying one of the markers (in this process only)."""
     import puppet_ls.language.check as checks
     import puppet_ls.language.ide.diagnostics as engine
-    from puppet_ls.server import check_run, cli, workspace
+    from puppet_ls.server import check_run, cli, index_worker
 
     real_static, real_validate = checks.static_diagnostics, engine.validate
     real_parse, real_symbols = engine.parse_for_path, cli.document_symbols
-    real_index = workspace.index_source
+    real_index = index_worker.index_source
 
     def static_diagnostics(result, env=None, analysis=None):
         if RAISE_CHECKS in result.text:
@@ -156,7 +156,7 @@ def install_faults() -> None:
         return real_index(path, text, module, role)
 
     checks.static_diagnostics = static_diagnostics
-    workspace.index_source = index_source
+    index_worker.index_source = index_source    # what index_one calls
     # The faults exist in this process only: no worker processes, and no results taken from
     # or left in the cache.
     check_run.PARALLEL_MIN = sys.maxsize
@@ -253,7 +253,7 @@ def test_index_survives_odd_module_files(tmp_path: Path, monkeypatch) -> None:
     that makes the indexer raise, and still knows the rest of the module."""
     import threading
 
-    from puppet_ls.server import workspace
+    from puppet_ls.server import index_worker, workspace
     make_hostile_folder(tmp_path, [
         ("mod/metadata.json", "fifo", None),
         ("mod/manifests/init.pp", "file", b"class mod { }\n"),
@@ -262,14 +262,14 @@ def test_index_survives_odd_module_files(tmp_path: Path, monkeypatch) -> None:
         ("mod/manifests/bad.pp", "file", (RAISE_CHECKS + "\nclass mod::bad { }\n").encode()),
         ("mod/manifests/good.pp", "file", b"class mod::good { }\n"),
     ])
-    real = workspace.index_source
+    real = index_worker.index_source
 
     def index_source(path, text, module, role):
         if RAISE_CHECKS in text:
             raise RuntimeError("injected failure in the indexer")
         return real(path, text, module, role)
 
-    monkeypatch.setattr(workspace, "index_source", index_source)
+    monkeypatch.setattr(index_worker, "index_source", index_source)     # what index_one calls
     done: list = []
     worker = threading.Thread(target=lambda: done.append(workspace.build_index([str(tmp_path / "mod")], [])),
                               daemon=True)
