@@ -114,3 +114,13 @@ def test_list_item_defaults() -> None:
     # items that do not all replace the same range: an edit each, whatever the client reads
     mixed = items + [CompletionItem("ensure", "keyword")]
     assert completion_list(codec, 10, mixed, True, [], defaults=True).item_defaults is None
+
+
+def test_a_wire_result_is_right_through_pygls_usual_path_too() -> None:
+    """Should pygls stop calling the ``_send_response`` that sends a ``Wire`` as it is, its own
+    path writes the same JSON (only slower)."""
+    text = "include ap\n"
+    items = [CompletionItem("apache", "class", "class", edit_start=8), CompletionItem("ensure", "keyword")]
+    wire = convert.completion_list(PositionCodec(LineIndex(text)), 10, items, True, [types.MarkupKind.Markdown])
+    response = CONVERTER.unstructure(types.CompletionResponse(id=7, result=wire))
+    assert response == {"id": 7, "jsonrpc": "2.0", "result": wire}
