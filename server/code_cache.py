@@ -43,6 +43,8 @@ ENV_VAR = "PUPPET_LS_CODE_CACHE_DIR"
 # the file: some generated sources hold a number that changes with every start (attrs's
 # ``__hash__`` methods carry a hash of a string, and string hashes are salted per process).
 REWRITE_SHARE = 0.05
+# The file is ~2 MB; anything far larger is not this cache's, and is not read.
+MAX_BYTES = 64 * 1024 * 1024
 
 
 def cache_file(folder: str) -> str:
@@ -78,6 +80,8 @@ def _load(path: str) -> dict:
     if not (_trusted(os.path.dirname(path)) and _trusted(path)):
         return {}
     try:
+        if os.path.getsize(path) > MAX_BYTES:
+            return {}
         with open(path, "rb") as f:
             magic, entries = marshal.load(f)
     except (OSError, EOFError, ValueError, TypeError):

@@ -81,6 +81,13 @@ def test_damaged_cache_compiles_as_usual(tmp_path, content):
         assert marshal.load(f)[0] == code_cache._MAGIC      # written again, whole
 
 
+def test_a_file_far_larger_than_the_cache_is_not_read(tmp_path, monkeypatch):
+    folder = tmp_path / "code"
+    planted(folder, compile("x = 'planted'", NAME, "exec"))
+    monkeypatch.setattr(code_cache, "MAX_BYTES", 16)
+    assert compiled(folder) == compile(SOURCE, NAME, "exec")
+
+
 def test_no_folder_and_other_calls_untouched(tmp_path):
     with code_cache.kept(None):
         assert compile is code_cache.builtins.compile
