@@ -29,6 +29,8 @@ import tempfile
 import types
 from collections.abc import Iterator
 
+from .index_cache import user_folder
+
 log = logging.getLogger("puppet-ls")
 
 # Every ``__future__`` flag: code compiled by a module inherits its future statements, so they
@@ -60,8 +62,7 @@ def private_folder() -> str | None:
         return None
     if os.environ.get(ENV_VAR):
         return os.environ[ENV_VAR]
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "puppet-ls", "code")
+    return os.path.join(user_folder(), "code")
 
 
 def _trusted(path: str) -> bool:

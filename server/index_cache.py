@@ -63,6 +63,12 @@ def default_folder(setting: str | None = None) -> str:
     explicit = os.environ.get(ENV_VAR) or setting
     if explicit:
         return os.path.expanduser(explicit)
+    return user_folder()
+
+
+def user_folder() -> str:
+    """puppet-ls's folder in the user's own cache: ``$XDG_CACHE_HOME/puppet-ls``, else
+    ``~/.cache/puppet-ls``."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return os.path.join(base, "puppet-ls")
 
