@@ -28,7 +28,6 @@ import marshal
 import os
 import selectors
 import signal
-import struct
 import subprocess
 import sys
 import threading
@@ -46,6 +45,7 @@ from puppet_ls.language.syntax.lexer import detect_bom
 from puppet_ls.language.syntax.parser import ParseResult
 
 from .files import DEFAULT_MAX_FILE_BYTES, ReadProblem, display_path, read_bounded
+from .pipes import receive_message, send_message
 
 if TYPE_CHECKING:   # the checker is imported only when a file is checked: a warm run needs none of it
     from puppet_ls.language.check.scopes import FileModel
@@ -720,22 +720,6 @@ WORKER_COMMAND = [sys.executable, "-m", "puppet_ls.server.check_run"]
 _GRACE = 5.0            # a worker's own alarm stops a slow file; this long after it, the worker is killed
 
 
-def _send(stream, message) -> None:
-    data = marshal.dumps(message)
-    stream.write(struct.pack("<I", len(data)) + data)
-    stream.flush()
-
-
-def _receive(stream):
-    """The next message on ``stream`` (None at its end)."""
-    head = stream.read(4)
-    if len(head) < 4:
-        return None
-    (size,) = struct.unpack("<I", head)
-    data = stream.read(size)
-    return marshal.loads(data) if len(data) == size else None
-
-
 def worker_main() -> int:
     """A worker process (``python -m puppet_ls.server.check_run``): reads framed ``marshal``-ed
     requests on stdin (options, files to index, the index, files to check) and answers each
@@ -756,7 +740,7 @@ def worker_main() -> int:
     index = None
     answers: dict = {}
     while True:
-        msg = _receive(stdin)
+        msg = receive_message(stdin)
         if msg is None:
             return 0
         op = msg[0]
@@ -775,7 +759,7 @@ def worker_main() -> int:
                 work.paths[n] = check_path
             from .workspace import SourceFile
             (_, entry), = work.index([(i, SourceFile(path, module, role, ident), data, n)])
-            _send(stdout, ("indexed", i, dumps(entry) if entry is not None else None, n in work.kept,
+            send_message(stdout, ("indexed", i, dumps(entry) if entry is not None else None, n in work.kept,
                            tuple(warnings)))
         elif op == "env":
             complete, roots, blobs = msg[1:]
@@ -795,7 +779,7 @@ def worker_main() -> int:
             work.datas[n] = data
             (_, _report, rdata), = work.check(index, [n], answers)
             work.datas.pop(n, None)
-            _send(stdout, ("checked", n) + rdata)
+            send_message(stdout, ("checked", n) + rdata)
 
 
 @dataclass
@@ -838,9 +822,9 @@ class _WorkerPool:
         w = _Worker(proc)
         o = self.options
         try:
-            _send(w.stdin, ("options", o.max_bytes, o.file_timeout,
-                               tuple(sorted(o.lint)) if o.lint is not None else None, o.keep_chars // self.jobs,
-                               o.facts, o.node, o.external_facts))
+            send_message(w.stdin, ("options", o.max_bytes, o.file_timeout,
+                                   tuple(sorted(o.lint)) if o.lint is not None else None, o.keep_chars // self.jobs,
+                                   o.facts, o.node, o.external_facts))
         except OSError:
             self._stop(w)
             return None
@@ -883,9 +867,9 @@ class _WorkerPool:
         try:
             if task[0] == "check" and not w.has_env:
                 assert self.env_message is not None
-                _send(w.stdin, self.env_message)
+                send_message(w.stdin, self.env_message)
                 w.has_env = True
-            _send(w.stdin, task)
+            send_message(w.stdin, task)
         except OSError:
             return False
         w.task = task
@@ -927,7 +911,7 @@ class _WorkerPool:
             for key, _ in self.sel.select(wait):
                 w = key.data
                 task = w.task
-                answer = _receive(w.stdout)
+                answer = receive_message(w.stdout)
                 w.task = w.deadline = None
                 if answer is None:
                     if task is not None:

@@ -1,8 +1,10 @@
 """Indexing one file's bytes (``index_one``), and the worker process of the indexer that does it
-for a batch (``python -m puppet_ls.server.index_worker [CACHE_FOLDER]``): it reads a
-``marshal``-ed list of (path, module, role, cache key, file bytes) items on stdin, indexes each,
-stores each entry in the cache folder when one is named, and writes the list of stored forms
-(``None`` for a file that failed) on stdout.
+for batches (``python -m puppet_ls.server.index_worker [CACHE_FOLDER]``): it reads framed
+``marshal``-ed lists of (path, module, role, cache key, file bytes) items on stdin
+(``pipes.send_message``), indexes each, stores each entry in the cache folder when one is named,
+and answers each list with the list of stored forms (``None`` for a file that failed), until
+its stdin ends.  Batches come as the indexer reads the files, so that parsing starts before the
+walk of a large workspace ends.
 
 A plain child process, not ``multiprocessing``: that would import the parent's ``__main__``
 again in every worker (the language server, a test runner, a ``-c`` script that has no file),
@@ -13,7 +15,6 @@ this module instead.
 from __future__ import annotations
 
 import logging
-import marshal
 import os
 import sys
 from collections.abc import Callable
@@ -23,7 +24,7 @@ from puppet_ls.language.ide.index import FileEntry, index_source
 
 from .index_cache import IndexCache, dumps
 from .lifetime import die_with_parent
-from .pipes import write_all
+from .pipes import receive_message, send_message
 
 log = logging.getLogger("puppet-ls")
 
@@ -47,10 +48,10 @@ def index_one(path: str, module: str, role: str, data: bytes,
         return None
 
 
-def index_batch(batch: list, cache_root: str | None) -> list:
-    """Index (path, module, role, key, bytes) items, store them in the cache, and return each
-    entry in its stored form (``marshal`` is the cheapest way back)."""
-    cache = IndexCache(cache_root) if cache_root is not None else None
+def index_batch(batch: list, cache: IndexCache | None) -> list:
+    """Index (path, module, role, key, bytes) items, store them in the cache (buffered: the
+    caller closes it), and return each entry in its stored form (``marshal`` is the cheapest
+    way back)."""
     out = []
     for path, module, role, key, data in batch:
         entry = index_one(path, module, role, data)
@@ -58,8 +59,6 @@ def index_batch(batch: list, cache_root: str | None) -> list:
         if blob is not None and cache is not None:
             cache.put_blob(key, blob)
         out.append(blob)
-    if cache is not None:
-        cache.close()
     return out
 
 
@@ -68,9 +67,13 @@ def main() -> int:
     parent = os.environ.get("PUPPET_LS_PARENT_PID", "")
     if parent.isdigit():
         die_with_parent(int(parent))
-    items = marshal.loads(sys.stdin.buffer.read())
-    cache_root = sys.argv[1] if len(sys.argv) > 1 and sys.argv[1] else None
-    write_all(sys.stdout.buffer, marshal.dumps(index_batch(items, cache_root)))
+    cache = IndexCache(sys.argv[1]) if len(sys.argv) > 1 and sys.argv[1] else None
+    try:
+        while (batch := receive_message(sys.stdin.buffer)) is not None:
+            send_message(sys.stdout.buffer, index_batch(batch, cache))
+    finally:
+        if cache is not None:
+            cache.close()
     return 0
 
 

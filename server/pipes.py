@@ -1,9 +1,12 @@
-"""Writing a whole message to a pipe: what the language server's transport (``framing``) and its
-worker processes (evaluation, indexing, formatting) share.  Kept apart from ``framing``, which
-needs asyncio, so that a worker does not import asyncio (25-45 ms of its start) for it."""
+"""Messages over pipes: writing a whole message (what the language server's transport,
+``framing``, and its worker processes share) and length-framed ``marshal`` messages (what the
+``check`` and index workers and their parents say to each other).  Kept apart from ``framing``,
+which needs asyncio, so that a worker does not import asyncio (25-45 ms of its start) for it."""
 from __future__ import annotations
 
+import marshal
 import select
+import struct
 
 # How long to wait for a full non-blocking pipe to drain before trying again.
 DRAIN_SECONDS = 0.5
@@ -20,3 +23,32 @@ def write_all(stream, data: bytes) -> None:
             continue
         view = view[n:]
     stream.flush()
+
+
+# A framed message larger than this is refused unread (a worker answering rubbish must not make
+# its parent allocate what four random bytes say).
+MAX_MESSAGE = 1 << 30
+
+
+def send_message(stream, message) -> None:
+    """Write ``message`` (anything ``marshal`` takes) as one frame: its length, then its bytes."""
+    data = marshal.dumps(message)
+    write_all(stream, struct.pack("<I", len(data)) + data)
+
+
+def receive_message(stream, limit: int = MAX_MESSAGE):
+    """The next framed message on ``stream`` (None at its end, or for a frame that is cut
+    short, larger than ``limit`` or not ``marshal``)."""
+    head = stream.read(4)
+    if len(head) < 4:
+        return None
+    (size,) = struct.unpack("<I", head)
+    if size > limit:
+        return None
+    data = stream.read(size)
+    if len(data) != size:
+        return None
+    try:
+        return marshal.loads(data)
+    except (EOFError, ValueError, TypeError):
+        return None

@@ -16,12 +16,11 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import marshal
 import os
+import queue
 import subprocess
 import sys
 import threading
-from concurrent.futures import ThreadPoolExecutor, wait
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,6 +33,7 @@ from .config import DEFAULT_EXCLUDER, Excluder
 from .files import ReadProblem, read_bounded
 from .index_cache import IndexCache, loads
 from .index_worker import decode, index_one
+from .pipes import receive_message, send_message
 
 log = logging.getLogger("puppet-ls")
 
@@ -251,8 +251,9 @@ def build_index(roots: list, modulepath: list, complete: bool | None = None,
     total = len(files)
     if guard is not None:
         jobs = 1        # the guard's time limit works in this process only
-    deferred: list = []     # jobs > 1: (position, entry or None, work) in file order
-    misses = 0
+    # jobs > 1: every entry, or the position of its item in the pool's work, in file order
+    pool = _IndexPool(jobs, cache) if jobs > 1 else None
+    deferred: list = []
     for i, sf in enumerate(files):
         if cancelled is not None and cancelled():
             break
@@ -263,9 +264,8 @@ def build_index(roots: list, modulepath: list, complete: bool | None = None,
             continue
         key = cache.key(sf.path, sf.module, sf.role, data) if cache is not None else ""
         entry = cache.get(key) if cache is not None else None
-        if jobs > 1:
-            deferred.append((entry, None if entry is not None else (sf.path, sf.module, sf.role, key, data)))
-            misses += entry is None
+        if pool is not None:
+            deferred.append(entry if entry is not None else pool.add((sf.path, sf.module, sf.role, key, data)))
             continue
         if entry is None:
             entry = index_one(sf.path, sf.module, sf.role, data, guard)
@@ -275,8 +275,12 @@ def build_index(roots: list, modulepath: list, complete: bool | None = None,
             index.add(entry)
         if progress is not None and (i % 50 == 0 or i == total - 1):
             progress(i + 1, total, sf.path)
-    if deferred:
-        _index_in_processes(index, deferred, misses, jobs, cache, progress, cancelled)
+    if pool is not None:
+        parsed = pool.finish(progress, cancelled)
+        for e in deferred:
+            entry = parsed[e] if isinstance(e, int) else e
+            if entry is not None:
+                index.add(entry)
     if cache is not None:
         cache.flush()
     _task_files(index)
@@ -298,100 +302,143 @@ def _task_files(index: WorkspaceIndex) -> None:
         e.extra["implementations"] = tuple(names)
 
 
-PARALLEL_MIN = 200      # fewer files to parse than this: starting processes costs more than it saves
+# Fewer files to parse than this: starting processes costs more than it saves.  Once this
+# many cache misses were met, the worker processes start, and get them and every later miss.
+PARALLEL_MIN = 100
+# Files handed to a worker at a time: small enough that the workers start while the walk goes
+# on and finish together, large enough that the messages cost nothing beside the parsing.
+BATCH = 16
 
 
 WORKER_COMMAND = [sys.executable, "-m", "puppet_ls.server.index_worker"]
 
 
-def _run_worker(items: list, cache: IndexCache | None, procs: list) -> list | None:
-    """The stored forms of ``items`` indexed by one worker process (None when it failed or
-    was killed: the caller indexes them itself).  The process is put in ``procs`` so that the
-    caller can kill it when the work is cancelled."""
-    try:
-        proc = subprocess.Popen([*WORKER_COMMAND, cache.root if cache is not None else ""],
-                                stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                env={**os.environ, "PUPPET_LS_PARENT_PID": str(os.getpid())})
-    except OSError:
-        log.warning("cannot start an indexing process", exc_info=True)
-        return None
-    procs.append(proc)
-    stdin, stdout = proc.stdin, proc.stdout
-    assert stdin is not None and stdout is not None
+class _IndexPool:
+    """The cache misses of one ``build_index`` parsed in ``jobs`` worker processes as the walk
+    finds them (every core, and the caller's interpreter stays free: the server keeps answering
+    meanwhile).  Batches of ``BATCH`` items go to whichever worker is free, through a queue that
+    one thread per worker serves; a worker that cannot start, dies or answers rubbish leaves its
+    batch, and the batches nobody took, to this process (``finish``).  Entries come back in
+    their stored form and are made here."""
 
-    def feed(data: bytes) -> None:
-        # a thread, because communicate() with a timeout cannot be retried with its input
-        with contextlib.suppress(OSError), stdin:
-            stdin.write(data)
+    def __init__(self, jobs: int, cache: IndexCache | None):
+        self.jobs = jobs
+        self.cache = cache
+        self.work: list = []                # the items given to the pool
+        self.parsed: list = []              # their entries, once indexed (None: failed or not yet)
+        self.done = 0                       # items answered by a worker
+        self.left: list = []                # batches to index in this process
+        self.queue: queue.SimpleQueue = queue.SimpleQueue()
+        self.threads: list = []
+        self.procs: list = []
+        self.lock = threading.Lock()
+        self.batch: list = []               # positions of items not yet queued
 
-    writer = threading.Thread(target=feed, args=(marshal.dumps(items),), daemon=True)
-    writer.start()
-    result = None
-    try:
-        out = stdout.read()
-        if proc.wait() == 0:
-            result = marshal.loads(out)
-    except (OSError, EOFError, ValueError, TypeError):
-        pass
-    finally:
-        stdout.close()
-        if proc.poll() is None:
-            proc.kill()
-        proc.wait()
-        writer.join()
-    if not isinstance(result, list) or len(result) != len(items):
-        log.warning("an indexing process failed (exit status %s); going on in this one", proc.returncode)
-        return None
-    return result
+    def add(self, item: tuple) -> int:
+        """Give the pool one (path, module, role, key, bytes) item; its position in ``finish``'s
+        list."""
+        n = len(self.work)
+        self.work.append(item)
+        self.parsed.append(None)
+        self.batch.append(n)
+        if len(self.work) >= PARALLEL_MIN and len(self.batch) >= BATCH:
+            self._queue()
+        return n
 
+    def _queue(self) -> None:
+        if not self.threads:
+            for _ in range(self.jobs):
+                t = threading.Thread(target=self._serve, name="puppet-ls-index-worker", daemon=True)
+                t.start()
+                self.threads.append(t)
+        self.queue.put(self.batch)
+        self.batch = []
 
-def _index_in_processes(index: WorkspaceIndex, deferred: list, misses: int, jobs: int,
-                        cache: IndexCache | None, progress, cancelled) -> None:
-    """Parse the cache misses of ``deferred`` in ``jobs`` worker processes (every core, and the
-    caller's interpreter stays free: the server keeps answering meanwhile), then add every
-    entry in file order, so that the index is the same as a serial build's.  Items are dealt
-    out in turn (worker k gets items k, k + jobs, ...): neighbouring files are alike in size,
-    so the workers finish together."""
-    work = [w for _, w in deferred if w is not None]
-    parsed: list = [None] * len(work)
-    todo = list(range(len(work)))
-    if len(work) >= PARALLEL_MIN:
-        shares = [list(range(k, len(work), jobs)) for k in range(jobs)]
-        procs: list = []
-        with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="puppet-ls-index-worker") as pool:
-            futures = [pool.submit(_run_worker, [work[i] for i in share], cache, procs) for share in shares]
-            while wait(futures, timeout=0.1).done != set(futures):
-                if cancelled is not None and cancelled():
-                    for proc in procs:
-                        with contextlib.suppress(OSError):
-                            proc.kill()
-            outs = [f.result() for f in futures]
-        todo = []
-        for share, out in zip(shares, outs):
-            if out is None:
-                todo.extend(share)
-                continue
-            for i, b in zip(share, out):
-                parsed[i] = loads(b) if b is not None else None
-        todo.sort()
-        if progress is not None and work:
-            progress(len(work) - len(todo), len(work), work[-1][0])
-    for n, i in enumerate(todo):
-        if cancelled is not None and cancelled():
-            break
-        path, module, role, key, data = work[i]
-        entry = index_one(path, module, role, data)
-        if entry is not None and cache is not None:
-            cache.put(key, entry)
-        parsed[i] = entry
-        if progress is not None and (n % 50 == 0 or n == len(todo) - 1):
-            progress(len(work) - len(todo) + n + 1, len(work), path)
-    it = iter(parsed)
-    for entry, w in deferred:
-        if w is not None:
-            entry = next(it)
-        if entry is not None:
-            index.add(entry)
+    def _serve(self) -> None:
+        """One worker process's life: batches from the queue until its end (None)."""
+        try:
+            proc = subprocess.Popen([*WORKER_COMMAND, self.cache.root if self.cache is not None else ""],
+                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                    env={**os.environ, "PUPPET_LS_PARENT_PID": str(os.getpid())})
+        except OSError:
+            log.warning("cannot start an indexing process", exc_info=True)
+            return
+        with self.lock:
+            self.procs.append(proc)
+        stdin, stdout = proc.stdin, proc.stdout
+        assert stdin is not None and stdout is not None
+        try:
+            while (batch := self.queue.get()) is not None:
+                try:
+                    send_message(stdin, [self.work[n] for n in batch])
+                    blobs = receive_message(stdout)
+                except OSError:
+                    blobs = None
+                if not isinstance(blobs, list) or len(blobs) != len(batch):
+                    log.warning("an indexing process failed (exit status %s); going on in this one", proc.poll())
+                    with self.lock:
+                        self.left.append(batch)
+                    return
+                entries = [loads(b) if isinstance(b, bytes) else None for b in blobs]
+                with self.lock:
+                    for n, entry in zip(batch, entries):
+                        self.parsed[n] = entry
+                        self.work[n] = None     # its bytes are no longer needed
+                    self.done += len(batch)
+        finally:
+            with contextlib.suppress(OSError):
+                stdin.close()       # the end of the work: the worker stores what it holds, and ends
+            try:
+                proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+            stdout.close()
+
+    def finish(self, progress, cancelled) -> list:
+        """Every item's entry (None for a file that failed), once the workers are done; what
+        they did not index is indexed here.  ``cancelled()`` kills the workers."""
+        if cancelled is not None and cancelled() and not self.threads:
+            return self.parsed
+        if len(self.work) < PARALLEL_MIN:
+            self.left.append(self.batch)        # too few to be worth a process
+        else:
+            if self.batch:
+                self._queue()
+            for _ in self.threads:
+                self.queue.put(None)
+            killed = False
+            last = -1
+            while alive := [t for t in self.threads if t.is_alive()]:
+                alive[0].join(timeout=0.1)
+                if cancelled is not None and cancelled() and not killed:
+                    killed = True
+                    with self.lock:
+                        for proc in self.procs:
+                            with contextlib.suppress(OSError):
+                                proc.kill()
+                if progress is not None and self.done != last and self.work:
+                    last = self.done
+                    progress(self.done, len(self.work), "")
+            while True:     # the batches no worker took (none could start, or all failed)
+                try:
+                    batch = self.queue.get_nowait()
+                except queue.Empty:
+                    break
+                if batch is not None:
+                    self.left.append(batch)
+        todo = sorted(n for batch in self.left for n in batch)
+        for k, n in enumerate(todo):
+            if cancelled is not None and cancelled():
+                break
+            path, module, role, key, data = self.work[n]
+            entry = index_one(path, module, role, data)
+            if entry is not None and self.cache is not None:
+                self.cache.put(key, entry)
+            self.parsed[n] = entry
+            if progress is not None and (k % 50 == 0 or k == len(todo) - 1):
+                progress(len(self.work) - len(todo) + k + 1, len(self.work), path)
+        return self.parsed
 
 
 def index_entry_for(path: str, text: str, roots: list) -> FileEntry | None:

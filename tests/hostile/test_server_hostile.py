@@ -407,13 +407,14 @@ def test_an_index_worker_ends_with_the_server_that_started_it():
     it, given a batch of minutes of parsing, and its starter is killed."""
     starter = subprocess.Popen(
         [sys.executable, "-c", (
-         "import marshal, os, subprocess, sys, time\n"
+         "import os, subprocess, sys, time\n"
+         "from puppet_ls.server.pipes import send_message\n"
          "from puppet_ls.server.workspace import WORKER_COMMAND\n"
          "p = subprocess.Popen([*WORKER_COMMAND, ''], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,\n"
          "                     env={**os.environ, 'PUPPET_LS_PARENT_PID': str(os.getpid())})\n"
          "code = ''.join(f'class m::c{i} {{ file {{ \"/f{i}\": ensure => present }} }}\\n' for i in range(2000))\n"
-         "p.stdin.write(marshal.dumps([(f'/m/manifests/c{k}.pp', 'm', 'manifest', '', code.encode())\n"
-         "                             for k in range(1000)]))\n"
+         "send_message(p.stdin, [(f'/m/manifests/c{k}.pp', 'm', 'manifest', '', code.encode())\n"
+         "                       for k in range(1000)])\n"
          "p.stdin.close()\n"
          "print(p.pid, flush=True)\n"
          "time.sleep(600)\n")],

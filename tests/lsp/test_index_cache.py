@@ -270,6 +270,7 @@ def test_indexing_in_processes_equals_serial(workspace: Path, tmp_path: Path, mo
                                              command, what) -> None:
     from puppet_ls.server import workspace as ws_mod
     monkeypatch.setattr(ws_mod, "PARALLEL_MIN", 1)
+    monkeypatch.setattr(ws_mod, "BATCH", 2)     # several batches, handed out while the walk goes on
     if command is not None:
         monkeypatch.setattr(ws_mod, "WORKER_COMMAND", command)
     index = build_index([str(workspace)], [], jobs=2, cache=IndexCache(str(tmp_path / "cache")))
