@@ -75,6 +75,10 @@ def _reparse(old: ParseResult, start: int, end: int, new_text: str, tasks: bool)
     result = edit.in_token(root, new_text)
     if result is not None:
         return result
+    if _adds_or_removes_brace(root, start, end, new_text):
+        # The braces no longer balance: every window holds the edit and would be refused
+        # (brace pairing is a whole-file heuristic), so none is tried.
+        return parse(text, tasks=tasks)
     for node in reversed(_path(root, start, end)):
         if node.kind == K.PARAM:
             result = edit.param(node)
@@ -524,6 +528,49 @@ def _token_at(root: SyntaxNode, start: int, end: int):
             return None
         path.append(nxt)
         node = nxt
+
+
+def _leaf_at(root: SyntaxNode, offset: int) -> tuple[list, tuple, int] | None:
+    """The token holding the character at ``offset``: (the kinds of the nodes from the root
+    down to its parent, the token, its offset); None past the end."""
+    kinds = [root.kind]
+    green = root.green
+    off = root.offset
+    while True:
+        for c in green.children:
+            w = len(c[1]) if type(c) is tuple else c.width
+            if off <= offset < off + w:
+                if type(c) is tuple:
+                    return kinds, c, off
+                kinds.append(c.kind)
+                green = c
+                break
+            off += w
+        else:
+            return None
+
+
+def _adds_or_removes_brace(root: SyntaxNode, start: int, end: int, new_text: str) -> bool:
+    """Does this edit of a file whose braces balance delete a '{' or '}' of the code, or type
+    one in the code (between tokens or in blanks, not in a string or comment)?  Then the braces
+    no longer balance.  Only a shortcut: a wrong answer costs time, never the result (a full
+    parse)."""
+    if new_text == "" and end == start + 1:
+        found = _leaf_at(root, start)
+        return found is not None and found[2] == start and found[1][0] in _BRACES
+    if start != end or new_text not in ("{", "}"):
+        return False
+    found = _leaf_at(root, start)       # None: typed at the end
+    if found is not None:
+        kinds, tok, off = found
+        if any(k in _INSIDE_STRINGS for k in kinds):
+            return False
+        if off < start:     # inside a token: only blanks leave the brace a token of its own
+            return tok[0] == K.WHITESPACE or tok[0] == K.NEWLINE
+    before = _leaf_at(root, start - 1) if start > 0 else None
+    # a brace typed at the end of a comment or a string's text is part of it
+    return before is None or (before[1][0] not in (K.COMMENT, K.STRING_TEXT, K.ERROR_TOKEN)
+                              and not any(k in _INSIDE_STRINGS for k in before[0]))
 
 
 def _child_index_at(node: SyntaxNode, offset: int) -> int:

@@ -183,3 +183,34 @@ def test_each_lookahead_is_recorded_once() -> None:
     # fuzz run).  The scans are a sorted set.
     assert parse("${").scans == ((1, 2),)
     assert parse("$a = 1\n${\n").scans == ((8, 9),)
+
+
+# Edits that add or remove a brace token of the code (the braces then no longer balance and
+# no window is tried), and edits that look alike but leave the braces alone.  '|' marks where
+# the edit is: a '{' or '}' after it is deleted, otherwise the character after "=" is typed.
+BRACE_EDITS = [
+    ("class a |{ }", "", True),
+    ("class a { |}", "", True),
+    ("$h = |{ 'a' => 1 }", "", True),             # a hash's brace (SELBRACE after '=')
+    ("class a { }\n|", "}", True),
+    ("class a { | }", "{", True),
+    ("class a {|}", "{", True),                   # between two tokens
+    ("$s = 'a |{ b'", "", False),                 # in a single-quoted string
+    ("$s = \"a |{ b\"", "", False),               # in a double-quoted string's text
+    ("$s = \"${|x}\"", "{", False),               # in an interpolation
+    ("class a { } # b|", "{", False),             # at the end of a comment: part of it
+    ("$s = \"a|\"", "}", False),                  # at the end of a string's text
+    ("class a { |}", "x", False),                 # not a brace
+]
+
+
+@pytest.mark.parametrize("case", BRACE_EDITS, ids=[c[0] for c in BRACE_EDITS])
+def test_edits_that_unbalance_braces_are_told(case) -> None:
+    from puppet_ls.language.syntax.incremental import _adds_or_removes_brace
+    marked, typed, unbalances = case
+    at = marked.index("|")
+    text = marked.replace("|", "", 1)
+    old = parse(text)
+    end = at + 1 if typed == "" else at
+    assert _adds_or_removes_brace(old.root, at, end, typed) is unbalances
+    assert check(old, at, end, typed)[1] is None
