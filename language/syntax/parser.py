@@ -25,6 +25,7 @@ import bisect
 import gc
 from contextlib import contextmanager
 from dataclasses import dataclass
+from itertools import accumulate, repeat
 
 from ..messages import issue
 from . import kinds as K
@@ -147,8 +148,10 @@ class Parser:
                 self.errors.append(SyntaxError_(e.offset, e.end, e.code, e.message))
             self.heredocs = {hd.header_offset: hd for hd in lexed.heredocs}
         self.epp = epp
-        if pair_braces:
+        self.kinds = [t[0] for t in self.toks]
+        if pair_braces and not _braces_balance(self.kinds):
             _pair_braces(self)   # may insert tokens, so token indices are only final after it
+            self.kinds = [t[0] for t in self.toks]
         self.body_tokens = set()
         if lexed is not None and lexed.heredocs:
             for idx, tok in enumerate(self.toks):
@@ -156,7 +159,6 @@ class Parser:
                     if tv[0] == K.HEREDOC_BODY:
                         self.body_tokens.add(idx)
                         break
-        self.kinds = [t[0] for t in self.toks]
         self.i = 0
         self.error_tokens: set[int] = set()
         self.untitled_prefixed = False
@@ -1733,31 +1735,31 @@ def parse_param_at(text: str, start: int, end: int, prev_kind: str | None, close
 
 # ---- brace pairing ----------------------------------------------------------------------------
 
+_BRACE_DEPTH = {K.LBRACE: 1, K.SELBRACE: 1, K.RBRACE: -1}
+
+
+def _braces_balance(kinds: list) -> bool:
+    """As many '}' as '{', and none before its '{'?  Asked of every file parsed, so in passes
+    that run in C rather than a loop over the tokens."""
+    closing = kinds.count(K.RBRACE)
+    if kinds.count(K.LBRACE) + kinds.count(K.SELBRACE) != closing:
+        return False
+    return closing == 0 or min(accumulate(map(_BRACE_DEPTH.get, kinds, repeat(0)))) >= 0
+
+
 def _pair_braces(p: Parser) -> None:
     """Make '{'/'}' balanced before parsing, so that recovery can rely on it.
 
     When the braces balance (every valid file), nothing changes.  Otherwise a stray '}' becomes
     an error token, and a '{' without its '}' gets a zero-width '}' inserted where its block
     most likely ended: before the first later line that is indented no deeper than the line of
-    the '{' (or before the '}' that closes an enclosing block, or at the end of input)."""
+    the '{' (or before the '}' that closes an enclosing block, or at the end of input).
+    Called when they do not (``_braces_balance``)."""
     toks = p.toks
     opens = (K.LBRACE, K.SELBRACE)
-    stack: list = []
-    balanced = True
-    for tok in toks:
-        k = tok[0]
-        if k in opens:
-            stack.append(1)
-        elif k == K.RBRACE:
-            if not stack:
-                balanced = False
-                break
-            stack.pop()
-    if balanced and not stack:
-        return
     line_info = _LineInfo(toks)
     out: list = []
-    stack = []   # indices into out of unclosed openers
+    stack: list = []   # indices into out of unclosed openers
     for tok in toks:
         k = tok[0]
         if k in opens:
@@ -1793,10 +1795,11 @@ def _pair_braces(p: Parser) -> None:
 
 
 def _close_at_eof(p: Parser, out: list, stack: list[int], line_info: _LineInfo, eof_offset: int | None) -> None:
-    """What ``_close_virtually`` does to each opener of ``stack``, innermost first, in one pass:
-    closing thousands of them one by one rescanned and shifted the token list each time (seconds
-    for a few thousand unclosed '{' on one line).  ``eof_offset``: they are open at the end of
-    input (None: a '}' further out follows)."""
+    """Insert a zero-width '}' for each opener of ``stack``, innermost first, before the first
+    later token that starts a line indented no deeper than the opener's statement (or at the
+    end), and report it; in one pass: closing thousands of them one by one rescanned and
+    shifted the token list each time (seconds for a few thousand unclosed '{' on one line).
+    ``eof_offset``: they are open at the end of input (None: a '}' further out follows)."""
     # Where a '}' may go: before a token that starts a line (virtual '}'s never do).
     cands = [(j, col) for j, t in enumerate(out)
              if t[0] != K.RBRACE and (col := line_info.column_if_first(t)) is not None]
@@ -1841,93 +1844,67 @@ _CONTINUATION_START = frozenset(_BINARY) | _RELATIONSHIP | _ASSIGN | frozenset({
 
 
 class _LineInfo:
-    """Columns and indentation of tokens, computed from their trivia (first-on-line tokens
-    have a NEWLINE in their trivia, or are at the start of the input)."""
+    """What brace pairing reads of the tokens, from their trivia: the column of each token that
+    starts a line (first-on-line tokens have a NEWLINE in their trivia, or start the input),
+    and the indentation and line of each '{'.  Only made for a file whose braces do not
+    balance; one pass over the tokens, storing nothing for the others."""
 
     def __init__(self, toks: list) -> None:
-        self.first_col: dict = {}     # id-independent: offset -> column of a first-on-line token
-        self.line_indent: dict = {}   # offset -> indentation of the token's line
-        self.lines: dict = {}         # offset -> 1-based line of the token
+        self.first_col: dict = {}     # offset -> column of a first-on-line token
+        self.lines: dict = {}         # offset of '{' -> its 1-based line
         self.opener_indent: dict = {}  # offset of '{' -> indentation of its statement's line
+        first_col = self.first_col
+        newline, heredoc_body, whitespace = K.NEWLINE, K.HEREDOC_BODY, K.WHITESPACE
+        lbrace, selbrace, trivia_kinds = K.LBRACE, K.SELBRACE, K.TRIVIA
         indent = 0
         stmt_indent = 0
         prev = None
         line = 1
         for idx, tok in enumerate(toks):
-            trivia = tok[3]
-            for tv in trivia:
-                line += tv[1].count("\n")
-            self.lines[tok[2]] = line
-            line += tok[1].count("\n")
-            col = None
-            if idx == 0:
-                col = 0
-                for tv in trivia:
-                    if tv[0] == K.NEWLINE or tv[0] == K.HEREDOC_BODY:
-                        col = 0
-                    elif col is not None:
-                        col += len(tv[1])
-            else:
-                for tv in trivia:
-                    if tv[0] == K.NEWLINE or tv[0] == K.HEREDOC_BODY:
-                        col = 0
-                    elif col is not None:
-                        if tv[0] == K.WHITESPACE:
+            col = 0 if idx == 0 else None
+            for tv in tok[3]:
+                tk = tv[0]
+                if tk == newline:
+                    line += 1
+                    col = 0
+                elif tk == heredoc_body:
+                    line += tv[1].count("\n")
+                    col = 0
+                else:
+                    if tk != whitespace and "\n" in tv[1]:
+                        line += tv[1].count("\n")
+                    if col is not None:
+                        if idx == 0:
+                            col += len(tv[1])
+                        elif tk == whitespace:
                             col += len(tv[1].expandtabs(8)) if "\t" in tv[1] else len(tv[1])
                         else:
-                            col = None if tv[0] in (K.ML_COMMENT,) and "\n" not in tv[1] else col
-                            if col is not None:
-                                col = None  # a comment before the token on its line
+                            col = None  # a comment before the token on its line
             kind = tok[0]
             if col is not None:
                 indent = col
-                self.first_col[tok[2]] = col
+                first_col[tok[2]] = col
                 # A line that starts a new statement (rather than continuing one, as
                 # '  $y {' continues 'if $x and') sets the indentation that a block opened
                 # in that statement is expected to close at.
                 if prev is None or prev in _STATEMENT_BOUNDARY or (prev in _OPERAND_END and kind not in _CONTINUATION_START):
                     stmt_indent = col
-            if kind == K.LBRACE or kind == K.SELBRACE:
+            if kind == lbrace or kind == selbrace:
                 self.opener_indent[tok[2]] = min(indent, stmt_indent)
-            self.line_indent[tok[2]] = indent
-            if kind not in K.TRIVIA:
+                self.lines[tok[2]] = line
+            if "\n" in tok[1]:
+                line += tok[1].count("\n")
+            if kind not in trivia_kinds:
                 prev = kind
 
-    def line_of(self, tok) -> int:
-        return self.lines.get(tok[2], 0)
+    def line_of(self, opener) -> int:
+        return self.lines.get(opener[2], 0)
 
     def column_if_first(self, tok):
         return self.first_col.get(tok[2])
 
-    def indent_of(self, tok):
-        if tok[0] in (K.LBRACE, K.SELBRACE):
-            return self.opener_indent.get(tok[2], 0)
-        return self.line_indent.get(tok[2], 0)
-
-
-def _close_virtually(p: Parser, out: list, open_idx: int, line_info: _LineInfo,
-                     eof_offset: int | None = None) -> None:
-    """Insert a zero-width '}' for the opener at out[open_idx]; when its block runs to the end
-    of the input, the error is reported at the very end (after any trailing comments)."""
-    opener = out[open_idx]
-    indent = line_info.indent_of(opener)
-    insert_at = len(out)
-    for j in range(open_idx + 1, len(out)):
-        col = line_info.column_if_first(out[j])
-        if col is not None and col <= indent and out[j][0] != K.RBRACE:
-            insert_at = j
-            break
-    if insert_at < len(out):
-        prev = out[insert_at - 1]
-        offset = prev[2] + len(prev[1])
-    else:
-        prev = out[-1] if out else None
-        offset = prev[2] + len(prev[1]) if prev else 0
-    virtual = (K.RBRACE, "", offset, ())
-    out.insert(insert_at, virtual)
-    if insert_at == len(out) - 1 and eof_offset is not None:
-        offset = eof_offset
-    p.errors.append(SyntaxError_(offset, offset, "MISSING_RBRACE", issue("MISSING_RBRACE").format(line=line_info.line_of(opener))))
+    def indent_of(self, opener):
+        return self.opener_indent.get(opener[2], 0)
 
 
 @contextmanager
