@@ -304,7 +304,7 @@ def _task_files(index: WorkspaceIndex) -> None:
 
 # Fewer files to parse than this: starting processes costs more than it saves.  Once this
 # many cache misses were met, the worker processes start, and get them and every later miss.
-PARALLEL_MIN = 100
+PARALLEL_MIN = 200
 # Files handed to a worker at a time: small enough that the workers start while the walk goes
 # on and finish together, large enough that the messages cost nothing beside the parsing.
 BATCH = 16
