@@ -351,7 +351,9 @@ class _IndexPool:
                 t = threading.Thread(target=self._serve, name="puppet-ls-index-worker", daemon=True)
                 t.start()
                 self.threads.append(t)
-        self.queue.put(self.batch)
+        # the misses met before the workers started come in batches too, to all of them
+        for k in range(0, len(self.batch), BATCH):
+            self.queue.put(self.batch[k:k + BATCH])
         self.batch = []
 
     def _serve(self) -> None:
@@ -367,6 +369,7 @@ class _IndexPool:
             self.procs.append(proc)
         stdin, stdout = proc.stdin, proc.stdout
         assert stdin is not None and stdout is not None
+        failed = False
         try:
             while (batch := self.queue.get()) is not None:
                 try:
@@ -376,6 +379,7 @@ class _IndexPool:
                     blobs = None
                 if not isinstance(blobs, list) or len(blobs) != len(batch):
                     log.warning("an indexing process failed (exit status %s); going on in this one", proc.poll())
+                    failed = True
                     with self.lock:
                         self.left.append(batch)
                     return
@@ -386,6 +390,8 @@ class _IndexPool:
                         self.work[n] = None     # its bytes are no longer needed
                     self.done += len(batch)
         finally:
+            if failed:
+                proc.kill()         # it may still run, answering rubbish
             with contextlib.suppress(OSError):
                 stdin.close()       # the end of the work: the worker stores what it holds, and ends
             try:

@@ -266,10 +266,11 @@ WORKERS = [
 
 
 @pytest.mark.parametrize("command,what", WORKERS, ids=[w[1] for w in WORKERS])
+@pytest.mark.parametrize("start", [1, 5], ids=["workers from the first miss", "workers from the fifth"])
 def test_indexing_in_processes_equals_serial(workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                             command, what) -> None:
+                                             command, what, start: int) -> None:
     from puppet_ls.server import workspace as ws_mod
-    monkeypatch.setattr(ws_mod, "PARALLEL_MIN", 1)
+    monkeypatch.setattr(ws_mod, "PARALLEL_MIN", start)     # the misses before it are batched too
     monkeypatch.setattr(ws_mod, "BATCH", 2)     # several batches, handed out while the walk goes on
     if command is not None:
         monkeypatch.setattr(ws_mod, "WORKER_COMMAND", command)
