@@ -45,7 +45,7 @@ from puppet_ls.language.syntax.lexer import detect_bom
 from puppet_ls.language.syntax.parser import ParseResult
 
 from .files import DEFAULT_MAX_FILE_BYTES, ReadProblem, display_path, read_bounded
-from .pipes import receive_message, send_message
+from .pipes import answers_stream, receive_message, send_message
 
 if TYPE_CHECKING:   # the checker is imported only when a file is checked: a warm run needs none of it
     from puppet_ls.language.check.scopes import FileModel
@@ -729,11 +729,7 @@ def worker_main() -> int:
 
     from .index_cache import dumps, loads
     stdin = sys.stdin.buffer
-    # The answers get a descriptor of their own; anything else printed goes to stderr, so
-    # that a stray print can never corrupt them.
-    stdout = os.fdopen(os.dup(1), "wb")
-    os.dup2(2, 1)
-    sys.stdout = sys.stderr
+    stdout = answers_stream()
     # Ctrl-C reaches the whole process group: the parent decides, and closes our stdin.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     work: _CheckWork | None = None
@@ -760,7 +756,7 @@ def worker_main() -> int:
             from .workspace import SourceFile
             (_, entry), = work.index([(i, SourceFile(path, module, role, ident), data, n)])
             send_message(stdout, ("indexed", i, dumps(entry) if entry is not None else None, n in work.kept,
-                           tuple(warnings)))
+                                  tuple(warnings)))
         elif op == "env":
             complete, roots, blobs = msg[1:]
             index = WorkspaceIndex(complete)

@@ -24,7 +24,7 @@ from puppet_ls.language.ide.index import FileEntry, index_source
 
 from .index_cache import IndexCache, dumps
 from .lifetime import die_with_parent
-from .pipes import receive_message, send_message
+from .pipes import answers_stream, receive_message, send_message
 
 log = logging.getLogger("puppet-ls")
 
@@ -68,9 +68,10 @@ def main() -> int:
     if parent.isdigit():
         die_with_parent(int(parent))
     cache = IndexCache(sys.argv[1]) if len(sys.argv) > 1 and sys.argv[1] else None
+    answers = answers_stream()
     try:
         while (batch := receive_message(sys.stdin.buffer)) is not None:
-            send_message(sys.stdout.buffer, index_batch(batch, cache))
+            send_message(answers, index_batch(batch, cache))
     finally:
         if cache is not None:
             cache.close()

@@ -5,8 +5,10 @@ which needs asyncio, so that a worker does not import asyncio (25-45 ms of its s
 from __future__ import annotations
 
 import marshal
+import os
 import select
 import struct
+import sys
 
 # How long to wait for a full non-blocking pipe to drain before trying again.
 DRAIN_SECONDS = 0.5
@@ -52,3 +54,12 @@ def receive_message(stream, limit: int = MAX_MESSAGE):
         return marshal.loads(data)
     except (EOFError, ValueError, TypeError):
         return None
+
+
+def answers_stream():
+    """A worker's stdout, kept for its framed answers: file descriptor 1 and ``sys.stdout`` go
+    to stderr from now on, so that a stray print can never corrupt a frame."""
+    stream = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    return stream

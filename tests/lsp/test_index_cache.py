@@ -256,25 +256,35 @@ def test_default_folder(monkeypatch: pytest.MonkeyPatch, env, setting, xdg, expe
     assert default_folder(setting) == os.path.expanduser(expected)
 
 
+# The real worker with a stray print inside the indexer: the print goes to stderr, not into
+# the framed answers.
+_PRINTING = ("import sys; from puppet_ls.server import index_worker as w; real = w.index_source; "
+             "w.index_source = lambda *a: (print('stray output'), real(*a))[1]; sys.exit(w.main())")
 WORKERS = [
-    # (worker command, or None for the real one; what it shows)
-    (None, "the worker processes index every file"),
-    (["false"], "a worker that fails: this process indexes its files"),
-    ([sys.executable, "-c", "import sys; sys.stdout.buffer.write(b'not marshal')"], "a worker answering rubbish"),
-    (["/nonexistent/python"], "a worker that cannot start"),
+    # (worker command, or None for the real one; whether this process indexes files itself; what it shows)
+    (None, False, "the worker processes index every file"),
+    ([sys.executable, "-c", _PRINTING], False, "a worker that prints on its stdout"),
+    (["false"], True, "a worker that fails: this process indexes its files"),
+    ([sys.executable, "-c", "import sys; sys.stdout.buffer.write(b'not marshal')"], True, "a worker answering rubbish"),
+    (["/nonexistent/python"], True, "a worker that cannot start"),
 ]
 
 
-@pytest.mark.parametrize("command,what", WORKERS, ids=[w[1] for w in WORKERS])
+@pytest.mark.parametrize("command,fallback,what", WORKERS, ids=[w[2] for w in WORKERS])
 @pytest.mark.parametrize("start", [1, 5], ids=["workers from the first miss", "workers from the fifth"])
 def test_indexing_in_processes_equals_serial(workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                             command, what, start: int) -> None:
+                                             command, fallback: bool, what, start: int) -> None:
     from puppet_ls.server import workspace as ws_mod
     monkeypatch.setattr(ws_mod, "PARALLEL_MIN", start)     # the misses before it are batched too
     monkeypatch.setattr(ws_mod, "BATCH", 2)     # several batches, handed out while the walk goes on
     if command is not None:
         monkeypatch.setattr(ws_mod, "WORKER_COMMAND", command)
+    here: list = []
+    real_index_one = ws_mod.index_one
+    monkeypatch.setattr(ws_mod, "index_one", lambda path, *a: here.append(path) or real_index_one(path, *a))
     index = build_index([str(workspace)], [], jobs=2, cache=IndexCache(str(tmp_path / "cache")))
+    # files before the workers start are theirs too; a failed worker's are indexed here
+    assert bool(here) is fallback, here
     serial = build_index([str(workspace)], [])
     assert snapshot(index) == snapshot(serial)
     assert list(index._by_name.items()) == list(serial._by_name.items())    # the same order of definitions
