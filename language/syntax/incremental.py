@@ -50,6 +50,8 @@ _GLOBAL_ERRORS = frozenset({
 _TOKEN_MARGINS = {K.COMMENT: (1, 0), K.ML_COMMENT: (2, 2), K.STRING: (1, 1), K.STRING_TEXT: (1, 0)}
 _INSIDE_STRINGS = frozenset({K.DQ_STRING, K.INTERPOLATION, K.HEREDOC_BODY, K.HEREDOC_TEXT})
 _BRACES = {K.LBRACE: 1, K.SELBRACE: 1, K.RBRACE: -1}
+# Tokens that a '{' or '}' typed inside cuts in two, the brace a token of its own between them.
+_CUT_BY_BRACE = frozenset({K.WHITESPACE, K.NEWLINE, K.NAME, K.WORD, K.CLASSREF, K.VARIABLE, K.NUMBER})
 # How a window grows when it fails: statements added before and after it.
 _GROWTH = ((0, 0), (0, 1), (1, 1), (1, 3), (2, 7), (4, 15))
 
@@ -552,7 +554,7 @@ def _leaf_at(root: SyntaxNode, offset: int) -> tuple[list, tuple, int] | None:
 
 def _adds_or_removes_brace(root: SyntaxNode, start: int, end: int, new_text: str) -> bool:
     """Does this edit of a file whose braces balance delete a '{' or '}' of the code, or type
-    one in the code (between tokens or in blanks, not in a string or comment)?  Then the braces
+    one in the code (between tokens, in blanks or in a word, not in a string or comment)?  Then the braces
     no longer balance.  Only a shortcut: a wrong answer costs time, never the result (a full
     parse)."""
     if new_text == "" and end == start + 1:
@@ -565,8 +567,8 @@ def _adds_or_removes_brace(root: SyntaxNode, start: int, end: int, new_text: str
         kinds, tok, off = found
         if any(k in _INSIDE_STRINGS for k in kinds):
             return False
-        if off < start:     # inside a token: only blanks leave the brace a token of its own
-            return tok[0] == K.WHITESPACE or tok[0] == K.NEWLINE
+        if off < start:     # inside a token: blanks and words are cut by a brace, strings are not
+            return tok[0] in _CUT_BY_BRACE
     before = _leaf_at(root, start - 1) if start > 0 else None
     # a brace typed at the end of a comment or a string's text is part of it
     return before is None or (before[1][0] not in (K.COMMENT, K.STRING_TEXT, K.ERROR_TOKEN)

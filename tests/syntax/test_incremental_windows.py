@@ -195,6 +195,9 @@ BRACE_EDITS = [
     ("class a { }\n|", "}", True),
     ("class a { | }", "{", True),
     ("class a {|}", "{", True),                   # between two tokens
+    ("class a { $x = ab|c }", "{", True),         # in a word: it cuts it
+    ("class a { $x| = 1 }", "}", True),           # at the end of a variable
+    ("class a { $x = 1|0 }", "}", True),          # in a number
     ("$s = 'a |{ b'", "", False),                 # in a single-quoted string
     ("$s = \"a |{ b\"", "", False),               # in a double-quoted string's text
     ("$s = \"${|x}\"", "{", False),               # in an interpolation
