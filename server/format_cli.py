@@ -1,6 +1,6 @@
 """The ``puppet-ls format`` sub-command: files (or stdin) through language.formatter.
 
-Files are found exactly as ``check`` finds them (``cli.collect_files``, imported when the
+Files are found exactly as ``check`` finds them (``commands.collect_files``, imported when the
 command runs so that cli.py can register this command without an import cycle, and
 ``check_run.read_source``).  Many files are formatted in ``--jobs`` worker processes
 (``format_worker.py``, marshal over pipes, as the indexer's); results come back as plain data
@@ -161,7 +161,7 @@ def make_format_command(file_options) -> click.Command:
         --check or --diff found a file to reformat or a file could not be read or formatted,
         2 on bad usage.
         """
-        from .cli import FileReport, FileTimeout, _echo_diagnostic, collect_files, time_limit
+        from .commands import FileReport, FileTimeout, _echo_diagnostic, collect_files, time_limit
         from .files import display_path
         options = FormatOptions(trailing_commas=not no_trailing_commas)
 

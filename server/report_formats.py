@@ -3,7 +3,7 @@ line and a caret under the range), JSON, GitHub workflow commands, SARIF 2.1.0, 
 GitLab Code Quality JSON or Checkstyle XML.
 
 Every writer is a pure function from a :class:`CheckOutput` (the records that
-``cli.diagnostic_record`` builds, the files checked and their texts) to a string; what a code
+``commands.diagnostic_record`` builds, the files checked and their texts) to a string; what a code
 means (its default severity, its message template, the puppet-lint check's description) is
 read from ``language/messages.py`` and ``language/lint``, never copied.  ``FORMATS`` and
 ``format_named`` are what a configuration file's "output format" is checked against.

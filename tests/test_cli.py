@@ -95,3 +95,22 @@ def test_parse_dump_puppet_format(tmp_path) -> None:
     code, out, _ = run("parse", "--dump", "--format", "puppet", str(f))
     assert code == 0
     assert out.strip() == "(= $a (+ 1 (* 2 3)))"
+
+
+def test_the_server_start_imports_no_tool() -> None:
+    """`puppet-ls --stdio`, as editors start it, loads the server and none of the tools'
+    modules (their imports were ~60 ms of every start); `--help` still lists every tool."""
+    import subprocess
+    import sys
+    code = ("import sys; from puppet_ls.server import cli, code_cache\n"
+            "with code_cache.kept(None):\n"
+            "    from puppet_ls.server import lsp\n"
+            "tools = ('commands', 'check_run', 'report_formats', 'format_cli', 'fix_cli')\n"
+            "print(sorted(m for m in sys.modules if m.rsplit('.', 1)[-1] in tools))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+    code, out, _ = run("--help")
+    assert code == 0
+    listed = out.split("Commands:", 1)[1].split()
+    for tool in ("check", "eval", "format", "parse", "preview", "symbols"):
+        assert tool in listed

@@ -15,6 +15,7 @@ from pathlib import Path
 from urllib.parse import unquote
 
 import pytest
+import click
 from click.testing import CliRunner
 
 from puppet_ls.server import __version__
@@ -220,4 +221,4 @@ def test_pre_commit_hooks() -> None:
     hooks = clientlib.load_manifest(str(HERE.parents[1] / ".pre-commit-hooks.yaml"))
     assert {h["id"]: h["entry"] for h in hooks} == {"puppet-ls-check": "puppet-ls check",
                                                     "puppet-ls-format": "puppet-ls format"}
-    assert {"check", "format"} <= set(main.commands)
+    assert {"check", "format"} <= set(main.list_commands(click.Context(main)))

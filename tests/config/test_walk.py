@@ -11,7 +11,8 @@ import pytest
 from click.testing import CliRunner
 
 from puppet_ls.server import config as lintconfig
-from puppet_ls.server.cli import collect_files, main
+from puppet_ls.server.cli import main
+from puppet_ls.server.commands import collect_files
 from puppet_ls.server.workspace import build_index
 from tests.corpus import corpus_files
 

@@ -121,10 +121,10 @@ def install_faults() -> None:
     """Make the engine fail on files carrying one of the markers (in this process only)."""
     import puppet_ls.language.check as checks
     import puppet_ls.language.ide.diagnostics as engine
-    from puppet_ls.server import check_run, cli, index_worker
+    from puppet_ls.server import check_run, commands, index_worker
 
     real_static, real_validate = checks.static_diagnostics, engine.validate
-    real_parse, real_symbols = engine.parse_for_path, cli.document_symbols
+    real_parse, real_symbols = engine.parse_for_path, commands.document_symbols
     real_index = index_worker.index_source
 
     def static_diagnostics(result, env=None, analysis=None):
@@ -162,8 +162,8 @@ def install_faults() -> None:
     check_run.PARALLEL_MIN = sys.maxsize
     os.environ[check_run.NO_CACHE_VAR] = "1"
     engine.validate = validate
-    engine.parse_for_path = cli.parse_for_path = parse_for_path
-    cli.document_symbols = document_symbols
+    engine.parse_for_path = commands.parse_for_path = parse_for_path
+    commands.document_symbols = document_symbols
 
 
 def run_cli(*args: str, patched: bool = True, limit: float = LIMIT_S) -> tuple[int, str, str, float]:
@@ -315,7 +315,7 @@ def test_missing_path_is_usage_error(tmp_path: Path) -> None:
 
 
 def test_file_deleted_between_listing_and_reading(tmp_path: Path) -> None:
-    from puppet_ls.server.cli import check_file, collect_files
+    from puppet_ls.server.commands import check_file, collect_files
     (tmp_path / "gone.pp").write_text("notice(1)\n")
     files, missing, unlisted = collect_files((str(tmp_path),))
     (tmp_path / "gone.pp").unlink()
@@ -329,7 +329,7 @@ def test_permission_denied_injected(tmp_path: Path, monkeypatch) -> None:
     """What a non-root user meets on a file mode 000 and a directory it may not list, made to
     happen whoever runs the test."""
     from puppet_ls.server import files
-    from puppet_ls.server.cli import check_file, collect_files
+    from puppet_ls.server.commands import check_file, collect_files
     (tmp_path / "locked").mkdir()
     (tmp_path / "locked" / "a.pp").write_text("notice(1)\n")
     (tmp_path / "secret.pp").write_text("notice(1)\n")
@@ -391,7 +391,7 @@ def _sources_under(root: str) -> int:
 def test_corpus_and_hostile_folder_together(hostile: Path) -> None:
     """The acceptance run: the whole corpus plus the hostile folder in one `check`.  Every
     corpus file is checked with no error; the errors all belong to hostile paths."""
-    from puppet_ls.server.cli import collect_files
+    from puppet_ls.server.commands import collect_files
     files = corpus_files()
     code, out, err, _ = run_cli("check", "--file-timeout", "3", *files, str(hostile), limit=900)
     assert code == 1
@@ -410,7 +410,7 @@ def test_corpus_and_hostile_folder_together(hostile: Path) -> None:
 def test_symlinked_module_folders_are_followed() -> None:
     """Debian's module folders are symbolic links: `check` on their parent finds every file
     (the full run is measured, not tested: see the corpus test above)."""
-    from puppet_ls.server.cli import collect_files
+    from puppet_ls.server.commands import collect_files
     expected = _sources_under(MODULES)
     assert expected > 1000
     files, missing, unlisted = collect_files((MODULES,))
