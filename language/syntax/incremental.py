@@ -554,9 +554,9 @@ def _leaf_at(root: SyntaxNode, offset: int) -> tuple[list, tuple, int] | None:
 
 def _adds_or_removes_brace(root: SyntaxNode, start: int, end: int, new_text: str) -> bool:
     """Does this edit of a file whose braces balance delete a '{' or '}' of the code, or type
-    one in the code (between tokens, in blanks or in a word, not in a string or comment)?  Then the braces
-    no longer balance.  Only a shortcut: a wrong answer costs time, never the result (a full
-    parse)."""
+    one in the code (between tokens, in blanks or in a word; not in a string or comment)?
+    Then the braces no longer balance.  Only a shortcut: a wrong answer costs time, never the
+    result (a full parse)."""
     if new_text == "" and end == start + 1:
         found = _leaf_at(root, start)
         return found is not None and found[2] == start and found[1][0] in _BRACES
