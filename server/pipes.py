@@ -30,6 +30,7 @@ def write_all(stream, data: bytes) -> None:
 # A framed message larger than this is refused unread (a worker answering rubbish must not make
 # its parent allocate what four random bytes say).
 MAX_MESSAGE = 1 << 30
+READ_CHUNK = 1 << 20
 
 
 def send_message(stream, message) -> None:
@@ -47,11 +48,17 @@ def receive_message(stream, limit: int = MAX_MESSAGE):
     (size,) = struct.unpack("<I", head)
     if size > limit:
         return None
-    data = stream.read(size)
-    if len(data) != size:
-        return None
+    # in pieces: a buffered read of ``size`` bytes allocates them all first, whatever comes
+    chunks = []
+    left = size
+    while left > 0:
+        chunk = stream.read(min(left, READ_CHUNK))
+        if not chunk:
+            return None     # cut short
+        chunks.append(chunk)
+        left -= len(chunk)
     try:
-        return marshal.loads(data)
+        return marshal.loads(chunks[0] if len(chunks) == 1 else b"".join(chunks))
     except (EOFError, ValueError, TypeError):
         return None
 
