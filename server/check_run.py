@@ -30,7 +30,6 @@ import selectors
 import signal
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -44,13 +43,13 @@ from puppet_ls.language.ide.puppetfile import puppetfile_diagnostics
 from puppet_ls.language.syntax.lexer import detect_bom
 from puppet_ls.language.syntax.parser import ParseResult
 
+from .deadline import DEFAULT_FILE_TIMEOUT, FileTimeout, time_limit
 from .files import DEFAULT_MAX_FILE_BYTES, ReadProblem, display_path, read_bounded
 from .pipes import answers_stream, receive_message, send_message
 
 if TYPE_CHECKING:   # the checker is imported only when a file is checked: a warm run needs none of it
     from puppet_ls.language.check.scopes import FileModel
 
-DEFAULT_FILE_TIMEOUT = 60.0
 # Trees kept from indexing until their file is checked, with their scope model, cost about 17
 # bytes of memory per character of source (tree 8.7, model 7.8; the tree was 20 before green
 # tokens were shared, when this was 3 M): beyond this many characters (per run, shared by the
@@ -114,32 +113,6 @@ def read_source(path: str | os.PathLike, limit: int = DEFAULT_MAX_FILE_BYTES
     if isinstance(data, ReadProblem):
         return None, [Diagnostic.of(data.code, 0, 0, **data.args)], None
     return source_text(data)
-
-
-class FileTimeout(BaseException):
-    """Raised by the alarm of ``time_limit``.  A BaseException so that the per-stage
-    ``except Exception`` isolation inside the engine lets it through to the command."""
-
-
-@contextmanager
-def time_limit(seconds: float | None) -> Iterator[None]:
-    """Raise FileTimeout in the body after ``seconds`` of wall-clock time (SIGALRM; a no-op off
-    the main thread or where there is no SIGALRM).  Python's regular-expression engine checks
-    for signals, so even a catastrophically backtracking match is stopped."""
-    if not seconds or not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def on_alarm(signum, frame):
-        raise FileTimeout()
-
-    previous = signal.signal(signal.SIGALRM, on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 @dataclass

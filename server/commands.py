@@ -27,8 +27,8 @@ from puppet_ls.language.ide.diagnostics import internal_error, parse_for_path
 from puppet_ls.language.ide.symbols import document_symbols
 from puppet_ls.language.syntax.lines import LineIndex
 
-from .check_run import (DEFAULT_FILE_TIMEOUT, CheckOptions, FileReport, FileTimeout, check_file,
-                        read_source, time_limit)
+from .check_run import CheckOptions, FileReport, check_file, read_source
+from .deadline import DEFAULT_FILE_TIMEOUT, FileTimeout, time_limit
 from .files import display_path, format_size, parse_size, walk_sources
 from .format_cli import make_format_command
 from .report_formats import FORMAT_HELP, FORMATS, IGNORED, CheckOutput, Tool, render, text_line, tool_info

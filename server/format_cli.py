@@ -76,7 +76,8 @@ def format_path(path: str, options: FormatOptions, max_bytes: int, file_timeout:
     nothing changes; ``unreadable`` (or a byte order mark Puppet refuses: nothing to format
     safely) and ``failed`` (an internal error, or over the time limit): the text to place the
     diagnostics in, or None."""
-    from .check_run import FileTimeout, read_source, time_limit
+    from .check_run import read_source
+    from .deadline import FileTimeout, time_limit
     text, diags, located = read_source(path, max_bytes)
     if text is None or diags:
         return ("unreadable", located, None, _plain(diags))
@@ -161,7 +162,8 @@ def make_format_command(file_options) -> click.Command:
         --check or --diff found a file to reformat or a file could not be read or formatted,
         2 on bad usage.
         """
-        from .commands import FileReport, FileTimeout, _echo_diagnostic, collect_files, time_limit
+        from .commands import FileReport, _echo_diagnostic, collect_files
+        from .deadline import FileTimeout, time_limit
         from .files import display_path
         options = FormatOptions(trailing_commas=not no_trailing_commas)
 

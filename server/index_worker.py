@@ -2,9 +2,10 @@
 for batches (``python -m puppet_ls.server.index_worker [CACHE_FOLDER]``): it reads framed
 ``marshal``-ed lists of (path, module, role, cache key, file bytes) items on stdin
 (``pipes.send_message``), indexes each, stores each entry in the cache folder when one is named,
-and answers each list with the list of stored forms (``None`` for a file that failed), until
-its stdin ends.  Batches come as the indexer reads the files, so that parsing starts before the
-walk of a large workspace ends.
+and answers each list with the list of stored forms (``None`` for a file that failed or took
+longer than ``FILE_TIMEOUT``: it is left out of the index, with a warning on stderr, the
+server's own, which editors show in its log), until its stdin ends.  Batches come as the indexer reads
+the files, so that parsing starts before the walk of a large workspace ends.
 
 A plain child process, not ``multiprocessing``: that would import the parent's ``__main__``
 again in every worker (the language server, a test runner, a ``-c`` script that has no file),
@@ -17,16 +18,21 @@ from __future__ import annotations
 import logging
 import os
 import sys
-from collections.abc import Callable
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 
 from puppet_ls.language.ide.index import FileEntry, index_source
 
+from .deadline import DEFAULT_FILE_TIMEOUT, FileTimeout, time_limit
 from .index_cache import IndexCache, dumps
 from .lifetime import die_with_parent
 from .pipes import answers_stream, receive_message, send_message
 
 log = logging.getLogger("puppet-ls")
+
+# A worker's limit on one file (wall clock), as ``puppet-ls check`` has by default: the server
+# waits for each batch, so a file that never ended would hold its index back for good.
+FILE_TIMEOUT = DEFAULT_FILE_TIMEOUT
 
 
 def decode(data: bytes) -> str:
@@ -48,13 +54,23 @@ def index_one(path: str, module: str, role: str, data: bytes,
         return None
 
 
+@contextmanager
+def time_limited(path: str) -> Iterator[None]:
+    """``index_one``'s guard in a worker: a file over ``FILE_TIMEOUT`` is left out, with a word."""
+    try:
+        with time_limit(FILE_TIMEOUT):
+            yield
+    except FileTimeout:
+        log.warning("indexing %s was stopped after %g s; what it defines is unknown", path, FILE_TIMEOUT)
+
+
 def index_batch(batch: list, cache: IndexCache | None) -> list:
-    """Index (path, module, role, key, bytes) items, store them in the cache (buffered: the
-    caller closes it), and return each entry in its stored form (``marshal`` is the cheapest
-    way back)."""
+    """Index (path, module, role, key, bytes) items, each under ``FILE_TIMEOUT``, store them
+    in the cache (buffered: the caller closes it), and return each entry in its stored form
+    (``marshal`` is the cheapest way back)."""
     out = []
     for path, module, role, key, data in batch:
-        entry = index_one(path, module, role, data)
+        entry = index_one(path, module, role, data, time_limited)
         blob = dumps(entry) if entry is not None else None
         if blob is not None and cache is not None:
             cache.put_blob(key, blob)

@@ -11,6 +11,7 @@ import os
 import shutil
 import sqlite3
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -291,6 +292,38 @@ def test_indexing_in_processes_equals_serial(workspace: Path, tmp_path: Path, mo
     cache = IndexCache(str(tmp_path / "cache"))
     build(workspace, cache)
     assert cache.misses == 0        # the workers (or the fallback) stored every entry
+
+
+# The real worker with a half-second limit per file and an indexer that never ends on one file.
+_NEVER_ENDS = """import sys
+from puppet_ls.server import index_worker as w
+real = w.index_source
+w.FILE_TIMEOUT = 0.5
+def never_ends(path, *args):
+    while path == {path!r}:
+        pass
+    return real(path, *args)
+w.index_source = never_ends
+sys.exit(w.main())
+"""
+
+
+def test_a_file_that_never_ends_is_left_out_by_its_worker(workspace: Path, monkeypatch: pytest.MonkeyPatch,
+                                                          capfd: pytest.CaptureFixture) -> None:
+    from puppet_ls.server import workspace as ws_mod
+    monkeypatch.setattr(ws_mod, "PARALLEL_MIN", 1)
+    slow = str(min(workspace.rglob("*.pp")))
+    monkeypatch.setattr(ws_mod, "WORKER_COMMAND", [sys.executable, "-c", _NEVER_ENDS.format(path=slow)])
+    built: list = []
+    thread = threading.Thread(target=lambda: built.append(build_index([str(workspace)], [], jobs=2)), daemon=True)
+    thread.start()
+    thread.join(60)
+    assert built, "the index waited for the file that never ends"
+    expected = snapshot(build_index([str(workspace)], []))
+    del expected[slow]
+    # the other files of its batch and of the workspace are indexed; the server waits for no one
+    assert snapshot(built[0]) == expected
+    assert f"indexing {slow} was stopped after 0.5 s; what it defines is unknown" in capfd.readouterr().err
 
 
 def test_cancelling_stops_the_workers(workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
