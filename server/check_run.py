@@ -32,7 +32,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any, cast
 
@@ -43,7 +43,7 @@ from puppet_ls.language.ide.puppetfile import puppetfile_diagnostics
 from puppet_ls.language.syntax.lexer import detect_bom
 from puppet_ls.language.syntax.parser import ParseResult
 
-from .deadline import DEFAULT_FILE_TIMEOUT, FileTimeout, time_limit
+from .deadline import DEFAULT_FILE_TIMEOUT, FileTimeout, left_out_of_index, time_limit
 from .files import DEFAULT_MAX_FILE_BYTES, ReadProblem, display_path, read_bounded
 from .pipes import answers_stream, receive_message, send_message
 
@@ -645,15 +645,9 @@ class _CheckWork:
         self.kept: dict = {}
         self.budget = options.keep_chars    # characters of source whose trees may still be kept
 
-    @contextmanager
-    def guard(self, path: str) -> Iterator[None]:
+    def guard(self, path: str) -> AbstractContextManager:
         # One module file that takes too long to index is left out, with a word, not waited for.
-        try:
-            with time_limit(self.options.file_timeout):
-                yield
-        except FileTimeout:
-            self.warn(f"indexing {display_path(path)} was stopped after {self.options.file_timeout:g} s; "
-                      "what it defines is unknown")
+        return left_out_of_index(path, self.options.file_timeout, self.warn)
 
     def index(self, misses: list) -> Iterator[tuple]:
         """(position, entry or None) of each (position, SourceFile, bytes, checked file or -1)."""

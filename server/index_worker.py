@@ -18,12 +18,12 @@ from __future__ import annotations
 import logging
 import os
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 
 from puppet_ls.language.ide.index import FileEntry, index_source
 
-from .deadline import DEFAULT_FILE_TIMEOUT, FileTimeout, time_limit
+from .deadline import DEFAULT_FILE_TIMEOUT, left_out_of_index
 from .index_cache import IndexCache, dumps
 from .lifetime import die_with_parent
 from .pipes import answers_stream, receive_message, send_message
@@ -54,14 +54,9 @@ def index_one(path: str, module: str, role: str, data: bytes,
         return None
 
 
-@contextmanager
-def time_limited(path: str) -> Iterator[None]:
+def time_limited(path: str) -> AbstractContextManager:
     """``index_one``'s guard in a worker: a file over ``FILE_TIMEOUT`` is left out, with a word."""
-    try:
-        with time_limit(FILE_TIMEOUT):
-            yield
-    except FileTimeout:
-        log.warning("indexing %s was stopped after %g s; what it defines is unknown", path, FILE_TIMEOUT)
+    return left_out_of_index(path, FILE_TIMEOUT, log.warning)
 
 
 def index_batch(batch: list, cache: IndexCache | None) -> list:
