@@ -4,8 +4,8 @@ for batches (``python -m puppet_ls.server.index_worker [CACHE_FOLDER]``): it rea
 (``pipes.send_message``), indexes each, stores each entry in the cache folder when one is named,
 and answers each list with the list of stored forms (``None`` for a file that failed or took
 longer than ``FILE_TIMEOUT``: it is left out of the index, with a warning on stderr, the
-server's own, which editors show in its log), until its stdin ends.  Batches come as the indexer reads
-the files, so that parsing starts before the walk of a large workspace ends.
+server's own, which editors show in its log), until its stdin ends.  Batches come as the
+indexer reads the files, so that parsing starts before the walk of a large workspace ends.
 
 A plain child process, not ``multiprocessing``: that would import the parent's ``__main__``
 again in every worker (the language server, a test runner, a ``-c`` script that has no file),
