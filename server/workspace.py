@@ -70,8 +70,9 @@ def _walk(root: str, limit: int, seen_dirs: set | None = None, exclude: Excluder
     ``os.scandir`` gives the inode of a file that is not a link without a system call, which
     matters on a workspace of thousands of files (``realpath`` per file cost 0.8 s of 1.5 s)."""
     seen = set() if seen_dirs is None else seen_dirs
-    # the default patterns name directories only: files are matched when there are others
-    check_files = exclude is not DEFAULT_EXCLUDER
+    # patterns that name directories only (the defaults, most configurations) leave out no
+    # file whose folder they did not leave out: files are matched only when there are others
+    check_files = not exclude.directories_only
     count = 0
     stack: list = [(root, ())]
     while stack:
@@ -481,7 +482,7 @@ def walked_root(path: str, roots: list, exclude: Excluder = DEFAULT_EXCLUDER) ->
             if name.startswith(".") or name in _SKIP_DIRS or exclude.excluded(folder, True, root):
                 blocked = True
                 break
-        if not blocked and not (exclude is not DEFAULT_EXCLUDER and exclude.excluded(path, False, root)):
+        if not blocked and not (not exclude.directories_only and exclude.excluded(path, False, root)):
             return root
     return None
 

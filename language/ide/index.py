@@ -22,6 +22,7 @@ checker never rejects a call to a Ruby function.
 """
 from __future__ import annotations
 
+import functools
 import json
 import re
 import textwrap
@@ -551,14 +552,10 @@ class WorkspaceIndex(Environment):
         if not any(k == "type_alias" for (k, _) in self._by_name):
             return None
         if self._aliases is None:
-            from ..types.from_ast import type_call_from_text
             from ..types import model as m
-            bodies = {}
-            for (k, n), es in self._by_name.items():
-                if k == "type_alias" and es:
-                    call = type_call_from_text(es[0].body_text)
-                    bodies[n] = call if call is not None else m.ANY
-            self._aliases = m.AliasScope(bodies)
+            # each body is parsed from its text when a check first needs it
+            self._aliases = m.AliasScope({n: m.Deferred(functools.partial(_alias_body, es[0].body_text))
+                                          for (k, n), es in self._by_name.items() if k == "type_alias" and es})
         return self._aliases
 
     # -- references ----------------------------------------------------------------------------
@@ -572,6 +569,15 @@ class WorkspaceIndex(Environment):
                 if n == name and k in wanted:
                     out.append((f.path, s, e))
         return out
+
+
+def _alias_body(text: str):
+    """The body of an indexed alias (``Entity.body_text``): its TypeCall, Any when the text is
+    not one static type."""
+    from ..types.from_ast import type_call_from_text
+    from ..types import model as m
+    call = type_call_from_text(text)
+    return call if call is not None else m.ANY
 
 
 # Which recorded uses refer to a definition of each kind.

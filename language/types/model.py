@@ -11,6 +11,7 @@ default, so the difference is kept.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
@@ -385,8 +386,18 @@ class TypeReferenceType(PType):
 ALIAS_CHANGE_HOOKS: list = []
 
 
+class Deferred:
+    """An alias body worked out the first time it is asked for (``make()`` gives it): a
+    workspace's index holds hundreds of aliases as text, and checking one file reads a few."""
+    __slots__ = ("make",)
+
+    def __init__(self, make: Callable[[], Any]):
+        self.make = make
+
+
 class AliasScope:
-    """The type aliases visible to a compilation: alias name -> body (a type or a thunk).
+    """The type aliases visible to a compilation: alias name -> body (a type, a
+    :class:`TypeCall`, or a :class:`Deferred` one).
 
     Compared by identity; :class:`TypeAliasType` refers to it so that recursive aliases can
     be unfolded lazily. Resolution results are cached here, never in module globals.
@@ -417,7 +428,11 @@ class AliasScope:
 
     def body(self, name: str) -> Any:
         if name in self._bodies:
-            return self._bodies[name]
+            found = self._bodies[name]
+            if type(found) is Deferred:
+                # (two threads may both make it: the same value, and the store is atomic)
+                found = self._bodies[name] = found.make()
+            return found
         return self.parent.body(name) if self.parent is not None else None
 
     def __repr__(self) -> str:

@@ -41,6 +41,14 @@ def test_default_excludes_are_the_indexers(tmp_path) -> None:
                                                                           "ntp/manifests/service.pp"]
     index = build_index([str(MODULE / "ntp")], [], exclude=cfg.excluder)
     assert {os.path.relpath(p, MODULE) for p in index.files} == {"ntp/manifests/init.pp", "ntp/manifests/service.pp"}
+    # a pattern that names files: the walks ask about every file, not only about folders
+    cfg = lintconfig.resolve([lintconfig.Layer(source="t", extend_exclude=("service.pp",), base=str(MODULE / "ntp"))])
+    assert not cfg.excluder.directories_only
+    assert [os.path.relpath(f, MODULE) for f in _found([MODULE], cfg)] == ["ntp/manifests/init.pp",
+                                                                          "ntp/site/legacy/manifests/legacy.pp"]
+    index = build_index([str(MODULE / "ntp")], [], exclude=cfg.excluder)
+    assert {os.path.relpath(p, MODULE) for p in index.files} == {"ntp/manifests/init.pp",
+                                                                 "ntp/site/legacy/manifests/legacy.pp"}
 
 
 def test_symlinked_modules_are_followed_once(tmp_path) -> None:

@@ -144,6 +144,22 @@ def test_values_constructors_reject_garbage():
             fn(arg)
 
 
+def test_a_deferred_alias_body_is_made_once_when_first_needed():
+    """An index's aliases are bodies made on demand (from their text): none is made before a
+    check asks for it, and each at most once."""
+    made = []
+
+    def make():
+        made.append("A")
+        return C("Integer")
+    scope = M.AliasScope({"A": M.Deferred(make), "B": M.Deferred(lambda: made.append("B"))})
+    a = T.build_type(C("A"), scope)
+    assert made == []
+    assert T.is_assignable(a, M.IntegerType(1, 2)) and not T.is_assignable(a, M.STRING)
+    assert T.check_alias(scope, "A") is None and T.is_assignable(a, M.IntegerType(1, 2))
+    assert made == ["A"]
+
+
 def test_redefining_an_alias_is_seen_by_cached_answers():
     scope = M.AliasScope()
     T.define_alias(scope, "A", C("B"))
