@@ -136,6 +136,23 @@ def _describe(tok) -> str:
     return f"'{text}'"
 
 
+def _interpolation_end(kinds: list, i: int) -> int:
+    """The index of the '}' that closes the interpolation opened at token ``i`` ('${'), -1
+    when none does (the lexer nests interpolations properly: strings inside one are whole)."""
+    depth = 0
+    n = len(kinds)
+    while i < n:
+        k = kinds[i]
+        if k == K.INTERP_OPEN:
+            depth += 1
+        elif k == K.INTERP_CLOSE:
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return -1
+
+
 class Parser:
     def __init__(self, lexed: LexResult | None, epp: bool = False, pair_braces: bool = True):
         # lexed None: an empty parser, which heredoc_body fills with a heredoc's tokens (a
@@ -168,6 +185,15 @@ class Parser:
         self.depth = 0
         self.reported_depth = False
         self.stop = -1   # statements() ends at this token index too (parse_statements_at)
+        # The '}' that ends the interpolation being parsed ('${...}'; -1 outside one): the lexer
+        # has decided where it ends, so recovery from an error inside it never goes past it
+        # (a '(' left open there would otherwise take the rest of the file into the string).
+        self.interp_end = -1
+        # The closers of the '(' and '[' open around the current token since the innermost
+        # block, hash, parameter list or interpolation: an entry of an inner list that meets
+        # one of them ends there (a '[' typed in a parameter's type leaves the list's ')' to
+        # the list, instead of taking the class's body and the rest of the file with it).
+        self.enclosing: tuple = ()
         # Lookaheads that decide how a '{' parses by reading tokens after it (titled_body,
         # brace_after_statement, hash_condition): (brace index, index of the last token read).
         # They may read past the statement that holds the brace, so a range reparsed on its
@@ -284,7 +310,7 @@ class Parser:
             return
         if close == K.RBRACE:
             depth = 1   # braces are paired before parsing, so their count is exact
-            while kinds[self.i] != K.EOF:
+            while kinds[self.i] != K.EOF and self.i != self.interp_end:
                 k = kinds[self.i]
                 if k == K.LBRACE or k == K.SELBRACE:
                     depth += 1
@@ -299,7 +325,7 @@ class Parser:
         # belongs to an enclosing block.
         depth = 1
         braces = 0
-        while kinds[self.i] != K.EOF:
+        while kinds[self.i] != K.EOF and self.i != self.interp_end:
             k = kinds[self.i]
             if k == K.LBRACE or k == K.SELBRACE:
                 braces += 1
@@ -353,7 +379,7 @@ class Parser:
         """Wrap tokens up to a plausible restart point in an ERROR node."""
         err: list = []
         kinds = self.kinds
-        while kinds[self.i] not in stop:
+        while kinds[self.i] not in stop and self.i != self.interp_end:
             self.skip_group(err)
         if err:
             ch.append(GreenNode(K.ERROR, err))
@@ -380,6 +406,7 @@ class Parser:
         sub.depth = self.depth
         sub.reported_depth = self.reported_depth
         sub.stop = -1
+        sub.interp_end = -1
         sub.multiline = []   # heredoc text is not a quoted string
         ch: list = []
         sub.string_parts(ch, K.EOF)
@@ -883,7 +910,9 @@ class Parser:
         # skip to the closer unless a brace intervenes
         err: list = []
         kinds = self.kinds
-        while kinds[self.i] not in (kind, K.RBRACE, K.LBRACE, K.EOF, K.SEMIC):
+        enclosing = self.enclosing
+        while kinds[self.i] not in (kind, K.RBRACE, K.LBRACE, K.EOF, K.SEMIC) and self.i != self.interp_end \
+                and kinds[self.i] not in enclosing:
             self.skip_group(err)
         if err:
             node.append(GreenNode(K.ERROR, err))
@@ -901,12 +930,19 @@ class Parser:
 
     def collection_entries(self, node: list, close: str) -> None:
         """Comma-separated entries up to ``close`` (not consumed).  Adjacent ``k => v`` entries
-        become one HASH node without braces (Puppet's unbraced hash)."""
+        become one HASH node without braces (Puppet's unbraced hash).  A closer of a bracket
+        open around them (``self.enclosing``) ends them too: the bracket is missing its own."""
+        outer = self.enclosing
+        self.enclosing = outer + (close,)
+        self._entries(node, close, outer)
+        self.enclosing = outer
+
+    def _entries(self, node: list, close: str, outer: tuple) -> None:
         kinds = self.kinds
         pending_hash: list | None = None
         while True:
             k = kinds[self.i]
-            if k == close or k == K.EOF or k == K.RBRACE:
+            if k == close or k == K.EOF or k == K.RBRACE or self.i == self.interp_end or k in outer:
                 break
             if k in _COLLECTION_KEYWORDS and kinds[self.i + 1] in (K.COMMA, close, K.FARROW):
                 item = self.keyword_literal()
@@ -915,7 +951,7 @@ class Parser:
             else:
                 self.syntax_error()
                 err: list = []
-                self.recover(err, frozenset({K.COMMA, close, K.RBRACE, K.EOF, K.SEMIC}))
+                self.recover(err, frozenset({K.COMMA, close, K.RBRACE, K.EOF, K.SEMIC, *outer}))
                 _flush_hash(node, pending_hash)
                 pending_hash = None
                 if err:
@@ -956,7 +992,7 @@ class Parser:
                     if k in EXPR_START:
                         continue   # a missing comma between entries on separate lines
                 err = []
-                self.recover(err, frozenset({K.COMMA, close, K.RBRACE, K.EOF, K.SEMIC, K.LBRACE}))
+                self.recover(err, frozenset({K.COMMA, close, K.RBRACE, K.EOF, K.SEMIC, K.LBRACE, *outer}))
                 _flush_hash(node, pending_hash)
                 pending_hash = None
                 if err:
@@ -1002,10 +1038,13 @@ class Parser:
             return self.hash_literal()
         if k == K.LPAREN or k == K.WSLPAREN:
             self.bump(node)
+            outer = self.enclosing
+            self.enclosing = outer + (K.RPAREN,)
             if kinds[self.i] in EXPR_START:
                 node.append(self.assignment())
             else:
                 node.append(self.missing("an expression"))
+            self.enclosing = outer
             self.expect_close(node, K.RPAREN, "')'")
             return GreenNode(K.PAREN_EXPR, node)
         if k == K.HEREDOC:
@@ -1085,6 +1124,8 @@ class Parser:
                 node.append(GreenNode(K.INTERPOLATION, part))
             elif k == K.INTERP_OPEN:
                 part = []
+                outer_end, outer = self.interp_end, self.enclosing
+                self.interp_end, self.enclosing = _interpolation_end(kinds, self.i), ()
                 self.bump(part)
                 if kinds[self.i] == K.INTERP_CLOSE:
                     self.syntax_error("an expression")
@@ -1093,6 +1134,7 @@ class Parser:
                     if kinds[self.i] != K.INTERP_CLOSE:
                         self.syntax_error("'}'")
                         self.recover(part, frozenset({K.INTERP_CLOSE, close, K.EOF}))
+                self.interp_end, self.enclosing = outer_end, outer
                 if kinds[self.i] == K.INTERP_CLOSE:
                     self.bump(part)
                 node.append(GreenNode(K.INTERPOLATION, part))
@@ -1103,6 +1145,8 @@ class Parser:
         node: list = []
         self.bump(node)   # '{'
         kinds = self.kinds
+        outer = self.enclosing
+        self.enclosing = ()
         while kinds[self.i] not in (K.RBRACE, K.EOF):
             entry: list = []
             if kinds[self.i] in _COLLECTION_KEYWORDS and kinds[self.i + 1] == K.FARROW:
@@ -1125,6 +1169,7 @@ class Parser:
                 self.syntax_error("'=>'")
             node.append(GreenNode(K.HASH_ENTRY, entry))
             self.entry_separator(node)
+        self.enclosing = outer
         self.close_brace(node)
         return GreenNode(K.HASH, node)
 
@@ -1147,7 +1192,10 @@ class Parser:
                 self.syntax_error("'{'")
             return GreenNode(K.BLOCK, node)
         self.bump(node)
+        outer = self.enclosing
+        self.enclosing = ()
         self.statements(node)
+        self.enclosing = outer
         self.close_brace(node)
         return GreenNode(K.BLOCK, node)
 
@@ -1333,7 +1381,10 @@ class Parser:
         pl: list = []
         self.bump(pl)   # '(' or '|'
         kinds = self.kinds
-        while kinds[self.i] != close_kind and kinds[self.i] not in (K.EOF, K.LBRACE, K.RBRACE):
+        outer = self.enclosing
+        self.enclosing = (close_kind,)
+        while kinds[self.i] != close_kind and kinds[self.i] not in (K.EOF, K.LBRACE, K.RBRACE) and \
+                self.i != self.interp_end:
             before = self.i
             pl.append(self.param())
             if kinds[self.i] == K.COMMA:
@@ -1345,6 +1396,7 @@ class Parser:
                     self.bump(pl)
             if self.i == before:
                 break
+        self.enclosing = outer
         if kinds[self.i] == close_kind:
             self.bump(pl)
         else:
@@ -1722,6 +1774,7 @@ def parse_param_at(text: str, start: int, end: int, prev_kind: str | None, close
         toks.append((K.EOF, "", toks[-1][2] + len(toks[-1][1]), ()))
     p = Parser(lexed, pair_braces=False)
     p.depth = depth
+    p.enclosing = (close,)      # as param_list has it
     node = p.param()
     if p.reported_depth or p.i != stop or any(e.offset >= eof[2] for e in p.errors):
         return None

@@ -120,6 +120,13 @@ KNOWN_EDITS = [
     # a '{' right after a statement looks ahead to its first ',': an error at that ',' is not
     # reported a second time because another error came between (the window's error did)
     ("${if([]) {vese {}},{}}", 10, 15, "["),
+    # a '(' or '[' left open ends at the closer of what holds it (the parameter list, the
+    # interpolation): the edit is reparsed in the parameter's or the statement's window
+    ("class a (\n  Boolean $x = false,\n  Boolean $y = true,\n) {\n  notify { 'a': }\n}\nclass b {}\n", 15, 15, "["),
+    ("class a (\n  Boolean $x = false,\n  Boolean $y = true,\n) {\n  notify { 'a': }\n}\nclass b {}\n", 30, 30, "("),
+    ('exec { \'x\':\n  command => "${tdc::gen} ${n} b",\n}\n$z = 1\n', 31, 31, "("),
+    ('exec { \'x\':\n  command => "${tdc::gen} ${n} b",\n}\n$z = 1\n', 31, 31, "["),
+    ('exec { \'x\':\n  command => "${tdc(::gen} ${n} b",\n}\n$z = 1\n', 31, 32, ""),
 ]
 
 
