@@ -1990,6 +1990,26 @@ def _parse(text: str, epp: bool, tasks: bool, unclosed: frozenset = frozenset())
                        recovered=bool(unclosed), scans=_scan_offsets(parser, len(parser.toks)) or ())
 
 
+def _continued(text: str, start: int, end: int) -> bool:
+    """Does every line break of the string text[start:end] follow a backslash (an odd run of
+    them: '\\\\' is one escaped backslash)?"""
+    i = text.find("\n", start, end)
+    if i < 0:
+        return False
+    while i >= 0:
+        j = i - 1
+        if j >= start and text[j] == "\r":
+            j -= 1
+        run = 0
+        while j >= start and text[j] == "\\":
+            run += 1
+            j -= 1
+        if run % 2 == 0:
+            return False
+        i = text.find("\n", i + 1, end)
+    return True
+
+
 def prefer_closed_runaway_string(result: ParseResult, epp: bool = False, tasks: bool = False) -> ParseResult:
     """A dropped quote makes a string swallow lines of code and flips every later quote, so
     the errors appear far from the damage and whole definitions end up inside strings.  When
@@ -2002,18 +2022,21 @@ def prefer_closed_runaway_string(result: ParseResult, epp: bool = False, tasks: 
     text = result.text
     first_syntax = result.errors[0].offset if result.errors else None
 
-    def suspicious(end: int) -> bool:
+    def suspicious(start: int, end: int) -> bool:
         # A runaway string ends at what was meant as the opening quote of the next string, so
         # its closing quote is followed by what was meant as that string's text (a word, a
         # path, a quote…) rather than by what follows a string in code; or a syntax error
-        # follows it closely.
+        # follows it closely.  Not a string whose every line ends with a backslash: that one
+        # was continued on purpose.
+        if _continued(text, start, end):
+            return False
         if end < len(text) and text[end] not in AFTER_STRING:
             return True
         return first_syntax is not None and end <= first_syntax and text.count("\n", end, first_syntax) <= 3
 
     # Cheap filter first: typing in a long file with a legitimate multi-line string far away
     # must not pay for a validation and two more parses on every keystroke.
-    if not any(suspicious(e) for _, e in result.multiline_strings):
+    if not any(suspicious(b, e) for b, e in result.multiline_strings):
         return result
     from .validate import validate   # validation sees the tree this module builds
 
@@ -2030,7 +2053,7 @@ def prefer_closed_runaway_string(result: ParseResult, epp: bool = False, tasks: 
     # after the first error).
     line_end = text.find("\n", first)
     limit = len(text) if line_end < 0 else line_end
-    candidates: list[int] = [b for b, e in result.multiline_strings if b <= limit and suspicious(e)][-2:]
+    candidates: list[int] = [b for b, e in result.multiline_strings if b <= limit and suspicious(b, e)][-2:]
     best, best_count = result, len(found)
     for offset in reversed(candidates):
         alt = _parse(text, epp, tasks, frozenset({offset}))

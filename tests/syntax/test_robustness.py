@@ -143,3 +143,28 @@ def test_too_deep_interpolation_is_one_lexer_error() -> None:
     text = '"' + '${"' * 150 + '"}' * 150 + '"'
     errors = [e for e in lex(text).errors if e.code == "NESTING_TOO_DEEP"]
     assert len(errors) == 1 and errors[0].message.startswith("Interpolations nested too deeply")
+
+
+@counted_in_python
+@pytest.mark.parametrize("text, parses", [
+    # every line break of the string follows a backslash: it was continued on purpose, and the
+    # error after it is not a reason to read it again as a string that ends at its first line
+    ('fail"Either this one or \\\nthat one."\n  )\nnotice(1)\n', 1),
+    # an escaped backslash at the line end continues nothing: that string may be a runaway
+    ('fail"Either this one or \\\\\nthat one."\n  )\nnotice(1)\n', 2),
+    ('fail"Either this one or\nthat one."\n  )\nnotice(1)\n', 2),
+])
+def test_strings_continued_with_a_backslash_are_not_runaways(monkeypatch: pytest.MonkeyPatch, text: str,
+                                                            parses: int) -> None:
+    from puppet_ls.language.syntax import parser
+
+    calls = []
+    real = parser._parse
+
+    def counting(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+    monkeypatch.setattr(parser, "_parse", counting)
+    result = parse(text)
+    assert len(calls) == parses
+    assert [e.message for e in result.errors] == ["Syntax error at ')'"]
