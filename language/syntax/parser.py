@@ -136,21 +136,31 @@ def _describe(tok) -> str:
     return f"'{text}'"
 
 
-def _interpolation_end(kinds: list, i: int) -> int:
-    """The index of the '}' that closes the interpolation opened at token ``i`` ('${'), -1
-    when none does (the lexer nests interpolations properly: strings inside one are whole)."""
-    depth = 0
+def _interpolation_ends(kinds: list) -> dict[int, int]:
+    """Token index of each '${' -> that of the '}' that closes it (the lexer nests them
+    properly; one left open has none).  The tokens are searched in C, kind by kind: a walk from
+    each '${' to its '}' would cost the depth of nesting times the length of a hostile line."""
     n = len(kinds)
-    while i < n:
-        k = kinds[i]
-        if k == K.INTERP_OPEN:
-            depth += 1
-        elif k == K.INTERP_CLOSE:
-            depth -= 1
-            if depth == 0:
-                return i
-        i += 1
-    return -1
+    ends: dict[int, int] = {}
+    stack: list[int] = []
+    o = _next_index(kinds, K.INTERP_OPEN, 0, n)
+    c = _next_index(kinds, K.INTERP_CLOSE, 0, n)
+    while o < n or c < n:
+        if o < c:
+            stack.append(o)
+            o = _next_index(kinds, K.INTERP_OPEN, o + 1, n)
+        else:
+            if stack:
+                ends[stack.pop()] = c
+            c = _next_index(kinds, K.INTERP_CLOSE, c + 1, n)
+    return ends
+
+
+def _next_index(kinds: list, kind: str, start: int, n: int) -> int:
+    try:
+        return kinds.index(kind, start)
+    except ValueError:
+        return n
 
 
 class Parser:
@@ -189,6 +199,7 @@ class Parser:
         # has decided where it ends, so recovery from an error inside it never goes past it
         # (a '(' left open there would otherwise take the rest of the file into the string).
         self.interp_end = -1
+        self.interp_ends: dict[int, int] | None = None     # _interpolation_ends, when first needed
         # The closers of the '(' and '[' open around the current token since the innermost
         # block, hash, parameter list or interpolation: an entry of an inner list that meets
         # one of them ends there (a '[' typed in a parameter's type leaves the list's ')' to
@@ -1125,7 +1136,9 @@ class Parser:
             elif k == K.INTERP_OPEN:
                 part = []
                 outer_end, outer = self.interp_end, self.enclosing
-                self.interp_end, self.enclosing = _interpolation_end(kinds, self.i), ()
+                if self.interp_ends is None:
+                    self.interp_ends = _interpolation_ends(kinds)
+                self.interp_end, self.enclosing = self.interp_ends.get(self.i, -1), ()
                 self.bump(part)
                 if kinds[self.i] == K.INTERP_CLOSE:
                     self.syntax_error("an expression")
