@@ -89,6 +89,10 @@ _NUMBER_TAIL_RE = re.compile(r"\w*")
 _DECIMAL_LOOKING_RE = re.compile(r"\d+[eE.]")
 _QUALIFIED_RE = re.compile(r"(?:::)?[\w-]+(?:::[\w-]*)*")
 _SQ_RE = re.compile(r"'(?:[^'\\]|\\.)*'", re.DOTALL)
+# What scan_dq_close stops at, in a string's text and inside an interpolation: it jumps from
+# one to the next (a string whose interpolation lost its '}' is scanned to the end of the file)
+_DQ_SCAN_TEXT = re.compile(r'[\\"$]')
+_DQ_SCAN_CODE = re.compile(r'[\\{}"\']')
 _REGEX_RE = re.compile(r"/(?:[^\\/\n]|\\[^\n])*/")
 _HEREDOC_RE = re.compile(
     r"@\(([^:/\r\n)]+)(?::[" + _BLANKS + r"]*([a-z][a-zA-Z0-9_+]+)[" + _BLANKS + r"]*)?"
@@ -559,7 +563,12 @@ class _Lexer:
         enclosing: list[int] = []
         depth = 0
         self.dq_reach = 0
+        text_stop, code_stop = _DQ_SCAN_TEXT.search, _DQ_SCAN_CODE.search
         while pos < n:
+            m = text_stop(text, pos) if depth == 0 else code_stop(text, pos)
+            if m is None:
+                return -1
+            pos = m.start()
             c = text[pos]
             if c == "\\":
                 pos += 2
@@ -569,7 +578,7 @@ class _Lexer:
                     if not enclosing:
                         return pos
                     depth = enclosing.pop()      # back in the interpolation holding that string
-                elif c == "$" and text.startswith("${", pos):
+                elif text.startswith("${", pos):
                     depth = 1
                     pos += 2
                     continue
