@@ -8,7 +8,10 @@ refuse whenever the range cannot be parsed on its own.  The result is only used 
 provably what a full parse gives:
 
 * the file's braces balance before the edit and the window's braces balance before and after
-  it (so brace pairing, a whole-file heuristic, changes nothing anywhere);
+  it (so brace pairing changes nothing anywhere); or, for an edit that types or deletes a
+  brace, the window is a run of the file's statements, paired on its own with no '{' left open
+  at its end, and every statement outside it is one that pairing leaves as written
+  (``paired_as_written``);
 * the window lexes on its own (no quote or comment runs past it, no heredoc) and the lexer is
   back in step at its end: the first token after it is the old one, at the shifted offset;
 * the parse of the window stops exactly at its end, its first statement cannot be glued onto
@@ -78,9 +81,11 @@ def _reparse(old: ParseResult, start: int, end: int, new_text: str, tasks: bool)
     if result is not None:
         return result
     if _adds_or_removes_brace(root, start, end, new_text):
-        # The braces no longer balance: every window holds the edit and would be refused
-        # (brace pairing is a whole-file heuristic), so none is tried.
-        return parse(text, tasks=tasks)
+        # The braces no longer balance.  Brace pairing leaves each statement of the file whose
+        # braces balance on its own as written, so a run of the file's statements around the
+        # edit can still be paired and parsed on its own, when no '{' of it stays open past it.
+        result = edit.in_container(root, pair=True)
+        return result if result is not None else parse(text, tasks=tasks)
     for node in reversed(_path(root, start, end)):
         if node.kind == K.PARAM:
             result = edit.param(node)
@@ -232,8 +237,9 @@ class _Edit:
             self.budget = -1
         return self.budget >= 0
 
-    def in_container(self, node: SyntaxNode) -> ParseResult | None:
-        """Reparse a run of statements of this block or file around the edit."""
+    def in_container(self, node: SyntaxNode, pair: bool = False) -> ParseResult | None:
+        """Reparse a run of statements of this block or file around the edit (``pair``: of the
+        file, pairing its braces, see parse_statements_at)."""
         children = node.green.children
         offsets = []
         off = node.offset
@@ -271,17 +277,23 @@ class _Edit:
         n = len(items)
         ia = next((k for k in range(n) if item_end(k) >= self.start), n)
         ib = next((k for k in range(ia, n) if span_start(k) > self.end), n)
+        # With the braces unbalanced, the statements outside the window are paired by the
+        # full parse as they were written only when each says so of itself.
+        unsure = [k for k in range(n) if type(children[items[k]]) is not tuple
+                  and not paired_as_written(children[items[k]])] if pair else []
         tried = set()
         for before, after in _GROWTH:
             a, b = max(0, ia - before), min(n, ib + after)
             if (a, b) in tried:
                 continue
             tried.add((a, b))
+            if unsure and (unsure[0] < a or unsure[-1] >= b):
+                continue
             lo = span_start(a)
             hi = closer_offset if b == n else item_end(b - 1)
             if not self.afford(hi - lo):
                 return None
-            result = self.window(node, children, items, a, b, lo, hi, b == n, closer[0])
+            result = self.window(node, children, items, a, b, lo, hi, b == n, closer[0], pair)
             if result is not None:
                 return result
             if a == 0 and b == n:
@@ -289,7 +301,7 @@ class _Edit:
         return None
 
     def window(self, node: SyntaxNode, children, items: list, a: int, b: int, lo: int, hi: int,
-               tail: bool, closer_kind: str) -> ParseResult | None:
+               tail: bool, closer_kind: str, pair: bool = False) -> ParseResult | None:
         old = self.old
         if "@(" in old.text[lo:hi]:
             return None
@@ -325,7 +337,7 @@ class _Edit:
             if any(e.offset == first_at for e in old.errors):
                 return None
         piece = parse_statements_at(self.text, lo, hi + self.delta, prev_kind, prev_statement,
-                                    closer_kind if tail else None, self.tasks, _depth_bound(node))
+                                    closer_kind if tail else None, self.tasks, _depth_bound(node), pair)
         if piece is None:
             return None
         if a > 0 and prev_statement is None and any(e.code == "ILLEGAL_COMMA" for e in piece.errors):
@@ -449,6 +461,68 @@ class _Edit:
 _PREFIXES = frozenset({K.AT, K.ATAT})
 # the nodes that hold a resource's '@'/'@@' prefixes (Parser.resource)
 _PREFIXED = frozenset({K.RESOURCE_EXPR, K.RESOURCE_DEFAULTS, K.RESOURCE_OVERRIDE, K.ERROR})
+
+
+# paired_as_written's answers for the statement nodes asked about, by identity (a statement an
+# edit did not touch is the same node in every later revision of its file).
+_AS_WRITTEN: dict[int, tuple[GreenNode, bool]] = {}
+_AS_WRITTEN_MAX = 50_000
+
+
+def paired_as_written(green: GreenNode) -> bool:
+    """Does brace pairing (parser._paired) leave this statement of a file as written whatever
+    the rest of the file holds?  It does when its braces balance on their own and each '{'
+    opened outside any other is left as written (the '}' that closes it starts its line at
+    column 0 or is on the line of that '{') or holds no other '{' (the indentation can then
+    close nothing early).  False when that cannot be told from the tree (a heredoc, whose text
+    is read from other lines).  Remembered for each statement node."""
+    hit = _AS_WRITTEN.get(id(green))
+    if hit is not None and hit[0] is green:
+        return hit[1]
+    answer = _paired_as_written(green)
+    if len(_AS_WRITTEN) >= _AS_WRITTEN_MAX:
+        _AS_WRITTEN.clear()
+    _AS_WRITTEN[id(green)] = (green, answer)
+    return answer
+
+
+def _paired_as_written(green: GreenNode) -> bool:
+    depth = 0
+    nested = False     # a '{' inside the outermost one open
+    lines = 0          # line breaks since the outermost '{' open
+    last = ""          # the character before the token being read
+    stack = [iter(green.children)]
+    lbrace, selbrace, rbrace, heredoc = K.LBRACE, K.SELBRACE, K.RBRACE, K.HEREDOC
+    while stack:
+        for c in stack[-1]:
+            if type(c) is not tuple:
+                if c.kind == K.HEREDOC_BODY:
+                    return False
+                stack.append(iter(c.children))
+                break
+            kind, text = c
+            if kind == lbrace or kind == selbrace:
+                if depth == 0:
+                    lines = 0
+                    nested = False
+                else:
+                    nested = True
+                depth += 1
+            elif kind == rbrace:
+                if depth == 0:
+                    return False
+                depth -= 1
+                if depth == 0 and nested and lines and last != "\n":
+                    return False
+            elif kind == heredoc:
+                return False
+            if text:
+                if depth:
+                    lines += text.count("\n")
+                last = text[-1]
+        else:
+            stack.pop()
+    return depth == 0
 
 
 def _depth_bound(node: SyntaxNode | None) -> int:

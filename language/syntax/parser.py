@@ -15,7 +15,8 @@ comparisons but tighter than 'and', which differs from a naive reading of the gr
 ``=~ !~``, ``in``, unary ``- ! *``, then postfix ``[ ]``, ``.name``, ``( )`` and collectors.
 
 Recovery: braces are paired before parsing (``_pair_braces``; a missing ``}`` is placed by
-indentation and inserted as a zero-width token), so a block's damage cannot leak out of it.
+indentation and inserted as a zero-width token), so a block's damage cannot leak out of it; a
+statement of the file whose braces balance on their own is left as written.
 Inside a block, an unexpected token is wrapped in an ERROR node together with what follows up
 to the next token that can start a statement, skipping whole bracketed groups.
 """
@@ -1631,10 +1632,12 @@ def _scan_offsets(p: Parser, limit: int) -> tuple | None:
     return tuple(sorted(out))
 
 
-def _lex_piece(text: str, start: int, end: int, prev_kind: str | None, tasks: bool) -> LexResult | None:
+def _lex_piece(text: str, start: int, end: int, prev_kind: str | None, tasks: bool,
+               balanced: bool = True) -> LexResult | None:
     """Lex text[start:end] as it lexes inside the whole text; None when that cannot be told
     from the range alone (a token may run into a neighbour, a quote or comment may run past
-    the range, a heredoc takes lines beyond it) or when its braces do not balance."""
+    the range, a heredoc takes lines beyond it) or when its braces do not balance (asked
+    only when ``balanced``)."""
     if 0 < start < len(text) and not text[start].isspace():
         return None
     lexed = lex_range(text, start, end, prev_kind, tasks)
@@ -1649,6 +1652,8 @@ def _lex_piece(text: str, start: int, end: int, prev_kind: str | None, tasks: bo
         again = next_tokens(text, last[2], toks[-3][0] if len(toks) > 2 else prev_kind, 2, tasks)
         if again is None or again[0][:2] != last[:2] or again[1][2] != end:
             return None
+    if not balanced:
+        return lexed
     depth = 0
     for t in toks:
         k = t[0]
@@ -1663,7 +1668,7 @@ def _lex_piece(text: str, start: int, end: int, prev_kind: str | None, tasks: bo
 
 def parse_statements_at(text: str, start: int, end: int, prev_kind: str | None,
                         prev_statement: GreenNode | None = None, closer: str | None = None,
-                        tasks: bool = False, depth: int = 0) -> Piece | None:
+                        tasks: bool = False, depth: int = 0, pair: bool = False) -> Piece | None:
     """Parse ``text[start:end]``, a run of whole statements of a block or of the file (with
     their leading trivia), exactly as a full parse of ``text`` parses them there, in a file
     whose braces balance.  The context is given: ``prev_kind``, the kind of the token before
@@ -1678,12 +1683,36 @@ def parse_statements_at(text: str, start: int, end: int, prev_kind: str | None,
 
     ``depth``: no less than the nesting depth of the full parse at ``start`` (the constructs
     the range is inside); the range is refused when, from there, it reaches MAX_NESTING, since
-    the full parse may then report that earlier.  The same for the two entry points below."""
-    lexed = _lex_piece(text, start, end, prev_kind, tasks)
+    the full parse may then report that earlier.  The same for the two entry points below.
+
+    ``pair``: the range is a run of statements of the file, and its braces may not balance (an
+    edit typed or deleted one, and the file's braces balanced before it); they are paired as a
+    full parse of ``text`` pairs them, which the range alone tells when no '{' of it is still
+    open at its end (or it runs to the end of the file): the pairing leaves every statement
+    whose braces balance on its own as written (``_paired``).  None otherwise."""
+    if pair and closer not in (None, K.EOF):
+        return None
+    lexed = _lex_piece(text, start, end, prev_kind, tasks, balanced=not pair)
     if lexed is None:
         return None
     toks = lexed.tokens
     eof = toks.pop()
+    paired_errors: list = []
+    if pair:
+        if closer is None and eof[3]:
+            return None
+        info = _LineInfo(toks if closer is None else toks + [eof], prev_kind, text.count("\n", 0, start) + 1,
+                         start == 0)
+        if not info.fresh:
+            return None   # its first line goes on from the line before, whose indentation counts
+        if closer is None:
+            toks[:], still_open = _paired(toks, paired_errors, info)
+            if still_open:
+                return None   # the full pairing goes on past the range, into what follows
+        else:
+            toks.append(eof)
+            toks[:], _ = _paired(toks, paired_errors, info)
+            eof = toks.pop()
     if closer is None:
         if eof[3]:
             return None   # trailing trivia belongs to the token after the range
@@ -1711,6 +1740,7 @@ def parse_statements_at(text: str, start: int, end: int, prev_kind: str | None,
         # recovery before it may go on into it; 'notice' before it takes it as an argument
         return None
     p = Parser(lexed, pair_braces=False)
+    p.errors.extend(paired_errors)   # after the lexer's, as Parser() adds them in a full parse
     p.depth = depth
     p.stop = stop
     ch: list = [prev_statement] if prev_statement is not None else []
@@ -1725,7 +1755,7 @@ def parse_statements_at(text: str, start: int, end: int, prev_kind: str | None,
             return None
         p.bump(ch)
         ch.pop()   # the stand-in closer (its trivia stays)
-    if p.reported_depth or any(e.offset >= eof[2] for e in p.errors):
+    if p.reported_depth or any(e.offset >= eof[2] and e.code != "MISSING_RBRACE" for e in p.errors):
         return None   # the range ended while something was still expected
     # A lookahead may read the first real token after the range, or the stand-in closer of a
     # block (the real one is there), or the end of the file; past those, not.
@@ -1814,27 +1844,78 @@ def _braces_balance(kinds: list) -> bool:
 
 
 def _pair_braces(p: Parser) -> None:
-    """Make '{'/'}' balanced before parsing, so that recovery can rely on it.
+    """Make '{'/'}' balanced before parsing, so that recovery can rely on it (see _paired)."""
+    p.toks, _ = _paired(p.toks, p.errors, _LineInfo(p.toks))
+
+
+def _raw_matches(toks: list) -> dict[int, int]:
+    """The index of the '}' that closes each '{' by plain counting (no indentation read),
+    for the openers that have one."""
+    matches: dict[int, int] = {}
+    stack: list[int] = []
+    for j, tok in enumerate(toks):
+        k = tok[0]
+        if k == K.LBRACE or k == K.SELBRACE:
+            stack.append(j)
+        elif k == K.RBRACE and stack:
+            matches[stack.pop()] = j
+    return matches
+
+
+def _paired(toks: list, errors: list, line_info: _LineInfo) -> tuple[list, bool]:
+    """The tokens with their braces made to balance, and whether a '{' is still open after
+    them (only when they hold no EOF: a run of statements of a file, see parse_statements_at).
 
     When the braces balance (every valid file), nothing changes.  Otherwise a stray '}' becomes
     an error token, and a '{' without its '}' gets a zero-width '}' inserted where its block
     most likely ended: before the first later line that is indented no deeper than the line of
     the '{' (or before the '}' that closes an enclosing block, or at the end of input).
-    Called when they do not (``_braces_balance``)."""
-    toks = p.toks
+    Called when they do not (``_braces_balance``).  When that '{' is the only one open, its
+    block is closed as soon as such a line is reached, so that the rest is paired on its own.
+
+    A statement of the file whose braces balance on their own (from a '{' opened outside any
+    other to the '}' that closes it by counting, which starts its line at column 0 or is on
+    the line of the '{') is left as written, however it is indented inside: the damage is
+    elsewhere, and its blocks are what its author wrote.  (A '}' that closes it further in, as
+    '  }' does when a stray '}' was typed inside it, leaves it to the indentation, which finds
+    the stray one.)  That also keeps the pairing of one statement of the file independent of
+    the others, so that an edit typing or deleting a brace can be reparsed in a window of whole
+    statements (incremental.py, which tells the same from the tree: ``paired_as_written``)."""
     opens = (K.LBRACE, K.SELBRACE)
-    line_info = _LineInfo(toks)
+    matches = _raw_matches(toks)
     out: list = []
     stack: list = []   # indices into out of unclosed openers
-    for tok in toks:
+    unmatched = False  # the '{' at the bottom of the stack has no '}' of its own
+    i = 0
+    n = len(toks)
+    while i < n:
+        tok = toks[i]
         k = tok[0]
+        if unmatched and len(stack) == 1 and k != K.RBRACE and k != K.EOF:
+            # The one block open, a '{' with no '}' of its own, ends before the first line
+            # that is indented no deeper than its statement: decided there rather than at the
+            # end of input, so that what follows is paired as if it were closed (as it is).
+            col = line_info.column_if_first(tok)
+            if col is not None and col <= line_info.indent_of(out[stack[0]]):
+                _close_at_eof(errors, out, stack, line_info, None)
+                stack = []
         if k in opens:
+            if not stack:
+                close = matches.get(i)
+                if close is not None and (line_info.column_if_first(toks[close]) == 0 or
+                                          line_info.line_of(toks[close]) == line_info.line_of(tok)):
+                    out.extend(toks[i:close + 1])
+                    i = close + 1
+                    continue
+                unmatched = close is None
             stack.append(len(out))
             out.append(tok)
+            i += 1
             continue
+        i += 1
         if k == K.RBRACE:
             if not stack:
-                p.errors.append(SyntaxError_(tok[2], tok[2] + 1, "UNMATCHED_BRACE", issue("UNMATCHED_BRACE").format()))
+                errors.append(SyntaxError_(tok[2], tok[2] + 1, "UNMATCHED_BRACE", issue("UNMATCHED_BRACE").format()))
                 out.append((K.ERROR_TOKEN, tok[1], tok[2], tok[3]))
                 continue
             col = line_info.column_if_first(tok)
@@ -1849,18 +1930,18 @@ def _pair_braces(p: Parser) -> None:
                 while len(stack) > 1 and line_info.indent_of(out[stack[-1]]) > col and lowest[len(stack) - 2] <= col:
                     closing.append(stack.pop())
                 if closing:
-                    _close_at_eof(p, out, closing[::-1], line_info, None)
+                    _close_at_eof(errors, out, closing[::-1], line_info, None)
             stack.pop()
             out.append(tok)
             continue
         if k == K.EOF and stack:
-            _close_at_eof(p, out, stack, line_info, tok[2])
+            _close_at_eof(errors, out, stack, line_info, tok[2])
             stack = []
         out.append(tok)
-    p.toks = out
+    return out, bool(stack)
 
 
-def _close_at_eof(p: Parser, out: list, stack: list[int], line_info: _LineInfo, eof_offset: int | None) -> None:
+def _close_at_eof(errors: list, out: list, stack: list[int], line_info: _LineInfo, eof_offset: int | None) -> None:
     """Insert a zero-width '}' for each opener of ``stack``, innermost first, before the first
     later token that starts a line indented no deeper than the opener's statement (or at the
     end), and report it; in one pass: closing thousands of them one by one rescanned and
@@ -1887,7 +1968,7 @@ def _close_at_eof(p: Parser, out: list, stack: list[int], line_info: _LineInfo, 
             offset = prev[2] + len(prev[1]) if prev else 0
             error_at = offset if eof_offset is None else eof_offset
         before.setdefault(at, []).append((K.RBRACE, "", offset, ()))
-        p.errors.append(SyntaxError_(error_at, error_at, "MISSING_RBRACE",
+        errors.append(SyntaxError_(error_at, error_at, "MISSING_RBRACE",
                                      issue("MISSING_RBRACE").format(line=line_info.line_of(opener))))
     merged: list = []
     for j, t in enumerate(out):
@@ -1913,21 +1994,26 @@ class _LineInfo:
     """What brace pairing reads of the tokens, from their trivia: the column of each token that
     starts a line (first-on-line tokens have a NEWLINE in their trivia, or start the input),
     and the indentation and line of each '{'.  Only made for a file whose braces do not
-    balance; one pass over the tokens, storing nothing for the others."""
+    balance; one pass over the tokens, storing nothing for the others.
 
-    def __init__(self, toks: list) -> None:
+    Also made for a run of a file's tokens that does not start the file (``at_start`` False:
+    ``prev``, the kind of the token before it, ``line``, the line it starts on); what it reads
+    there is what it reads of the whole file only when the run's first token starts a line and
+    a statement (``fresh``): the indentation carried over from before is then replaced."""
+
+    def __init__(self, toks: list, prev: str | None = None, line: int = 1, at_start: bool = True) -> None:
         self.first_col: dict = {}     # offset -> column of a first-on-line token
-        self.lines: dict = {}         # offset of '{' -> its 1-based line
+        self.lines: dict = {}         # offset of '{' or '}' -> its 1-based line
         self.opener_indent: dict = {}  # offset of '{' -> indentation of its statement's line
+        self.fresh = at_start
         first_col = self.first_col
         newline, heredoc_body, whitespace = K.NEWLINE, K.HEREDOC_BODY, K.WHITESPACE
-        lbrace, selbrace, trivia_kinds = K.LBRACE, K.SELBRACE, K.TRIVIA
+        lbrace, selbrace, rbrace, trivia_kinds = K.LBRACE, K.SELBRACE, K.RBRACE, K.TRIVIA
         indent = 0
         stmt_indent = 0
-        prev = None
-        line = 1
         for idx, tok in enumerate(toks):
-            col = 0 if idx == 0 else None
+            first = idx == 0 and at_start
+            col = 0 if first else None
             for tv in tok[3]:
                 tk = tv[0]
                 if tk == newline:
@@ -1940,7 +2026,7 @@ class _LineInfo:
                     if tk != whitespace and "\n" in tv[1]:
                         line += tv[1].count("\n")
                     if col is not None:
-                        if idx == 0:
+                        if first:
                             col += len(tv[1])
                         elif tk == whitespace:
                             col += len(tv[1].expandtabs(8)) if "\t" in tv[1] else len(tv[1])
@@ -1955,8 +2041,12 @@ class _LineInfo:
                 # in that statement is expected to close at.
                 if prev is None or prev in _STATEMENT_BOUNDARY or (prev in _OPERAND_END and kind not in _CONTINUATION_START):
                     stmt_indent = col
+                    if idx == 0:
+                        self.fresh = True
             if kind == lbrace or kind == selbrace:
                 self.opener_indent[tok[2]] = min(indent, stmt_indent)
+                self.lines[tok[2]] = line
+            elif kind == rbrace:
                 self.lines[tok[2]] = line
             if "\n" in tok[1]:
                 line += tok[1].count("\n")

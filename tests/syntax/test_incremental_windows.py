@@ -224,3 +224,85 @@ def test_edits_that_unbalance_braces_are_told(case) -> None:
     end = at + 1 if typed == "" else at
     assert _adds_or_removes_brace(old.root, at, end, typed) is unbalances
     assert check(old, at, end, typed)[1] is None
+
+
+# Edits that type or delete a brace of the code: brace pairing leaves each statement of the
+# file whose braces balance on their own as written (parser._paired), so the statements around
+# the edit are paired and parsed in a window, unless a statement outside it may be paired
+# anew (its braces nest and its closing '}' is indented: class z here).  '|' marks the edit as
+# in BRACE_EDITS; the last field: reparsed without a full parse.
+_CLASSES = ("class a (\n  $p = 1,\n  $q = 2,\n) {\n  if $x {\n    notice('x')\n  }\n}\n\n"
+            "class b {\n  notice('b')\n}\n\nclass c {\n  $h = { 'k' => 1 }\n}\n")
+_ODD = "class z {\n  if $y {\n    notice('y')\n  }\n  }\n"
+_FILLER = "".join(f"$f{i} = {i}\n" for i in range(20))
+BRACE_WINDOWS = [
+    (_CLASSES.replace("if $x {", "if $x |{"), "", True),             # an 'if' loses its '{'
+    (_CLASSES.replace("$p = 1,", "$p = 1,|"), "{", True),            # typed in a parameter list
+    (_CLASSES.replace("  }\n}\n\nclass b", "  }\n|}\n\nclass b"), "", True),   # a class's own '}'
+    (_CLASSES.replace("    notice('x')", "|    notice('x')"), "}", True),    # a stray '}'
+    (_CLASSES.replace("{ 'k'", "|{ 'k'"), "", True),                 # a hash's brace
+    (_CLASSES.replace("notice('b')", "notice('b')|"), "{", True),
+    # class z further away than any window reaches
+    (_ODD + _FILLER + _CLASSES.replace("if $x {", "if $x |{"), "", False),
+    (_CLASSES.replace("if $x {", "if $x |{") + _FILLER + _ODD, "", False),
+    (_ODD + _CLASSES.replace("if $x {", "if $x |{"), "", True),      # ... or not: it is in one
+    (_ODD.replace("if $y {", "if $y |{") + _CLASSES, "", True),      # the edit is in it
+]
+
+
+@pytest.mark.parametrize("case", BRACE_WINDOWS, ids=range(len(BRACE_WINDOWS)))
+def test_brace_edits_are_reparsed_in_a_window(monkeypatch: pytest.MonkeyPatch, case) -> None:
+    from puppet_ls.language.syntax import incremental
+    marked, typed, windowed = case
+    at = marked.index("|")
+    text = marked.replace("|", "", 1)
+    old = parse(text)
+    assert not old.errors
+    end = at + 1 if typed == "" else at
+    full_parses = []
+
+    def counting(*args, **kwargs):
+        full_parses.append(args)
+        return parse(*args, **kwargs)
+
+    monkeypatch.setattr(incremental, "parse", counting)
+    result, why = check(old, at, end, typed)
+    assert why is None, why
+    assert any(e.code in ("MISSING_RBRACE", "UNMATCHED_BRACE") for e in result.errors)
+    assert (len(full_parses) == 0) is windowed
+
+
+def _statements_at(green, offset: int) -> dict:
+    """The statement nodes of a file by where they start (shifted by ``offset``)."""
+    found = {}
+    for c in green.children:
+        if type(c) is tuple:
+            offset += len(c[1])
+        else:
+            found[offset] = c
+            offset += c.width
+    return found
+
+
+def test_statements_paired_as_written_are_what_pairing_leaves() -> None:
+    """paired_as_written says of a statement that pairing leaves it as written whatever the rest
+    of the file holds; checked against the parser: with a stray '{' or '}' added after or
+    before it, every statement it says so of (but the first, which a stray '}' before it
+    joins) parses to the same node."""
+    from puppet_ls.language.syntax.incremental import paired_as_written
+    checked = 0
+    # class m is re-paired when the file's braces do not balance: its '}' at column 1 closes
+    # the 'if' and the class, which is what it looks like, and the last '}' is a stray one
+    misindented = "class m {\n  if $x {\n    notice('x')\n }\n  }\n"
+    for text in texts(31, 60) + [_CLASSES + _ODD + misindented]:
+        base = parse(text)
+        if base.errors:
+            continue
+        statements = _statements_at(base.green, 0)
+        for prefix, suffix in (("", "\n{\n"), ("}\n", ""), ("", "\n}\n")):
+            damaged = _statements_at(parse(prefix + text + suffix).green, -len(prefix))
+            for at, statement in statements.items():
+                if at and paired_as_written(statement):
+                    checked += 1
+                    assert damaged.get(at) == statement, (text[:60], at)
+    assert checked > 50
