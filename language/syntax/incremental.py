@@ -8,10 +8,10 @@ refuse whenever the range cannot be parsed on its own.  The result is only used 
 provably what a full parse gives:
 
 * the file's braces balance before the edit and the window's braces balance before and after
-  it (so brace pairing changes nothing anywhere); or, for an edit that types or deletes a
-  brace, the window is a run of the file's statements, paired on its own with no '{' left open
-  at its end, and every statement outside it is one that pairing leaves as written
-  (``paired_as_written``);
+  it (so brace pairing changes nothing anywhere); or, when the edit unbalanced them (typed or
+  deleted a brace, or took one into a string), the window is a run of the file's statements,
+  paired on its own with no '{' left open at its end, and every statement outside it is one
+  that pairing leaves as written (``paired_as_written``);
 * the window lexes on its own (no quote or comment runs past it, no heredoc) and the lexer is
   back in step at its end: the first token after it is the old one, at the shifted offset;
 * the parse of the window stops exactly at its end, its first statement cannot be glued onto
@@ -32,6 +32,7 @@ equals ``parse(new_text)``.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from . import kinds as K
 from .lexer import RANGE_LEX_ERRORS, regex_may_run_into, same_extent
@@ -84,7 +85,7 @@ def _reparse(old: ParseResult, start: int, end: int, new_text: str, tasks: bool)
         # The braces no longer balance.  Brace pairing leaves each statement of the file whose
         # braces balance on its own as written, so a run of the file's statements around the
         # edit can still be paired and parsed on its own, when no '{' of it stays open past it.
-        result = edit.in_container(root, pair=True)
+        result = edit.in_container(root)
         return result if result is not None else parse(text, tasks=tasks)
     for node in reversed(_path(root, start, end)):
         if node.kind == K.PARAM:
@@ -237,9 +238,9 @@ class _Edit:
             self.budget = -1
         return self.budget >= 0
 
-    def in_container(self, node: SyntaxNode, pair: bool = False) -> ParseResult | None:
-        """Reparse a run of statements of this block or file around the edit (``pair``: of the
-        file, pairing its braces, see parse_statements_at)."""
+    def in_container(self, node: SyntaxNode) -> ParseResult | None:
+        """Reparse a run of statements of this block or file around the edit (of the file: with
+        its braces paired when the edit unbalanced them, see parse_statements_at)."""
         children = node.green.children
         offsets = []
         off = node.offset
@@ -277,23 +278,32 @@ class _Edit:
         n = len(items)
         ia = next((k for k in range(n) if item_end(k) >= self.start), n)
         ib = next((k for k in range(ia, n) if span_start(k) > self.end), n)
-        # With the braces unbalanced, the statements outside the window are paired by the
-        # full parse as they were written only when each says so of itself.
-        unsure = [k for k in range(n) if type(children[items[k]]) is not tuple
-                  and not paired_as_written(children[items[k]])] if pair else []
+        # With the braces unbalanced by the edit, the statements outside the window are paired
+        # by the full parse as they were written only when each says so of itself; asked only
+        # then, once per edit.
+        unsure: list[int] = []
+
+        def pairing_allowed(a: int, b: int) -> Callable[[], bool]:
+            def allowed() -> bool:
+                if not unsure:
+                    unsure.extend(k for k in range(n) if type(children[items[k]]) is not tuple
+                                  and not paired_as_written(children[items[k]]))
+                    unsure.append(n)    # (a sentinel: asked)
+                return all(a <= k < b for k in unsure[:-1])
+            return allowed
+
         tried = set()
         for before, after in _GROWTH:
             a, b = max(0, ia - before), min(n, ib + after)
             if (a, b) in tried:
                 continue
             tried.add((a, b))
-            if unsure and (unsure[0] < a or unsure[-1] >= b):
-                continue
             lo = span_start(a)
             hi = closer_offset if b == n else item_end(b - 1)
             if not self.afford(hi - lo):
                 return None
-            result = self.window(node, children, items, a, b, lo, hi, b == n, closer[0], pair)
+            result = self.window(node, children, items, a, b, lo, hi, b == n, closer[0],
+                                 pairing_allowed(a, b) if node.kind == K.SOURCE_FILE else None)
             if result is not None:
                 return result
             if a == 0 and b == n:
@@ -301,7 +311,7 @@ class _Edit:
         return None
 
     def window(self, node: SyntaxNode, children, items: list, a: int, b: int, lo: int, hi: int,
-               tail: bool, closer_kind: str, pair: bool = False) -> ParseResult | None:
+               tail: bool, closer_kind: str, pair: Callable[[], bool] | None = None) -> ParseResult | None:
         old = self.old
         if "@(" in old.text[lo:hi]:
             return None
@@ -473,9 +483,9 @@ def paired_as_written(green: GreenNode) -> bool:
     """Does brace pairing (parser._paired) leave this statement of a file as written whatever
     the rest of the file holds?  It does when its braces balance on their own and each '{'
     opened outside any other is left as written (the '}' that closes it starts its line at
-    column 0 or is on the line of that '{') or holds no other '{' (the indentation can then
-    close nothing early).  False when that cannot be told from the tree (a heredoc, whose text
-    is read from other lines).  Remembered for each statement node."""
+    column 0) or holds no other '{' (the indentation can then close nothing early).  False
+    also when that cannot be told from the tree (a heredoc, whose text is read from other
+    lines).  Remembered for each statement node."""
     hit = _AS_WRITTEN.get(id(green))
     if hit is not None and hit[0] is green:
         return hit[1]
@@ -487,12 +497,16 @@ def paired_as_written(green: GreenNode) -> bool:
 
 
 def _paired_as_written(green: GreenNode) -> bool:
+    # Read once per statement of a file at its first brace edit, so only braces and heredocs
+    # stop the loop.  A '{' holding another one, closed by a '}' that does not start its line,
+    # is answered "unsure" without asking whether both are on one line: rare at the top level
+    # ('$h = { a => { b => 1 } }'), and a wrong "unsure" costs only the window.
     depth = 0
     nested = False     # a '{' inside the outermost one open
-    lines = 0          # line breaks since the outermost '{' open
-    last = ""          # the character before the token being read
+    prev: tuple = ("", "")   # the token or trivia before the one being read
     stack = [iter(green.children)]
-    lbrace, selbrace, rbrace, heredoc = K.LBRACE, K.SELBRACE, K.RBRACE, K.HEREDOC
+    special = _AS_WRITTEN_KINDS
+    newline = K.NEWLINE
     while stack:
         for c in stack[-1]:
             if type(c) is not tuple:
@@ -500,29 +514,26 @@ def _paired_as_written(green: GreenNode) -> bool:
                     return False
                 stack.append(iter(c.children))
                 break
-            kind, text = c
-            if kind == lbrace or kind == selbrace:
-                if depth == 0:
-                    lines = 0
-                    nested = False
+            what = special.get(c[0])
+            if what is not None:
+                if what == 1:
+                    nested = depth > 0
+                    depth += 1
+                elif what == 2:
+                    if depth == 0:
+                        return False
+                    depth -= 1
+                    if depth == 0 and nested and prev[0] != newline:
+                        return False
                 else:
-                    nested = True
-                depth += 1
-            elif kind == rbrace:
-                if depth == 0:
                     return False
-                depth -= 1
-                if depth == 0 and nested and lines and last != "\n":
-                    return False
-            elif kind == heredoc:
-                return False
-            if text:
-                if depth:
-                    lines += text.count("\n")
-                last = text[-1]
+            prev = c
         else:
             stack.pop()
     return depth == 0
+
+
+_AS_WRITTEN_KINDS = {K.LBRACE: 1, K.SELBRACE: 1, K.RBRACE: 2, K.HEREDOC: 3}
 
 
 def _depth_bound(node: SyntaxNode | None) -> int:

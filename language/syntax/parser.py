@@ -27,6 +27,7 @@ import gc
 from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import accumulate, repeat
+from collections.abc import Callable
 
 from ..messages import issue
 from . import kinds as K
@@ -1668,7 +1669,8 @@ def _lex_piece(text: str, start: int, end: int, prev_kind: str | None, tasks: bo
 
 def parse_statements_at(text: str, start: int, end: int, prev_kind: str | None,
                         prev_statement: GreenNode | None = None, closer: str | None = None,
-                        tasks: bool = False, depth: int = 0, pair: bool = False) -> Piece | None:
+                        tasks: bool = False, depth: int = 0,
+                        pair: Callable[[], bool] | None = None) -> Piece | None:
     """Parse ``text[start:end]``, a run of whole statements of a block or of the file (with
     their leading trivia), exactly as a full parse of ``text`` parses them there, in a file
     whose braces balance.  The context is given: ``prev_kind``, the kind of the token before
@@ -1685,20 +1687,24 @@ def parse_statements_at(text: str, start: int, end: int, prev_kind: str | None,
     the range is inside); the range is refused when, from there, it reaches MAX_NESTING, since
     the full parse may then report that earlier.  The same for the two entry points below.
 
-    ``pair``: the range is a run of statements of the file, and its braces may not balance (an
-    edit typed or deleted one, and the file's braces balanced before it); they are paired as a
-    full parse of ``text`` pairs them, which the range alone tells when no '{' of it is still
-    open at its end (or it runs to the end of the file): the pairing leaves every statement
-    whose braces balance on its own as written (``_paired``).  None otherwise."""
-    if pair and closer not in (None, K.EOF):
-        return None
-    lexed = _lex_piece(text, start, end, prev_kind, tasks, balanced=not pair)
+    ``pair``: the range is a run of statements of the file, whose braces balanced before an edit
+    of the range; its braces may no longer balance (an edit typed or deleted one, or took one
+    into a string), and ``pair()`` says whether every statement of the file outside the range
+    is one that pairing leaves as written.  Then they are paired as a full parse of ``text``
+    pairs them, which the range alone tells when no '{' of it is still open at its end (or it
+    runs to the end of the file), since the pairing leaves every statement whose braces balance
+    on its own as written (``_paired``).  None otherwise."""
+    if closer not in (None, K.EOF):
+        pair = None
+    lexed = _lex_piece(text, start, end, prev_kind, tasks, balanced=pair is None)
     if lexed is None:
         return None
     toks = lexed.tokens
     eof = toks.pop()
     paired_errors: list = []
-    if pair:
+    if pair is not None and not _braces_balance([t[0] for t in toks]):
+        if not pair():
+            return None
         if closer is None and eof[3]:
             return None
         info = _LineInfo(toks if closer is None else toks + [eof], prev_kind, text.count("\n", 0, start) + 1,
