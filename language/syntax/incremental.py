@@ -88,6 +88,8 @@ def _reparse(old: ParseResult, start: int, end: int, new_text: str, tasks: bool)
         result = edit.in_container(root)
         return result if result is not None else parse(text, tasks=tasks)
     for node in reversed(_path(root, start, end)):
+        if edit.unbalanced and node.kind != K.SOURCE_FILE:
+            continue
         if node.kind == K.PARAM:
             result = edit.param(node)
             if result is not None:
@@ -145,6 +147,10 @@ class _Edit:
         # no more windows are tried.  (The result is the same either way: only the time it
         # takes depends on the clock.)
         self.deadline = time.perf_counter() + max(WINDOW_SECONDS_MIN, len(text) * WINDOW_SECONDS_PER_CHAR)
+        # Windows found with their braces unbalanced by the edit: only a window of the file's
+        # statements can pair them, so no other is tried after one is found (only a shortcut:
+        # a window that would still have worked costs time, never the result).
+        self.unbalanced: list = []
 
     def in_token(self, root: SyntaxNode, new_text: str) -> ParseResult | None:
         """An edit inside a comment or inside the text of a string that leaves it the same
@@ -306,6 +312,8 @@ class _Edit:
                                  pairing_allowed(a, b) if node.kind == K.SOURCE_FILE else None)
             if result is not None:
                 return result
+            if self.unbalanced and node.kind != K.SOURCE_FILE:
+                return None
             if a == 0 and b == n:
                 return None
         return None
@@ -347,7 +355,8 @@ class _Edit:
             if any(e.offset == first_at for e in old.errors):
                 return None
         piece = parse_statements_at(self.text, lo, hi + self.delta, prev_kind, prev_statement,
-                                    closer_kind if tail else None, self.tasks, _depth_bound(node), pair)
+                                    closer_kind if tail else None, self.tasks, _depth_bound(node), pair,
+                                    self.unbalanced)
         if piece is None:
             return None
         if a > 0 and prev_statement is None and any(e.code == "ILLEGAL_COMMA" for e in piece.errors):

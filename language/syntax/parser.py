@@ -1670,7 +1670,7 @@ def _lex_piece(text: str, start: int, end: int, prev_kind: str | None, tasks: bo
 def parse_statements_at(text: str, start: int, end: int, prev_kind: str | None,
                         prev_statement: GreenNode | None = None, closer: str | None = None,
                         tasks: bool = False, depth: int = 0,
-                        pair: Callable[[], bool] | None = None) -> Piece | None:
+                        pair: Callable[[], bool] | None = None, unbalanced: list | None = None) -> Piece | None:
     """Parse ``text[start:end]``, a run of whole statements of a block or of the file (with
     their leading trivia), exactly as a full parse of ``text`` parses them there, in a file
     whose braces balance.  The context is given: ``prev_kind``, the kind of the token before
@@ -1693,17 +1693,20 @@ def parse_statements_at(text: str, start: int, end: int, prev_kind: str | None,
     is one that pairing leaves as written.  Then they are paired as a full parse of ``text``
     pairs them, which the range alone tells when no '{' of it is still open at its end (or it
     runs to the end of the file), since the pairing leaves every statement whose braces balance
-    on its own as written (``_paired``).  None otherwise."""
+    on its own as written (``_paired``).  None otherwise.  ``unbalanced``: told of each range
+    whose braces do not balance."""
     if closer not in (None, K.EOF):
         pair = None
-    lexed = _lex_piece(text, start, end, prev_kind, tasks, balanced=pair is None)
+    lexed = _lex_piece(text, start, end, prev_kind, tasks, balanced=False)
     if lexed is None:
         return None
     toks = lexed.tokens
     eof = toks.pop()
     paired_errors: list = []
-    if pair is not None and not _braces_balance([t[0] for t in toks]):
-        if not pair():
+    if not _braces_balance([t[0] for t in toks]):
+        if unbalanced is not None:
+            unbalanced.append((start, end))
+        if pair is None or not pair():
             return None
         if closer is None and eof[3]:
             return None
