@@ -215,7 +215,8 @@ class _Edit:
             cur = cur.parent
         assert isinstance(green, GreenNode)
         return prefer_closed_runaway_string(ParseResult(green, errors, self.text, tuple(multiline), runaways=runaways,
-                                                        scans=scans), False, self.tasks)
+                                                        scans=scans, validation_parts=self.old.validation_parts),
+                                            False, self.tasks)
 
     def runaways_around(self, lo: int, hi: int) -> tuple | None:
         """The old runaway strings outside the reparsed range [lo, hi] (old offsets), moved by
@@ -474,7 +475,8 @@ class _Edit:
         scans = tuple(sorted(set(scans_before + list(piece.scans) +
                                  [(b + delta, e + delta) for b, e in old.scans if b >= hi])))
         return prefer_closed_runaway_string(ParseResult(green, errors, self.text, multiline, runaways=runaways,
-                                                        scans=scans), False, self.tasks)
+                                                        scans=scans, validation_parts=old.validation_parts),
+                                            False, self.tasks)
 
 
 _PREFIXES = frozenset({K.AT, K.ATAT})

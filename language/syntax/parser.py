@@ -114,6 +114,10 @@ class ParseResult:
     text: str
     multiline_strings: tuple = ()   # (start, end) offsets of strings that span lines
     validation: list | None = None  # validate()'s findings, cached by it
+    # validate()'s findings for each statement of the file: {id(node): (node, offset, findings)};
+    # an incremental result starts from its old one's, so only the statements it parsed anew
+    # are walked again
+    validation_parts: dict | None = None
     runaways: tuple = ()            # LexResult.runaways: strings ended at their line end
     # The tree is the recovery's second parse (prefer_closed_runaway_string), chosen by
     # comparing whole-file error counts: no part of it can be reparsed on its own.

@@ -10,6 +10,7 @@ overrides/collectors, unacceptable definition names, and reserved words used as 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from ..diagnostics import Diagnostic
 from . import ast as A
@@ -74,9 +75,44 @@ def validate(result: ParseResult) -> list[Diagnostic]:
     if result.validation is None:
         v = _Validator()
         with gc_paused():
-            v.walk(result.root)
+            root = result.root
+            if root.kind == K.SOURCE_FILE:
+                _validate_file(v, result, root)
+            else:
+                v.walk(root)
         result.validation = sorted(v.out, key=lambda d: (d.offset, d.end))
     return list(result.validation)
+
+
+def _validate_file(v: _Validator, result: ParseResult, root: SyntaxNode) -> None:
+    """``v.walk(root)``, with each statement's findings taken from ``result.validation_parts``
+    when the statement is the same node there (moved by an edit before it, if at all): what a
+    statement of the file is found to break depends on nothing but its own tree and that it is
+    at the top (the checks across statements, reassignments in the top scope and values thrown
+    away, are made at the root, every time).  Records the parts for the next revision."""
+    handler = _HANDLERS[K.SOURCE_FILE]
+    handler(v, root)
+    v.statements(root)
+    known = result.validation_parts or {}
+    parts: dict = {}
+    off = root.offset
+    for i, c in enumerate(root.green.children):
+        if type(c) is tuple:
+            v.token(c, off, root, i)
+            off += len(c[1])
+            continue
+        hit = known.get(id(c))
+        if hit is not None and hit[0] is c:
+            found = hit[2] if hit[1] == off else [replace(d, offset=d.offset + off - hit[1], end=d.end + off - hit[1])
+                                                   for d in hit[2]]
+        else:
+            sub = _Validator()
+            sub.walk(SyntaxNode(c, off, root, i))
+            found = sub.out
+        parts[id(c)] = (c, off, found)
+        v.out.extend(found)
+        off += c.width
+    result.validation_parts = parts
 
 
 class _Validator:
@@ -102,16 +138,23 @@ class _Validator:
         off = node.offset
         for i, c in enumerate(node.green.children):
             if type(c) is tuple:
-                if c[0] == K.VARIABLE or c[0] == K.STRING_VAR:
-                    self.variable_name(SyntaxToken(c[0], c[1], off, node, i))
-                elif c[0] == K.STRING_TEXT and kind == K.DQ_STRING and "\\" in c[1]:
-                    self.escapes(off, c[1])
-                elif c[0] == K.NUMBER and len(c[1]) >= 18:      # (shorter ones are in range)
-                    self.integer_range(off, c[1])
+                k = c[0]
+                if k == K.VARIABLE or k == K.STRING_VAR or (k == K.STRING_TEXT and "\\" in c[1]) or \
+                        (k == K.NUMBER and len(c[1]) >= 18):
+                    self.token(c, off, node, i)
                 off += len(c[1])
             else:
                 self.walk(SyntaxNode(c, off, node, i))
                 off += c.width
+
+    def token(self, c: tuple, off: int, node: SyntaxNode, i: int) -> None:
+        """The checks of one token (``c``, the ``i``-th child of ``node``, at ``off``)."""
+        if c[0] == K.VARIABLE or c[0] == K.STRING_VAR:
+            self.variable_name(SyntaxToken(c[0], c[1], off, node, i))
+        elif c[0] == K.STRING_TEXT and node.kind == K.DQ_STRING and "\\" in c[1]:
+            self.escapes(off, c[1])
+        elif c[0] == K.NUMBER and len(c[1]) >= 18:      # (shorter ones are in range)
+            self.integer_range(off, c[1])
 
     # ---- numbers ---------------------------------------------------------------------------
     def integer_range(self, off: int, text: str) -> None:

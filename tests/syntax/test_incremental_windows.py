@@ -306,3 +306,35 @@ def test_statements_paired_as_written_are_what_pairing_leaves() -> None:
                     checked += 1
                     assert damaged.get(at) == statement, (text[:60], at)
     assert checked > 50
+
+
+def test_validation_of_an_edit_walks_only_the_statements_parsed_anew(monkeypatch: pytest.MonkeyPatch) -> None:
+    """validate() of an incremental result takes the findings of every statement the edit did
+    not touch from the old result (moved), walks the rest, and redoes the checks across
+    statements (a reassignment in the top scope), so it finds what validating a full parse
+    finds."""
+    import importlib
+    V = importlib.import_module("puppet_ls.language.syntax.validate")
+    text = ("$a = 1\nclass a ($x, $x) {\n  $b = 1\n  $b = 2\n}\n"
+            "class b {\n  notice('b')\n}\n\ndefine c ($name) {}\n")
+    old = parse(text)
+    V.validate(old)
+    walked = []
+    real_walk = V._Validator.walk
+
+    def walk(self, node):
+        if node.parent is not None and node.parent.kind == "SOURCE_FILE":
+            walked.append(node.kind)
+        return real_walk(self, node)
+
+    monkeypatch.setattr(V._Validator, "walk", walk)
+    at = text.index("notice('b')")
+    for inserted in ("$a = 2\n  ", "$x = 1\n"):
+        walked.clear()
+        result = reparse(old, at, at, inserted)
+        found = [(d.offset, d.end, d.code, d.message) for d in V.validate(result)]
+        assert walked == ["CLASS_DEF"]
+        walked.clear()
+        assert found == [(d.offset, d.end, d.code, d.message) for d in V.validate(parse(result.text))]
+    edited = reparse(old, 0, 0, "$z = 0\n")      # everything after moves
+    assert [d.offset for d in V.validate(edited)] == [d.offset + 7 for d in V.validate(old)]
