@@ -38,7 +38,7 @@ from . import kinds as K
 from .lexer import RANGE_LEX_ERRORS, regex_may_run_into, same_extent
 from .parser import (ParseResult, Piece, SyntaxError_, depends_on_previous, gc_paused,
                      last_token_kind, parse, parse_block_at, parse_param_at, parse_statements_at,
-                     prefer_closed_runaway_string, qname_text)
+                     parse_unclosed, prefer_closed_runaway_string, qname_text)
 from .tree import GreenNode, SyntaxNode
 
 # Errors that mean a change anywhere may re-pair braces or re-close quotes far away.
@@ -77,32 +77,11 @@ def _reparse(old: ParseResult, start: int, end: int, new_text: str, tasks: bool)
         # Unbalanced braces are paired by a whole-file heuristic, and an unclosed comment may
         # be closed by the edit, so no part of such a file can be reparsed on its own.
         return parse(text, tasks=tasks)
-    edit = _Edit(old, start, end, text, len(new_text) - (end - start), tasks)
+    edit = _Edit(old, start, end, new_text, text, tasks)
     result = edit.in_token(root, new_text)
-    if result is not None:
-        return result
-    if _adds_or_removes_brace(root, start, end, new_text):
-        # The braces no longer balance.  Brace pairing leaves each statement of the file whose
-        # braces balance on its own as written, so a run of the file's statements around the
-        # edit can still be paired and parsed on its own, when no '{' of it stays open past it.
-        result = edit.in_container(root)
-        return result if result is not None else parse(text, tasks=tasks)
-    for node in reversed(_path(root, start, end)):
-        if edit.unbalanced and node.kind != K.SOURCE_FILE:
-            continue
-        if node.kind == K.PARAM:
-            result = edit.param(node)
-            if result is not None:
-                return result
-        if node.kind == K.BLOCK or node.kind == K.SOURCE_FILE:
-            result = edit.in_container(node)
-            if result is not None:
-                return result
-        if node.kind == K.BLOCK:
-            result = edit.block(node)
-            if result is not None:
-                return result
-    return parse(text, tasks=tasks)
+    if result is None:
+        result = edit.windows(root)
+    return result if result is not None else parse(text, tasks=tasks)
 
 
 def _path(root: SyntaxNode, start: int, end: int) -> list[SyntaxNode]:
@@ -131,13 +110,18 @@ WINDOW_SECONDS_MIN = 0.1
 class _Edit:
     """One edit being applied: the old result, the edit, the new text."""
 
-    def __init__(self, old: ParseResult, start: int, end: int, text: str, delta: int, tasks: bool):
+    def __init__(self, old: ParseResult, start: int, end: int, new_text: str, text: str, tasks: bool,
+                 forced: frozenset = frozenset()):
         self.old = old
         self.start = start
         self.end = end
+        self.new_text = new_text
         self.text = text
-        self.delta = delta
+        self.delta = len(new_text) - (end - start)
         self.tasks = tasks
+        # The quotes taken as never closed: this edit makes the runaway-string recovery's
+        # alternative (parser.parse_unclosed), whose windows must hold them.
+        self.forced = forced
         # Windows tried for one edit may add up to no more than about half a full parse (each
         # is lexed and parsed once); past that, parsing everything once is cheaper.
         self.budget = max(4096, len(old.text) // 2)
@@ -151,6 +135,48 @@ class _Edit:
         # statements can pair them, so no other is tried after one is found (only a shortcut:
         # a window that would still have worked costs time, never the result).
         self.unbalanced: list = []
+
+    def windows(self, root: SyntaxNode) -> ParseResult | None:
+        """The result from windows around the edit; None when none can be used."""
+        start, end = self.start, self.end
+        if _adds_or_removes_brace(root, start, end, self.new_text):
+            # The braces no longer balance.  Brace pairing leaves each statement of the file
+            # whose braces balance on its own as written, so a run of the file's statements
+            # around the edit can still be paired and parsed on its own, when no '{' of it
+            # stays open past it.
+            return self.in_container(root)
+        for node in reversed(_path(root, start, end)):
+            if self.unbalanced and node.kind != K.SOURCE_FILE:
+                continue
+            result = None
+            if node.kind == K.PARAM:
+                result = self.param(node)
+            if result is None and (node.kind == K.BLOCK or node.kind == K.SOURCE_FILE):
+                result = self.in_container(node)
+            if result is None and node.kind == K.BLOCK:
+                result = self.block(node)
+            if result is not None:
+                return result
+        return None
+
+    def alternative(self, offset: int) -> ParseResult:
+        """parser.parse_unclosed of the new text with the quote at ``offset`` never closed,
+        from windows when they can make it (the recovery weighs it against this edit's result)."""
+        forced = frozenset({offset})
+        alt = _Edit(self.old, self.start, self.end, self.new_text, self.text, self.tasks, forced)
+        result = alt.windows(self.old.root)
+        return result if result is not None else parse_unclosed(self.text, forced, self.tasks)
+
+    def holds_forced(self, lo: int, hi: int) -> bool:
+        """Does the new text's range [lo, hi) hold every quote taken as never closed?"""
+        return all(lo <= f < hi for f in self.forced)
+
+    def finish(self, result: ParseResult) -> ParseResult:
+        """The recovery from a runaway string, unless this edit makes its alternative."""
+        if self.forced:
+            result.recovered = True
+            return result
+        return prefer_closed_runaway_string(result, False, self.tasks, self.alternative)
 
     def in_token(self, root: SyntaxNode, new_text: str) -> ParseResult | None:
         """An edit inside a comment or inside the text of a string that leaves it the same
@@ -214,9 +240,8 @@ class _Edit:
             index = cur.index
             cur = cur.parent
         assert isinstance(green, GreenNode)
-        return prefer_closed_runaway_string(ParseResult(green, errors, self.text, tuple(multiline), runaways=runaways,
-                                                        scans=scans, validation_parts=self.old.validation_parts),
-                                            False, self.tasks)
+        return self.finish(ParseResult(green, errors, self.text, tuple(multiline), runaways=runaways,
+                                       scans=scans, validation_parts=self.old.validation_parts))
 
     def runaways_around(self, lo: int, hi: int) -> tuple | None:
         """The old runaway strings outside the reparsed range [lo, hi] (old offsets), moved by
@@ -355,9 +380,11 @@ class _Edit:
             first_at = hi + _leading_trivia_width(following)
             if any(e.offset == first_at for e in old.errors):
                 return None
+        if not self.holds_forced(lo, hi + self.delta):
+            return None
         piece = parse_statements_at(self.text, lo, hi + self.delta, prev_kind, prev_statement,
                                     closer_kind if tail else None, self.tasks, _depth_bound(node), pair,
-                                    self.unbalanced)
+                                    self.unbalanced, self.forced)
         if piece is None:
             return None
         if a > 0 and prev_statement is None and any(e.code == "ILLEGAL_COMMA" for e in piece.errors):
@@ -401,8 +428,10 @@ class _Edit:
             next_at += len(c[1]) if type(c) is tuple else c.width
         if any(e.offset == first_at or e.offset == next_at for e in self.old.errors):
             return None   # reported by the list before this parameter, naming its first token
+        if not self.holds_forced(node.offset, node.end + self.delta):
+            return None
         piece = parse_param_at(self.text, node.offset, node.end + self.delta, _previous_token_kind(node),
-                               close, self.tasks, _depth_bound(parent))
+                               close, self.tasks, _depth_bound(parent), self.forced)
         if piece is None or piece.next_token != (nxt[0], nxt[1]):
             return None
         return self.splice(parent, siblings, node.index, node.index + 1, piece, node.offset, node.end, False)
@@ -424,8 +453,10 @@ class _Edit:
         if not _balanced([node.green]):
             return None
         prev_kind = _previous_token_kind(node)
+        if not self.holds_forced(node.offset, node.end + self.delta):
+            return None
         piece = parse_block_at(self.text, node.offset, node.end + self.delta, prev_kind, self.tasks,
-                               _depth_bound(node.parent))
+                               _depth_bound(node.parent), self.forced)
         if piece is None or piece.children[0].kind != K.BLOCK:
             return None
         parent = node.parent
@@ -474,9 +505,8 @@ class _Edit:
         runaways = tuple(sorted(around + piece.runaways))
         scans = tuple(sorted(set(scans_before + list(piece.scans) +
                                  [(b + delta, e + delta) for b, e in old.scans if b >= hi])))
-        return prefer_closed_runaway_string(ParseResult(green, errors, self.text, multiline, runaways=runaways,
-                                                        scans=scans, validation_parts=old.validation_parts),
-                                            False, self.tasks)
+        return self.finish(ParseResult(green, errors, self.text, multiline, runaways=runaways,
+                                       scans=scans, validation_parts=old.validation_parts))
 
 
 _PREFIXES = frozenset({K.AT, K.ATAT})

@@ -923,17 +923,19 @@ def regex_may_run_into(text: str, pos: int) -> bool:
     return False
 
 
-def lex_range(text: str, start: int, end: int, prev_kind: str | None, tasks: bool = False) -> LexResult | None:
+def lex_range(text: str, start: int, end: int, prev_kind: str | None, tasks: bool = False,
+              forced: frozenset = frozenset()) -> LexResult | None:
     """Lex ``text[start:end]`` as it lexes inside the whole text: after a token of kind
     ``prev_kind`` and with the characters before ``start`` in view (for LISTSTART, WSLPAREN and
     regex-or-division).  Offsets are those of the whole text.  None when a regular expression
     may run over either end of the range: one starting in it that ends past ``end`` (a regex
     may hold blanks, so ``end`` falling on a blank does not show the cut; a quote or comment
     cut there is reported as unclosed), or a '/' before ``start`` on its line that the text
-    from ``start`` on may close (a '/' lexed as a division before may be a regex now)."""
+    from ``start`` on may close (a '/' lexed as a division before may be a regex now).
+    ``forced``: the offsets of quotes taken as never closed, as ``lex`` takes them."""
     if regex_may_run_into(text, start):
         return None
-    lx = _Lexer(text, False, tasks)
+    lx = _Lexer(text, False, tasks, forced)
     lx.prev = prev_kind
     lx.n = lx.limit = end
     pos = lx.lex_code(start, False)

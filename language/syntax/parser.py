@@ -1638,14 +1638,14 @@ def _scan_offsets(p: Parser, limit: int) -> tuple | None:
 
 
 def _lex_piece(text: str, start: int, end: int, prev_kind: str | None, tasks: bool,
-               balanced: bool = True) -> LexResult | None:
+               balanced: bool = True, forced: frozenset = frozenset()) -> LexResult | None:
     """Lex text[start:end] as it lexes inside the whole text; None when that cannot be told
     from the range alone (a token may run into a neighbour, a quote or comment may run past
     the range, a heredoc takes lines beyond it) or when its braces do not balance (asked
     only when ``balanced``)."""
     if 0 < start < len(text) and not text[start].isspace():
         return None
-    lexed = lex_range(text, start, end, prev_kind, tasks)
+    lexed = lex_range(text, start, end, prev_kind, tasks, forced)
     if lexed is None or lexed.heredocs or any(e.code not in RANGE_LEX_ERRORS for e in lexed.errors):
         return None
     toks = lexed.tokens
@@ -1674,7 +1674,8 @@ def _lex_piece(text: str, start: int, end: int, prev_kind: str | None, tasks: bo
 def parse_statements_at(text: str, start: int, end: int, prev_kind: str | None,
                         prev_statement: GreenNode | None = None, closer: str | None = None,
                         tasks: bool = False, depth: int = 0,
-                        pair: Callable[[], bool] | None = None, unbalanced: list | None = None) -> Piece | None:
+                        pair: Callable[[], bool] | None = None, unbalanced: list | None = None,
+                        forced: frozenset = frozenset()) -> Piece | None:
     """Parse ``text[start:end]``, a run of whole statements of a block or of the file (with
     their leading trivia), exactly as a full parse of ``text`` parses them there, in a file
     whose braces balance.  The context is given: ``prev_kind``, the kind of the token before
@@ -1698,10 +1699,12 @@ def parse_statements_at(text: str, start: int, end: int, prev_kind: str | None,
     pairs them, which the range alone tells when no '{' of it is still open at its end (or it
     runs to the end of the file), since the pairing leaves every statement whose braces balance
     on its own as written (``_paired``).  None otherwise.  ``unbalanced``: told of each range
-    whose braces do not balance."""
+    whose braces do not balance.  ``forced``: quotes taken as never closed, as in the parse of
+    ``text`` that the runaway-string recovery tries (``_parse(..., unclosed)``); the same for
+    the two entry points below."""
     if closer not in (None, K.EOF):
         pair = None
-    lexed = _lex_piece(text, start, end, prev_kind, tasks, balanced=False)
+    lexed = _lex_piece(text, start, end, prev_kind, tasks, balanced=False, forced=forced)
     if lexed is None:
         return None
     toks = lexed.tokens
@@ -1781,12 +1784,12 @@ def parse_statements_at(text: str, start: int, end: int, prev_kind: str | None,
 
 
 def parse_block_at(text: str, start: int, end: int, prev_kind: str | None, tasks: bool = False,
-                   depth: int = 0) -> Piece | None:
+                   depth: int = 0, forced: frozenset = frozenset()) -> Piece | None:
     """Parse ``text[start:end]`` as one ``{ … }`` block, as a full parse of ``text`` (whose
     braces balance) parses it there after a token of kind ``prev_kind``; the BLOCK node is the
     one child of the piece.  None when the range does not lex on its own, is not exactly one
     block, or the block leaves something expected at its end."""
-    lexed = _lex_piece(text, start, end, prev_kind, tasks)
+    lexed = _lex_piece(text, start, end, prev_kind, tasks, forced=forced)
     if lexed is None:
         return None
     toks = lexed.tokens
@@ -1806,7 +1809,7 @@ def parse_block_at(text: str, start: int, end: int, prev_kind: str | None, tasks
 
 
 def parse_param_at(text: str, start: int, end: int, prev_kind: str | None, close: str,
-                   tasks: bool = False, depth: int = 0) -> Piece | None:
+                   tasks: bool = False, depth: int = 0, forced: frozenset = frozenset()) -> Piece | None:
     """Parse ``text[start:end]`` as one parameter (with its leading trivia) of a parameter list
     closed by ``close`` (')' or '|'), exactly as a full parse of ``text`` (whose braces balance)
     parses it there: after the '(', '|' or ',' of kind ``prev_kind``, followed by the tokens
@@ -1814,7 +1817,7 @@ def parse_param_at(text: str, start: int, end: int, prev_kind: str | None, close
     the closer, with nothing still expected at its end."""
     if prev_kind not in (K.LPAREN, K.WSLPAREN, K.PIPE, K.COMMA):
         return None
-    lexed = _lex_piece(text, start, end, prev_kind, tasks)
+    lexed = _lex_piece(text, start, end, prev_kind, tasks, forced=forced)
     if lexed is None:
         return None
     toks = lexed.tokens
@@ -2106,6 +2109,13 @@ def _parse(text: str, epp: bool, tasks: bool, unclosed: frozenset = frozenset())
                        recovered=bool(unclosed), scans=_scan_offsets(parser, len(parser.toks)) or ())
 
 
+def parse_unclosed(text: str, unclosed: frozenset, tasks: bool = False) -> ParseResult:
+    """The parse of Puppet source with the quotes at ``unclosed`` taken as never closed: the
+    alternative that the runaway-string recovery weighs (``prefer_closed_runaway_string``)."""
+    with gc_paused():
+        return _parse(text, False, tasks, unclosed)
+
+
 def _continued(text: str, start: int, end: int) -> bool:
     """Does every line break of the string text[start:end] follow a backslash (an odd run of
     them: '\\\\' is one escaped backslash)?"""
@@ -2126,13 +2136,16 @@ def _continued(text: str, start: int, end: int) -> bool:
     return True
 
 
-def prefer_closed_runaway_string(result: ParseResult, epp: bool = False, tasks: bool = False) -> ParseResult:
+def prefer_closed_runaway_string(result: ParseResult, epp: bool = False, tasks: bool = False,
+                                 alternative: Callable[[int], ParseResult] | None = None) -> ParseResult:
     """A dropped quote makes a string swallow lines of code and flips every later quote, so
     the errors appear far from the damage and whole definitions end up inside strings.  When
     a string that spans lines comes before the first error, try the parse in which that string
     ends at its line (its closing quote missing); keep it when it has no more errors than the
     original.  A legitimate multi-line string loses: its other lines then parse as code and
-    add errors."""
+    add errors.  ``alternative(offset)``: that parse, when the caller can make it for less than
+    a parse of the whole text (incremental.py); it must be exactly ``_parse(text, epp, tasks,
+    frozenset({offset}))``."""
     if epp or not result.multiline_strings:
         return result
     text = result.text
@@ -2172,7 +2185,7 @@ def prefer_closed_runaway_string(result: ParseResult, epp: bool = False, tasks: 
     candidates: list[int] = [b for b, e in result.multiline_strings if b <= limit and suspicious(b, e)][-2:]
     best, best_count = result, len(found)
     for offset in reversed(candidates):
-        alt = _parse(text, epp, tasks, frozenset({offset}))
+        alt = alternative(offset) if alternative is not None else _parse(text, epp, tasks, frozenset({offset}))
         if len(alt.errors) > best_count:
             continue    # more syntax errors alone: validating it (a walk of the tree) cannot help
         count = len(problems(alt))

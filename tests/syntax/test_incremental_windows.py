@@ -338,3 +338,35 @@ def test_validation_of_an_edit_walks_only_the_statements_parsed_anew(monkeypatch
         assert found == [(d.offset, d.end, d.code, d.message) for d in V.validate(parse(result.text))]
     edited = reparse(old, 0, 0, "$z = 0\n")      # everything after moves
     assert [d.offset for d in V.validate(edited)] == [d.offset + 7 for d in V.validate(old)]
+
+
+def test_runaway_string_recovery_weighs_an_alternative_made_in_windows(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A quote deleted makes a string run over lines; the recovery weighs the parse in which it
+    ends at its line end (parser.parse_unclosed), which the windows around the edit make too:
+    no parse of the whole text, the result what a full parse gives (the recovered one for each
+    closing quote of an 'include' here), with the file's validation already known, as the
+    server has it."""
+    import importlib
+    P = importlib.import_module("puppet_ls.language.syntax.parser")
+    from puppet_ls.language.syntax.validate import validate
+    text = ("class a {\n  include '::a::install'\n  include '::a::config'\n  include '::a::service'\n\n"
+            "  Class['::a::install'] -> Class['::a::config']\n}\n\nclass b {\n  $x = 'y'\n}\n")
+    base = parse(text)
+    validate(base)
+    whole = []
+    real = P._parse
+
+    def counting(*args, **kwargs):
+        whole.append(args[0])
+        return real(*args, **kwargs)
+
+    recovered = 0
+    for at in [i for i, c in enumerate(text) if c == "'"]:
+        monkeypatch.setattr(P, "_parse", counting)
+        result = reparse(base, at, at + 1, "")
+        monkeypatch.setattr(P, "_parse", real)
+        assert not whole, at
+        _, why = check(base, at, at + 1, "")
+        assert why is None, (at, why)
+        recovered += result.recovered
+    assert recovered == 6
