@@ -40,12 +40,13 @@ P99_MS = 20.0
 
 def same(a, b) -> bool:
     """Equal as a full parse: tree (kinds, shape, every token's text), errors with their
-    positions and messages, and the multi-line and runaway strings the recovery looks at."""
+    positions and messages, the multi-line and runaway strings the recovery looks at, and
+    where brace pairing read the braces by the indentation."""
     ea = [(e.offset, e.end, e.code, e.message, e.hint) for e in a.errors]
     eb = [(e.offset, e.end, e.code, e.message, e.hint) for e in b.errors]
     return a.green == b.green and ea == eb and a.text == b.text and \
-        (tuple(a.multiline_strings), tuple(a.runaways), a.recovered) == \
-        (tuple(b.multiline_strings), tuple(b.runaways), b.recovered)
+        (tuple(a.multiline_strings), tuple(a.runaways), a.recovered, a.pairing) == \
+        (tuple(b.multiline_strings), tuple(b.runaways), b.recovered, b.pairing)
 
 
 def _timed(fn, *args):

@@ -43,7 +43,7 @@ from .tree import GreenNode, SyntaxNode
 
 # Errors that mean a change anywhere may re-pair braces or re-close quotes far away.
 _GLOBAL_ERRORS = frozenset({
-    "MISSING_RBRACE", "UNMATCHED_BRACE", "UNCLOSED_MLCOMMENT",
+    "UNCLOSED_MLCOMMENT",
     "UNCLOSED_INTERPOLATION", "NESTING_TOO_DEEP", "HEREDOC_INVALID_SYNTAX",
     "HEREDOC_UNCLOSED_PARENTHESIS", "HEREDOC_EMPTY_ENDTAG",
     "HEREDOC_INVALID_ESCAPE", "HEREDOC_MULTIPLE_ESCAPE", "HEREDOC_WITHOUT_END_TAGGED_LINE",
@@ -54,6 +54,7 @@ _GLOBAL_ERRORS = frozenset({
 _TOKEN_MARGINS = {K.COMMENT: (1, 0), K.ML_COMMENT: (2, 2), K.STRING: (1, 1), K.STRING_TEXT: (1, 0)}
 _INSIDE_STRINGS = frozenset({K.DQ_STRING, K.INTERPOLATION, K.HEREDOC_BODY, K.HEREDOC_TEXT})
 _BRACES = {K.LBRACE: 1, K.SELBRACE: 1, K.RBRACE: -1}
+_BRACE_ERRORS = frozenset({"MISSING_RBRACE", "UNMATCHED_BRACE"})
 # Tokens that a '{' or '}' typed inside cuts in two, the brace a token of its own between them.
 _CUT_BY_BRACE = frozenset({K.WHITESPACE, K.NEWLINE, K.NAME, K.WORD, K.CLASSREF, K.VARIABLE, K.NUMBER})
 # How a window grows when it fails: statements added before and after it.
@@ -73,9 +74,10 @@ def _reparse(old: ParseResult, start: int, end: int, new_text: str, tasks: bool)
         # templates switch between text and code at tags: parse them whole
         return parse(text, epp=True, tasks=tasks)
     if root.kind != K.SOURCE_FILE or "@(" in new_text or old.recovered or \
-            any(e.code in _GLOBAL_ERRORS for e in old.errors):
-        # Unbalanced braces are paired by a whole-file heuristic, and an unclosed comment may
-        # be closed by the edit, so no part of such a file can be reparsed on its own.
+            any(e.code in _GLOBAL_ERRORS or (e.code in _BRACE_ERRORS and old.pairing is None) for e in old.errors):
+        # An unclosed comment may be closed by the edit, and so on, so no part of such a file
+        # can be reparsed on its own; nor of a file whose braces do not balance when it is not
+        # known where brace pairing read them (ParseResult.pairing).
         return parse(text, tasks=tasks)
     edit = _Edit(old, start, end, new_text, text, tasks)
     result = edit.in_token(root, new_text)
@@ -122,6 +124,13 @@ class _Edit:
         # The quotes taken as never closed: this edit makes the runaway-string recovery's
         # alternative (parser.parse_unclosed), whose windows must hold them.
         self.forced = forced
+        # Where brace pairing read the old file's braces by the indentation (its braces do not
+        # balance): the full parse of the new text pairs the file again, so only windows of the
+        # file's statements, paired on their own, that hold each such region whole or none of
+        # it, can be used; or a window inside a statement that is in none and after which there
+        # is none, when the statement stays one pairing leaves as written.
+        self.regions: tuple = old.pairing or ()
+        self.root_only = False
         # Windows tried for one edit may add up to no more than about half a full parse (each
         # is lexed and parsed once); past that, parsing everything once is cheaper.
         self.budget = max(4096, len(old.text) // 2)
@@ -145,8 +154,13 @@ class _Edit:
             # around the edit can still be paired and parsed on its own, when no '{' of it
             # stays open past it.
             return self.in_container(root)
-        for node in reversed(_path(root, start, end)):
-            if self.unbalanced and node.kind != K.SOURCE_FILE:
+        path = _path(root, start, end)
+        top = path[1] if len(path) > 1 else None
+        if self.regions and (top is None or any(r[0] < top.end and r[1] > top.offset or r[0] >= top.end
+                                                for r in self.regions)):
+            self.root_only = True
+        for node in reversed(path):
+            if (self.unbalanced or self.root_only) and node.kind != K.SOURCE_FILE:
                 continue
             result = None
             if node.kind == K.PARAM:
@@ -155,6 +169,13 @@ class _Edit:
                 result = self.in_container(node)
             if result is None and node.kind == K.BLOCK:
                 result = self.block(node)
+            if result is not None and self.regions and node.kind != K.SOURCE_FILE:
+                assert top is not None
+                # the statement holding the window must still be one pairing leaves as written
+                statement = result.green.children[top.index]
+                if type(statement) is tuple or not paired_as_written(statement):
+                    self.root_only = True
+                    result = None
             if result is not None:
                 return result
         return None
@@ -166,6 +187,47 @@ class _Edit:
         alt = _Edit(self.old, self.start, self.end, self.new_text, self.text, self.tasks, forced)
         result = alt.windows(self.old.root)
         return result if result is not None else parse_unclosed(self.text, forced, self.tasks)
+
+    def regions_allow(self, lo: int, hi: int, net: int, low: int) -> bool:
+        """May a window of the file's statements over [lo, hi) (old offsets), whose new braces
+        add ``net`` to the depth counted without pairing and reach ``low`` below its start, be
+        paired on its own in a file whose braces did not balance?  Only when
+
+        * no region that pairing read by the indentation crosses the window's edges;
+        * the new file's braces still do not balance (else it is not paired at all);
+        * no '{' before the window or in it finds, by counting, a '}' on the other side of an
+          edge that the edit moved (pairing asks that of a '{' opened outside any other): a '{'
+          before it left open stays open (the depth never comes back to it after the window's
+          start, before the edit or after), and one the window leaves open finds no stray '}'
+          after it (the depth after the window never goes below its end);
+        * the messages of regions after it, which name the line of their '{', stay true (the
+          edit adds or removes no line, or none says a '}' is missing after it).
+
+        Outside the regions the braces balance group by group, so the depth there is the sum
+        of what the regions before add (each region's (offset, end, net, low))."""
+        depth = low_before = 0          # before the window
+        old_net = old_low = 0           # the window's old braces
+        after = after_low = 0           # after it, from its end
+        for a, b, r_net, r_low in self.regions:
+            if a < lo < b or a < hi < b or (a < lo and b > hi):
+                return False
+            if b <= lo:
+                low_before = min(low_before, depth + r_low)
+                depth += r_net
+            elif a >= hi:
+                after_low = min(after_low, after + r_low)
+                after += r_net
+            else:
+                old_low = min(old_low, old_net + r_low)
+                old_net += r_net
+        if depth + net + after == 0 and min(low_before, depth + low, depth + net + after_low) >= 0:
+            return False    # the edit made them balance
+        if net - low > 0 and after_low < 0:
+            return False    # a '{' the window leaves open would find a stray '}' after it
+        if depth > low_before and (min(low, old_low) < 0 or min(net, old_net) + after_low < 0):
+            return False    # a '{' left open before the window might find a '}' now, or lose one
+        lines_moved = self.new_text.count("\n") != self.old.text.count("\n", self.start, self.end)
+        return not (lines_moved and any(e.code == "MISSING_RBRACE" and e.offset >= hi for e in self.old.errors))
 
     def holds_forced(self, lo: int, hi: int) -> bool:
         """Does the new text's range [lo, hi) hold every quote taken as never closed?"""
@@ -240,8 +302,10 @@ class _Edit:
             index = cur.index
             cur = cur.parent
         assert isinstance(green, GreenNode)
+        pairing = tuple((r[0] + delta if r[0] >= tok_end else r[0], r[1] + delta if r[1] >= tok_end else r[1],
+                         r[2], r[3]) for r in self.regions)
         return self.finish(ParseResult(green, errors, self.text, tuple(multiline), runaways=runaways,
-                                       scans=scans, validation_parts=self.old.validation_parts))
+                                       scans=scans, validation_parts=self.old.validation_parts, pairing=pairing))
 
     def runaways_around(self, lo: int, hi: int) -> tuple | None:
         """The old runaway strings outside the reparsed range [lo, hi] (old offsets), moved by
@@ -315,8 +379,13 @@ class _Edit:
         # then, once per edit.
         unsure: list[int] = []
 
-        def pairing_allowed(a: int, b: int) -> Callable[[], bool]:
-            def allowed() -> bool:
+        def pairing_allowed(a: int, b: int) -> Callable[[int, int], bool]:
+            lo = span_start(a)
+            hi = closer_offset if b == n else item_end(b - 1)
+
+            def allowed(net: int, low: int) -> bool:
+                if self.regions:
+                    return self.regions_allow(lo, hi, net, low)
                 if not unsure:
                     unsure.extend(k for k in range(n) if type(children[items[k]]) is not tuple
                                   and not paired_as_written(children[items[k]]))
@@ -334,6 +403,8 @@ class _Edit:
             hi = closer_offset if b == n else item_end(b - 1)
             if not self.afford(hi - lo):
                 return None
+            if self.root_only and node.kind != K.SOURCE_FILE:
+                return None
             result = self.window(node, children, items, a, b, lo, hi, b == n, closer[0],
                                  pairing_allowed(a, b) if node.kind == K.SOURCE_FILE else None)
             if result is not None:
@@ -345,12 +416,13 @@ class _Edit:
         return None
 
     def window(self, node: SyntaxNode, children, items: list, a: int, b: int, lo: int, hi: int,
-               tail: bool, closer_kind: str, pair: Callable[[], bool] | None = None) -> ParseResult | None:
+               tail: bool, closer_kind: str, pair: Callable[[int, int], bool] | None = None) -> ParseResult | None:
         old = self.old
         if "@(" in old.text[lo:hi]:
             return None
         old_items = [children[i] for i in items[a:b]]
-        if not _balanced(old_items):
+        paired_file = bool(self.regions) and node.kind == K.SOURCE_FILE
+        if not (_no_heredoc_text(old_items) if paired_file else _balanced(old_items)):
             return None
         if a > 0:
             prev = children[items[a - 1]]
@@ -384,7 +456,7 @@ class _Edit:
             return None
         piece = parse_statements_at(self.text, lo, hi + self.delta, prev_kind, prev_statement,
                                     closer_kind if tail else None, self.tasks, _depth_bound(node), pair,
-                                    self.unbalanced, self.forced)
+                                    self.unbalanced, self.forced, paired_file)
         if piece is None:
             return None
         if a > 0 and prev_statement is None and any(e.code == "ILLEGAL_COMMA" for e in piece.errors):
@@ -505,8 +577,10 @@ class _Edit:
         runaways = tuple(sorted(around + piece.runaways))
         scans = tuple(sorted(set(scans_before + list(piece.scans) +
                                  [(b + delta, e + delta) for b, e in old.scans if b >= hi])))
+        pairing = tuple([r for r in self.regions if r[1] <= lo] + list(piece.pairing) +
+                        [(r[0] + delta, r[1] + delta, r[2], r[3]) for r in self.regions if r[0] >= hi])
         return self.finish(ParseResult(green, errors, self.text, multiline, runaways=runaways,
-                                       scans=scans, validation_parts=old.validation_parts))
+                                       scans=scans, validation_parts=old.validation_parts, pairing=pairing))
 
 
 _PREFIXES = frozenset({K.AT, K.ATAT})
@@ -737,6 +811,19 @@ def _balanced(greens: list) -> bool:
             return False
         stack.extend(reversed(g.children))
     return depth == 0
+
+
+def _no_heredoc_text(greens: list) -> bool:
+    """Are these green nodes free of heredoc text (which the lexer takes from lines after its
+    header, so that a range holding it cannot be lexed on its own)?"""
+    stack = list(greens)
+    while stack:
+        g = stack.pop()
+        if type(g) is not tuple:
+            if g.kind == K.HEREDOC_BODY:
+                return False
+            stack.extend(g.children)
+    return True
 
 
 def _leading_trivia_width(green) -> int:

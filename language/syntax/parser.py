@@ -118,6 +118,10 @@ class ParseResult:
     # an incremental result starts from its old one's, so only the statements it parsed anew
     # are walked again
     validation_parts: dict | None = None
+    # The regions of the text whose braces brace pairing read by the indentation, as (offset,
+    # end), sorted (parser._paired): empty when the braces balance; None when not known
+    # (then an edit of a file whose braces do not balance is a full parse)
+    pairing: tuple | None = None
     runaways: tuple = ()            # LexResult.runaways: strings ended at their line end
     # The tree is the recovery's second parse (prefer_closed_runaway_string), chosen by
     # comparing whole-file error counts: no part of it can be reparsed on its own.
@@ -182,6 +186,7 @@ class Parser:
             self.heredocs = {hd.header_offset: hd for hd in lexed.heredocs}
         self.epp = epp
         self.kinds = [t[0] for t in self.toks]
+        self.pairing: tuple = ()   # what brace pairing read by the indentation (_paired)
         if pair_braces and not _braces_balance(self.kinds):
             _pair_braces(self)   # may insert tokens, so token indices are only final after it
             self.kinds = [t[0] for t in self.toks]
@@ -1574,6 +1579,7 @@ class Piece:
     next_token: tuple  # (kind, text) of the token after it: the closer, or the real next one
     runaways: tuple = ()   # as in ParseResult.runaways
     scans: tuple = ()      # as in ParseResult.scans
+    pairing: tuple = ()    # as in ParseResult.pairing
 
 
 def _titled_scan(kinds: list, j: int) -> tuple[bool, int]:
@@ -1674,8 +1680,8 @@ def _lex_piece(text: str, start: int, end: int, prev_kind: str | None, tasks: bo
 def parse_statements_at(text: str, start: int, end: int, prev_kind: str | None,
                         prev_statement: GreenNode | None = None, closer: str | None = None,
                         tasks: bool = False, depth: int = 0,
-                        pair: Callable[[], bool] | None = None, unbalanced: list | None = None,
-                        forced: frozenset = frozenset()) -> Piece | None:
+                        pair: Callable[[int, int], bool] | None = None, unbalanced: list | None = None,
+                        forced: frozenset = frozenset(), always_pair: bool = False) -> Piece | None:
     """Parse ``text[start:end]``, a run of whole statements of a block or of the file (with
     their leading trivia), exactly as a full parse of ``text`` parses them there, in a file
     whose braces balance.  The context is given: ``prev_kind``, the kind of the token before
@@ -1694,14 +1700,17 @@ def parse_statements_at(text: str, start: int, end: int, prev_kind: str | None,
 
     ``pair``: the range is a run of statements of the file, whose braces balanced before an edit
     of the range; its braces may no longer balance (an edit typed or deleted one, or took one
-    into a string), and ``pair()`` says whether every statement of the file outside the range
-    is one that pairing leaves as written.  Then they are paired as a full parse of ``text``
+    into a string), and ``pair(net, low)`` (what the range's braces add to the depth counted
+    without pairing, and the least depth they reach from its start) says whether every
+    statement of the file outside the range is paired as it was.  Then they are paired as a full parse of ``text``
     pairs them, which the range alone tells when no '{' of it is still open at its end (or it
     runs to the end of the file), since the pairing leaves every statement whose braces balance
     on its own as written (``_paired``).  None otherwise.  ``unbalanced``: told of each range
     whose braces do not balance.  ``forced``: quotes taken as never closed, as in the parse of
     ``text`` that the runaway-string recovery tries (``_parse(..., unclosed)``); the same for
-    the two entry points below."""
+    the two entry points below.  ``always_pair``: the braces of the file do not balance, so the
+    full parse pairs the range whatever its own braces; then the token after the range must
+    start a line and a statement (the pairing after it must not read the range's indentation)."""
     if closer not in (None, K.EOF):
         pair = None
     lexed = _lex_piece(text, start, end, prev_kind, tasks, balanced=False, forced=forced)
@@ -1710,10 +1719,16 @@ def parse_statements_at(text: str, start: int, end: int, prev_kind: str | None,
     toks = lexed.tokens
     eof = toks.pop()
     paired_errors: list = []
-    if not _braces_balance([t[0] for t in toks]):
-        if unbalanced is not None:
-            unbalanced.append((start, end))
-        if pair is None or not pair():
+    pairing: tuple = ()
+    kinds = [t[0] for t in toks]
+    balanced = _braces_balance(kinds)
+    if not balanced and unbalanced is not None:
+        unbalanced.append((start, end))
+    if always_pair or not balanced:
+        if pair is None:
+            return None
+        depths = list(accumulate(map(_BRACE_DEPTH.get, kinds, repeat(0)))) or [0]
+        if not pair(depths[-1], min(0, min(depths))):
             return None
         if closer is None and eof[3]:
             return None
@@ -1722,18 +1737,20 @@ def parse_statements_at(text: str, start: int, end: int, prev_kind: str | None,
         if not info.fresh:
             return None   # its first line goes on from the line before, whose indentation counts
         if closer is None:
-            toks[:], still_open = _paired(toks, paired_errors, info)
+            toks[:], still_open, pairing = _paired(toks, paired_errors, info)
             if still_open:
                 return None   # the full pairing goes on past the range, into what follows
         else:
             toks.append(eof)
-            toks[:], _ = _paired(toks, paired_errors, info)
+            toks[:], _, pairing = _paired(toks, paired_errors, info)
             eof = toks.pop()
     if closer is None:
         if eof[3]:
             return None   # trailing trivia belongs to the token after the range
         following = next_tokens(text, end, toks[-1][0] if toks else prev_kind, 2, tasks)
         if following is None:
+            return None
+        if always_pair and not _starts_statement_line(toks[-1][0] if toks else prev_kind, following[0]):
             return None
         stop = len(toks)
         toks.extend(following)
@@ -1780,7 +1797,20 @@ def parse_statements_at(text: str, start: int, end: int, prev_kind: str | None,
         return None
     nxt = toks[stop] if closer is None else toks[-2]
     return Piece(ch, sorted(p.errors, key=lambda e: (e.offset, e.end)), p.multiline, first_kind, (nxt[0], nxt[1]),
-                 tuple(lexed.runaways), scans)
+                 tuple(lexed.runaways), scans, pairing)
+
+
+def _starts_statement_line(prev_kind: str | None, tok: tuple) -> bool:
+    """Does ``tok``, after a token of kind ``prev_kind``, start a line and a statement as
+    _LineInfo reads them (so that the indentation read after it owes nothing to before it)?"""
+    first = False
+    for tv in tok[3]:
+        if tv[0] == K.NEWLINE or tv[0] == K.HEREDOC_BODY:
+            first = True
+        elif tv[0] != K.WHITESPACE:
+            first = False
+    return first and (prev_kind is None or prev_kind in _STATEMENT_BOUNDARY or
+                      (prev_kind in _OPERAND_END and tok[0] not in _CONTINUATION_START))
 
 
 def parse_block_at(text: str, start: int, end: int, prev_kind: str | None, tasks: bool = False,
@@ -1861,7 +1891,7 @@ def _braces_balance(kinds: list) -> bool:
 
 def _pair_braces(p: Parser) -> None:
     """Make '{'/'}' balanced before parsing, so that recovery can rely on it (see _paired)."""
-    p.toks, _ = _paired(p.toks, p.errors, _LineInfo(p.toks))
+    p.toks, _, p.pairing = _paired(p.toks, p.errors, _LineInfo(p.toks))
 
 
 def _raw_matches(toks: list) -> dict[int, int]:
@@ -1878,9 +1908,14 @@ def _raw_matches(toks: list) -> dict[int, int]:
     return matches
 
 
-def _paired(toks: list, errors: list, line_info: _LineInfo) -> tuple[list, bool]:
-    """The tokens with their braces made to balance, and whether a '{' is still open after
-    them (only when they hold no EOF: a run of statements of a file, see parse_statements_at).
+def _paired(toks: list, errors: list, line_info: _LineInfo) -> tuple[list, bool, tuple]:
+    """The tokens with their braces made to balance, whether a '{' is still open after them
+    (only when they hold no EOF: a run of statements of a file, see parse_statements_at), and
+    the regions it read by the indentation and changed: (offset, end, net, low) from a token
+    met with no '{' open that opened one or was a stray '}', to the token after which none was
+    open any more, with what its braces add to the depth counted without pairing and the least
+    depth they reach from its start (``ParseResult.pairing``; outside them every token is as
+    written, and the braces there balance group by group).
 
     When the braces balance (every valid file), nothing changes.  Otherwise a stray '}' becomes
     an error token, and a '{' without its '}' gets a zero-width '}' inserted where its block
@@ -1902,6 +1937,11 @@ def _paired(toks: list, errors: list, line_info: _LineInfo) -> tuple[list, bool]
     out: list = []
     stack: list = []   # indices into out of unclosed openers
     unmatched = False  # the '{' at the bottom of the stack has no '}' of its own
+    regions: list = []
+    region_start = 0
+    depth = low = 0    # the counted depth in the region being read, and its least
+    changed = False    # the region being read has a '}' put in or taken out
+    last_end = 0       # where the last token read ends
     i = 0
     n = len(toks)
     while i < n:
@@ -1915,6 +1955,9 @@ def _paired(toks: list, errors: list, line_info: _LineInfo) -> tuple[list, bool]
             if col is not None and col <= line_info.indent_of(out[stack[0]]):
                 _close_at_eof(errors, out, stack, line_info, None)
                 stack = []
+                regions.append((region_start, last_end, depth, low))
+                changed = False
+        last_end = tok[2] + len(tok[1])
         if k in opens:
             if not stack:
                 close = matches.get(i)
@@ -1924,6 +1967,10 @@ def _paired(toks: list, errors: list, line_info: _LineInfo) -> tuple[list, bool]
                     i = close + 1
                     continue
                 unmatched = close is None
+                region_start = tok[2]
+                depth = low = 0
+                changed = False
+            depth += 1
             stack.append(len(out))
             out.append(tok)
             i += 1
@@ -1933,7 +1980,11 @@ def _paired(toks: list, errors: list, line_info: _LineInfo) -> tuple[list, bool]
             if not stack:
                 errors.append(SyntaxError_(tok[2], tok[2] + 1, "UNMATCHED_BRACE", issue("UNMATCHED_BRACE").format()))
                 out.append((K.ERROR_TOKEN, tok[1], tok[2], tok[3]))
+                regions.append((tok[2], last_end, -1, -1))
                 continue
+            depth -= 1
+            if depth < low:
+                low = depth
             col = line_info.column_if_first(tok)
             if col is not None and len(stack) > 1 and line_info.indent_of(out[stack[-1]]) > col:
                 # close inner blocks whose opener line is indented deeper than this '}', when an
@@ -1947,14 +1998,18 @@ def _paired(toks: list, errors: list, line_info: _LineInfo) -> tuple[list, bool]
                     closing.append(stack.pop())
                 if closing:
                     _close_at_eof(errors, out, closing[::-1], line_info, None)
+                    changed = True
             stack.pop()
             out.append(tok)
+            if not stack and changed:
+                regions.append((region_start, last_end, depth, low))
             continue
         if k == K.EOF and stack:
             _close_at_eof(errors, out, stack, line_info, tok[2])
             stack = []
+            regions.append((region_start, tok[2], depth, low))
         out.append(tok)
-    return out, bool(stack)
+    return out, bool(stack), tuple(regions)
 
 
 def _close_at_eof(errors: list, out: list, stack: list[int], line_info: _LineInfo, eof_offset: int | None) -> None:
@@ -2106,7 +2161,8 @@ def _parse(text: str, epp: bool, tasks: bool, unclosed: frozenset = frozenset())
     green = parser.parse_file()
     errors = sorted(parser.errors, key=lambda e: (e.offset, e.end))
     return ParseResult(green, errors, text, tuple(parser.multiline), runaways=tuple(lexed.runaways),
-                       recovered=bool(unclosed), scans=_scan_offsets(parser, len(parser.toks)) or ())
+                       recovered=bool(unclosed), scans=_scan_offsets(parser, len(parser.toks)) or (),
+                       pairing=parser.pairing)
 
 
 def parse_unclosed(text: str, unclosed: frozenset, tasks: bool = False) -> ParseResult:

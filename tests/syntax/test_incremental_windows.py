@@ -41,6 +41,8 @@ def check(old: ParseResult, start: int, end: int, new: str) -> tuple[ParseResult
         return inc, "runaway strings"
     if tuple(inc.scans) != tuple(full.scans):
         return inc, "lookaheads"
+    if inc.pairing != full.pairing:
+        return inc, f"brace pairing {inc.pairing} != {full.pairing}"
     return inc, None
 
 
@@ -370,3 +372,31 @@ def test_runaway_string_recovery_weighs_an_alternative_made_in_windows(monkeypat
         assert why is None, (at, why)
         recovered += result.recovered
     assert recovered == 6
+
+
+def test_typing_in_a_file_whose_braces_do_not_balance_is_reparsed_in_windows(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Keystroke by keystroke, a block typed without its '}' (as an editor without closing
+    pairs has it), then more typing elsewhere in the file, whose braces then do not balance:
+    what a full parse gives every time, and most keystrokes in a window (the file's pairing
+    regions, ParseResult.pairing, tell which statements pairing reads by the indentation)."""
+    from puppet_ls.language.syntax import incremental
+    full_parses = []
+
+    def counting(*args, **kwargs):
+        full_parses.append(args)
+        return parse(*args, **kwargs)
+
+    text = _CLASSES + _FILLER
+    result = parse(text)
+    monkeypatch.setattr(incremental, "parse", counting)
+    keystrokes = 0
+    for where, typed in ((text.index("  notice('b')"), "  if $y {\n    notice('y')\n"),
+                         (len(text) + len("  if $y {\n    notice('y')\n"), "$g = 1\n"),
+                         (text.index("class c"), "$before = 2\n")):
+        for ch in typed:
+            result, why = check(result, where, where, ch)
+            assert why is None, (where, why)
+            where += 1
+            keystrokes += 1
+        assert result.pairing, "the braces balance again"
+    assert len(full_parses) <= keystrokes // 10, (len(full_parses), keystrokes)
