@@ -173,7 +173,7 @@ class _Edit:
                 assert top is not None
                 # the statement holding the window must still be one pairing leaves as written
                 statement = result.green.children[top.index]
-                if type(statement) is tuple or not paired_as_written(statement):
+                if type(statement) is tuple or not paired_as_written(statement, _memo_for(self.old)):
                     self.root_only = True
                     result = None
             if result is not None:
@@ -188,10 +188,11 @@ class _Edit:
         result = alt.windows(self.old.root)
         return result if result is not None else parse_unclosed(self.text, forced, self.tasks)
 
-    def regions_allow(self, lo: int, hi: int, net: int, low: int) -> bool:
+    def regions_allow(self, lo: int, hi: int, net: int, low: int) -> bool | None:
         """May a window of the file's statements over [lo, hi) (old offsets), whose new braces
         add ``net`` to the depth counted without pairing and reach ``low`` below its start, be
-        paired on its own in a file whose braces did not balance?  Only when
+        paired on its own in a file whose braces did not balance?  None: parsed as it is, the
+        edit having made the braces balance.  True only when
 
         * no region that pairing read by the indentation crosses the window's edges;
         * the new file's braces still do not balance (else it is not paired at all);
@@ -221,7 +222,9 @@ class _Edit:
                 old_low = min(old_low, old_net + r_low)
                 old_net += r_net
         if depth + net + after == 0 and min(low_before, depth + low, depth + net + after_low) >= 0:
-            return False    # the edit made them balance
+            # The edit made them balance: the file is not paired at all, which the window can
+            # tell when every region is in it (the rest is as written).
+            return None if all(lo <= a and b <= hi for a, b, _, _ in self.regions) else False
         if net - low > 0 and after_low < 0:
             return False    # a '{' the window leaves open would find a stray '}' after it
         if depth > low_before and (min(low, old_low) < 0 or min(net, old_net) + after_low < 0):
@@ -305,7 +308,8 @@ class _Edit:
         pairing = tuple((r[0] + delta if r[0] >= tok_end else r[0], r[1] + delta if r[1] >= tok_end else r[1],
                          r[2], r[3]) for r in self.regions)
         return self.finish(ParseResult(green, errors, self.text, tuple(multiline), runaways=runaways,
-                                       scans=scans, validation_parts=self.old.validation_parts, pairing=pairing))
+                                       scans=scans, validation_parts=self.old.validation_parts, pairing=pairing,
+                                       as_written=self.old.as_written))
 
     def runaways_around(self, lo: int, hi: int) -> tuple | None:
         """The old runaway strings outside the reparsed range [lo, hi] (old offsets), moved by
@@ -379,16 +383,17 @@ class _Edit:
         # then, once per edit.
         unsure: list[int] = []
 
-        def pairing_allowed(a: int, b: int) -> Callable[[int, int], bool]:
+        def pairing_allowed(a: int, b: int) -> Callable[[int, int], bool | None]:
             lo = span_start(a)
             hi = closer_offset if b == n else item_end(b - 1)
 
-            def allowed(net: int, low: int) -> bool:
+            def allowed(net: int, low: int) -> bool | None:
                 if self.regions:
                     return self.regions_allow(lo, hi, net, low)
                 if not unsure:
+                    memo = _memo_for(self.old)
                     unsure.extend(k for k in range(n) if type(children[items[k]]) is not tuple
-                                  and not paired_as_written(children[items[k]]))
+                                  and not paired_as_written(children[items[k]], memo))
                     unsure.append(n)    # (a sentinel: asked)
                 return all(a <= k < b for k in unsure[:-1])
             return allowed
@@ -416,7 +421,7 @@ class _Edit:
         return None
 
     def window(self, node: SyntaxNode, children, items: list, a: int, b: int, lo: int, hi: int,
-               tail: bool, closer_kind: str, pair: Callable[[int, int], bool] | None = None) -> ParseResult | None:
+               tail: bool, closer_kind: str, pair: Callable[[int, int], bool | None] | None = None) -> ParseResult | None:
         old = self.old
         if "@(" in old.text[lo:hi]:
             return None
@@ -580,7 +585,8 @@ class _Edit:
         pairing = tuple([r for r in self.regions if r[1] <= lo] + list(piece.pairing) +
                         [(r[0] + delta, r[1] + delta, r[2], r[3]) for r in self.regions if r[0] >= hi])
         return self.finish(ParseResult(green, errors, self.text, multiline, runaways=runaways,
-                                       scans=scans, validation_parts=old.validation_parts, pairing=pairing))
+                                       scans=scans, validation_parts=old.validation_parts, pairing=pairing,
+                                       as_written=old.as_written))
 
 
 _PREFIXES = frozenset({K.AT, K.ATAT})
@@ -588,27 +594,35 @@ _PREFIXES = frozenset({K.AT, K.ATAT})
 _PREFIXED = frozenset({K.RESOURCE_EXPR, K.RESOURCE_DEFAULTS, K.RESOURCE_OVERRIDE, K.ERROR})
 
 
-# paired_as_written's answers for the statement nodes asked about, by identity (a statement an
-# edit did not touch is the same node in every later revision of its file).
-_AS_WRITTEN: dict[int, tuple[GreenNode, bool]] = {}
-_AS_WRITTEN_MAX = 50_000
-
-
-def paired_as_written(green: GreenNode) -> bool:
+def paired_as_written(green: GreenNode, memo: dict | None = None) -> bool:
     """Does brace pairing (parser._paired) leave this statement of a file as written whatever
     the rest of the file holds?  It does when its braces balance on their own and each '{'
     opened outside any other is left as written (the '}' that closes it starts its line at
     column 0) or holds no other '{' (the indentation can then close nothing early).  False
     also when that cannot be told from the tree (a heredoc, whose text is read from other
-    lines).  Remembered for each statement node."""
-    hit = _AS_WRITTEN.get(id(green))
+    lines).  ``memo``: the answers known, {id(node): (node, answer)} (ParseResult.as_written),
+    to which this one is added."""
+    if memo is None:
+        return _paired_as_written(green)
+    hit = memo.get(id(green))
     if hit is not None and hit[0] is green:
         return hit[1]
     answer = _paired_as_written(green)
-    if len(_AS_WRITTEN) >= _AS_WRITTEN_MAX:
-        _AS_WRITTEN.clear()
-    _AS_WRITTEN[id(green)] = (green, answer)
+    memo[id(green)] = (green, answer)
     return answer
+
+
+def _memo_for(old: ParseResult) -> dict:
+    """The old result's paired_as_written answers, made when first asked; kept to about the
+    file's statements (answers for statements edited away are dropped when they pile up)."""
+    memo = old.as_written
+    if memo is None:
+        memo = old.as_written = {}
+    elif len(memo) > 2 * len(old.green.children) + 64:
+        live = {id(c) for c in old.green.children}
+        for key in [k for k in list(memo) if k not in live]:
+            del memo[key]
+    return memo
 
 
 def _paired_as_written(green: GreenNode) -> bool:

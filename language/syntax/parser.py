@@ -122,6 +122,9 @@ class ParseResult:
     # end), sorted (parser._paired): empty when the braces balance; None when not known
     # (then an edit of a file whose braces do not balance is a full parse)
     pairing: tuple | None = None
+    # incremental.paired_as_written's answers for the statements of the file, by node identity
+    # ({id(node): (node, answer)}), made at its first brace edit and shared with later revisions
+    as_written: dict | None = None
     runaways: tuple = ()            # LexResult.runaways: strings ended at their line end
     # The tree is the recovery's second parse (prefer_closed_runaway_string), chosen by
     # comparing whole-file error counts: no part of it can be reparsed on its own.
@@ -1680,7 +1683,7 @@ def _lex_piece(text: str, start: int, end: int, prev_kind: str | None, tasks: bo
 def parse_statements_at(text: str, start: int, end: int, prev_kind: str | None,
                         prev_statement: GreenNode | None = None, closer: str | None = None,
                         tasks: bool = False, depth: int = 0,
-                        pair: Callable[[int, int], bool] | None = None, unbalanced: list | None = None,
+                        pair: Callable[[int, int], bool | None] | None = None, unbalanced: list | None = None,
                         forced: frozenset = frozenset(), always_pair: bool = False) -> Piece | None:
     """Parse ``text[start:end]``, a run of whole statements of a block or of the file (with
     their leading trivia), exactly as a full parse of ``text`` parses them there, in a file
@@ -1702,7 +1705,8 @@ def parse_statements_at(text: str, start: int, end: int, prev_kind: str | None,
     of the range; its braces may no longer balance (an edit typed or deleted one, or took one
     into a string), and ``pair(net, low)`` (what the range's braces add to the depth counted
     without pairing, and the least depth they reach from its start) says whether every
-    statement of the file outside the range is paired as it was.  Then they are paired as a full parse of ``text``
+    statement of the file outside the range is paired as it was (None: the file is not paired
+    at all any more, and the range is parsed as it is).  Then they are paired as a full parse of ``text``
     pairs them, which the range alone tells when no '{' of it is still open at its end (or it
     runs to the end of the file), since the pairing leaves every statement whose braces balance
     on its own as written (``_paired``).  None otherwise.  ``unbalanced``: told of each range
@@ -1724,12 +1728,15 @@ def parse_statements_at(text: str, start: int, end: int, prev_kind: str | None,
     balanced = _braces_balance(kinds)
     if not balanced and unbalanced is not None:
         unbalanced.append((start, end))
+    verdict: bool | None = False
     if always_pair or not balanced:
         if pair is None:
             return None
         depths = list(accumulate(map(_BRACE_DEPTH.get, kinds, repeat(0)))) or [0]
-        if not pair(depths[-1], min(0, min(depths))):
+        verdict = pair(depths[-1], min(0, min(depths)))
+        if verdict is False or (verdict is None and not balanced):
             return None
+    if verdict:
         if closer is None and eof[3]:
             return None
         info = _LineInfo(toks if closer is None else toks + [eof], prev_kind, text.count("\n", 0, start) + 1,
@@ -1750,7 +1757,7 @@ def parse_statements_at(text: str, start: int, end: int, prev_kind: str | None,
         following = next_tokens(text, end, toks[-1][0] if toks else prev_kind, 2, tasks)
         if following is None:
             return None
-        if always_pair and not _starts_statement_line(toks[-1][0] if toks else prev_kind, following[0]):
+        if verdict and always_pair and not _starts_statement_line(toks[-1][0] if toks else prev_kind, following[0]):
             return None
         stop = len(toks)
         toks.extend(following)

@@ -408,3 +408,18 @@ def test_typing_in_a_file_whose_braces_do_not_balance_is_reparsed_in_windows(mon
             keystrokes += 1
         assert result.pairing, "the braces balance again"
     assert len(full_parses) <= keystrokes // 10, (len(full_parses), keystrokes)
+
+
+def test_answers_about_statements_are_kept_for_the_statements_of_the_file() -> None:
+    """What paired_as_written said of each statement is shared by the revisions of a file
+    (ParseResult.as_written), and the answers for statements edited away do not pile up."""
+    text = _CLASSES + _FILLER
+    result = parse(text)
+    at = text.index("  notice('b')")
+    for _ in range(150):
+        result, why = check(result, at, at, "{")     # the braces no longer balance...
+        assert why is None
+        result, why = check(result, at, at + 1, "")  # ... and balance again
+        assert why is None
+    assert result.as_written is not None
+    assert len(result.as_written) <= 2 * len(result.green.children) + 64 + 8
