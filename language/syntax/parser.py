@@ -1990,8 +1990,7 @@ def _paired(toks: list, errors: list, line_info: _LineInfo) -> tuple[list, bool,
                 regions.append((tok[2], last_end, -1, -1))
                 continue
             depth -= 1
-            if depth < low:
-                low = depth
+            low = min(low, depth)
             col = line_info.column_if_first(tok)
             if col is not None and len(stack) > 1 and line_info.indent_of(out[stack[-1]]) > col:
                 # close inner blocks whose opener line is indented deeper than this '}', when an
