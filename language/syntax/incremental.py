@@ -11,7 +11,10 @@ provably what a full parse gives:
   it (so brace pairing changes nothing anywhere); or, when the edit unbalanced them (typed or
   deleted a brace, or took one into a string), the window is a run of the file's statements,
   paired on its own with no '{' left open at its end, and every statement outside it is one
-  that pairing leaves as written (``paired_as_written``);
+  that pairing leaves as written (``paired_as_written``); or, in a file whose braces did not
+  balance, the window is such a run that no region pairing read by the indentation crosses
+  (``ParseResult.pairing``, ``_Edit.regions_allow``), or lies inside a statement that is in no
+  region, has none after it, and stays one that pairing leaves as written;
 * the window lexes on its own (no quote or comment runs past it, no heredoc) and the lexer is
   back in step at its end: the first token after it is the old one, at the shifted offset;
 * the parse of the window stops exactly at its end, its first statement cannot be glued onto
@@ -41,7 +44,9 @@ from .parser import (ParseResult, Piece, SyntaxError_, depends_on_previous, gc_p
                      parse_unclosed, prefer_closed_runaway_string, qname_text)
 from .tree import GreenNode, SyntaxNode
 
-# Errors that mean a change anywhere may re-pair braces or re-close quotes far away.
+# Errors that mean a change anywhere may re-close comments or quotes far away (an unclosed
+# comment, interpolation or heredoc, a nesting limit reached).  Unbalanced braces are not among
+# them: where pairing read them is recorded (ParseResult.pairing, _BRACE_ERRORS).
 _GLOBAL_ERRORS = frozenset({
     "UNCLOSED_MLCOMMENT",
     "UNCLOSED_INTERPOLATION", "NESTING_TOO_DEEP", "HEREDOC_INVALID_SYNTAX",
