@@ -172,15 +172,8 @@ class _Edit:
                 result = self.param(node)
             if result is None and (node.kind == K.BLOCK or node.kind == K.SOURCE_FILE):
                 result = self.in_container(node)
-            if result is None and node.kind == K.BLOCK:
+            if result is None and node.kind == K.BLOCK and not self.root_only:
                 result = self.block(node)
-            if result is not None and self.regions and node.kind != K.SOURCE_FILE:
-                assert top is not None
-                # the statement holding the window must still be one pairing leaves as written
-                statement = result.green.children[top.index]
-                if type(statement) is tuple or not paired_as_written(statement, _memo_for(self.old)):
-                    self.root_only = True
-                    result = None
             if result is not None:
                 return result
         return None
@@ -237,6 +230,22 @@ class _Edit:
         lines_moved = self.new_text.count("\n") != self.old.text.count("\n", self.start, self.end)
         return not (lines_moved and any(e.code == "MISSING_RBRACE" and e.offset >= hi for e in self.old.errors))
 
+    def quoted_from_before(self, parent: SyntaxNode, off: int) -> bool:
+        """May an error before the token at ``off`` (a child of ``parent``) quote it?  A '}'
+        that brace pairing put in is zero-width, at the end of the token before, and the syntax
+        error reported at it names the next real token: this one, past its trivia.  Told from
+        the trivia before the token in its node (when it is the node's first child, any such
+        error before it counts)."""
+        lead = off
+        children = parent.green.children
+        for c in reversed(children[:_child_index_at(parent, off)]):
+            if type(c) is not tuple or c[0] not in K.TRIVIA:
+                break
+            lead -= len(c[1])
+        else:
+            lead = 0
+        return any(e.offset == e.end and lead <= e.offset <= off for e in self.old.errors)
+
     def holds_forced(self, lo: int, hi: int) -> bool:
         """Does the new text's range [lo, hi) hold every quote taken as never closed?"""
         return all(lo <= f < hi for f in self.forced)
@@ -272,6 +281,8 @@ class _Edit:
             return None
         delta = self.delta
         if not same_extent(self.text, kind, off, tok_end + delta) or regex_may_run_into(self.text, off):
+            return None
+        if self.regions and self.quoted_from_before(parent, off):
             return None
         errors = []
         for e in self.old.errors:
@@ -453,6 +464,8 @@ class _Edit:
             first_at = lo + _leading_trivia_width(children[items[a]])
             if any(e.offset == first_at for e in old.errors):
                 return None
+        if paired_file and a > 0 and any(e.offset == e.end == lo for e in old.errors):
+            return None   # a '}' put in at the end of the statement before names the window's first token
         following = None
         if not tail:
             following = children[items[b]]
@@ -569,11 +582,20 @@ class _Edit:
             return None
         green = GreenNode(container.green.kind, list(children[:i]) + piece.children + list(children[j:]))
         cur = container
+        statement = None    # the new statement of the file holding the window, if any
         while cur.parent is not None:
+            if cur.parent.parent is None:
+                statement = green
             siblings = list(cur.parent.green.children)
             siblings[cur.index] = green
             green = GreenNode(cur.parent.green.kind, siblings)
             cur = cur.parent
+        if self.regions and statement is not None and not paired_as_written(statement, _memo_for(old)):
+            # In a file whose braces do not balance, a window inside a statement holds only
+            # while the statement stays one that pairing leaves as written (asked before the
+            # runaway-string recovery weighs this result).
+            self.root_only = True
+            return None
         # An error before the window may span over it (e.g. '@' followed by a long expression).
         before = [e if e.end <= hi else SyntaxError_(e.offset, e.end + delta, e.code, e.message, e.hint)
                   for e in old.errors if e.offset < lo]

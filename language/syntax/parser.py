@@ -118,9 +118,9 @@ class ParseResult:
     # an incremental result starts from its old one's, so only the statements it parsed anew
     # are walked again
     validation_parts: dict | None = None
-    # The regions of the text whose braces brace pairing read by the indentation, as (offset,
-    # end), sorted (parser._paired): empty when the braces balance; None when not known
-    # (then an edit of a file whose braces do not balance is a full parse)
+    # The regions of the text whose braces brace pairing read by the indentation and changed,
+    # as (offset, end, net, low), sorted (parser._paired): empty when the braces balance; None
+    # when not known (then an edit of a file whose braces do not balance is a full parse)
     pairing: tuple | None = None
     # incremental.paired_as_written's answers for the statements of the file, by node identity
     # ({id(node): (node, answer)}), made at its first brace edit and shared with later revisions

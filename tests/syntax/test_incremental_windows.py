@@ -135,6 +135,10 @@ KNOWN_EDITS = [
     ('exec { \'x\':\n  command => "${tdc::gen} ${n} b",\n}\n$z = 1\n', 31, 31, "("),
     ('exec { \'x\':\n  command => "${tdc::gen} ${n} b",\n}\n$z = 1\n', 31, 31, "["),
     ('exec { \'x\':\n  command => "${tdc(::gen} ${n} b",\n}\n$z = 1\n', 31, 32, ""),
+    # in a file whose braces do not balance, the syntax error at a '}' put in by brace pairing
+    # names the next real token: typing in that string changes the message (a stress
+    # differential of edits in unbalanced files)
+    ("    package { $mime_support_package:\n      before => File['mi#[#\n'#me.conf'],", 67, 67, "{"),
 ]
 
 
