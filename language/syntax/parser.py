@@ -83,6 +83,7 @@ _STRONG_STARTS = frozenset({K.IF, K.UNLESS, K.CASE, K.CLASS, K.DEFINE, K.NODE, K
                             K.PLAN, K.RBRACE})
 _OPENERS = {K.LBRACE: K.RBRACE, K.SELBRACE: K.RBRACE, K.LBRACK: K.RBRACK,
             K.LISTSTART: K.RBRACK, K.LPAREN: K.RPAREN, K.WSLPAREN: K.RPAREN}
+_CLOSERS = frozenset({K.RBRACE, K.RBRACK, K.RPAREN})
 _ATTRIBUTE_NAME_KINDS = frozenset({K.NAME}) | K.KEYWORD_KINDS
 _COLLECTION_KEYWORDS = frozenset({K.TYPE, K.FUNCTION, K.PLAN, K.APPLY})
 _LITERAL_KINDS = frozenset({K.NUMBER, K.STRING, K.REGEX, K.BOOLEAN, K.UNDEF, K.DEFAULT})
@@ -520,19 +521,28 @@ class Parser:
         there is a syntax error at its first '=>' (where Puppet wants the ':' of a title)."""
         toks = self.toks
         depth = 0
+        floors: list[int] = []      # see _titled_scan
         j = lbrace + 1
         first = None
         while j < len(toks):
             kind = toks[j][0]   # (trivia hang on the tokens: every one here is significant)
             if first is None:
                 first = kind
-            if kind in (K.LBRACE, K.LBRACK, K.LPAREN, K.SELBRACE, K.WSLPAREN, K.LISTSTART):
+            if kind in _OPENERS:
                 depth += 1
-            elif kind in (K.RBRACE, K.RBRACK, K.RPAREN):
-                if depth == 0:
+            elif kind in _CLOSERS:
+                if floors and depth == floors[-1]:
+                    pass
+                elif depth == 0:
                     break
-                depth -= 1
-            elif depth == 0 and kind in (K.FARROW, K.PARROW, K.COMMA):
+                else:
+                    depth -= 1
+            elif kind == K.INTERP_OPEN:
+                floors.append(depth)
+            elif kind == K.INTERP_CLOSE:
+                if floors:
+                    depth = floors.pop()
+            elif depth == 0 and not floors and kind in (K.FARROW, K.PARROW, K.COMMA):
                 if first not in (K.NAME, K.FARROW, K.PARROW):
                     # (a bare word key makes it an attribute list: another error in Puppet)
                     self.error("SYNTAX_ERROR", j, at=_describe(toks[j]))
@@ -1589,20 +1599,34 @@ def _titled_scan(kinds: list, j: int) -> tuple[bool, int]:
     """Parser.titled_body's scan from the brace at token j: (is it titled, the index of the
     last token it read)."""
     depth = 0
+    # The depth at each interpolation ('${') the scan is in: a bracket left open inside one ends
+    # with it, as the parser ends it there (Parser.interp_end), and a stray closer or a ':'
+    # inside one is not the body's.
+    floors: list[int] = []
     j += 1
     n = len(kinds)
     while j < n:
         k = kinds[j]
         if k in _OPENERS:
             depth += 1
-        elif k in (K.RBRACE, K.RBRACK, K.RPAREN):
-            if depth == 0:
+        elif k in _CLOSERS:
+            if floors and depth == floors[-1]:
+                pass
+            elif depth == 0:
                 return False, j
-            depth -= 1
-        elif depth == 0:
+            else:
+                depth -= 1
+        elif k == K.INTERP_OPEN:
+            floors.append(depth)
+        elif k == K.INTERP_CLOSE:
+            if floors:
+                depth = floors.pop()
+        elif k == K.EOF:
+            return False, j
+        elif depth == 0 and not floors:
             if k == K.COLON:
                 return True, j
-            if k in (K.FARROW, K.PARROW, K.SEMIC, K.EOF, K.QMARK):
+            if k in (K.FARROW, K.PARROW, K.SEMIC, K.QMARK):
                 return False, j
         j += 1
     return False, n - 1
