@@ -147,6 +147,9 @@ class ResourceSite:
 # The units a memo keeps (as the semantic tokens' memo does): statements, and the parameters of
 # a (long) parameter list.
 _STATEMENT_PARENTS = frozenset({K.BLOCK, K.SOURCE_FILE, K.PARAM_LIST})
+# Nodes the parser makes of one token (Parser.primary): with no other child (a heredoc body
+# may hang on one), nothing in them is a scope, a definition, a reference or a use.
+_ONE_TOKEN = frozenset({K.LITERAL, K.QNAME})
 
 
 class ModelMemo:
@@ -299,9 +302,15 @@ class FileModel:
             green = node.green
             children = green.children
             base = node.offset
+            # A literal or a bare name that is one token (a fifth of the nodes of a file)
+            # holds nothing the model records: not walked, unless a statement's contribution
+            # is being recorded.  (Not one with more children: a heredoc's body hangs on the
+            # node of the first token after its line, and its interpolations are references.)
+            skip = _ONE_TOKEN if not units else frozenset()
             if len(children) > WIDE:
                 starts = green.starts()
-                positions = [(i, base + starts[i]) for i in green.node_indices()]
+                positions = [(i, base + starts[i]) for i in green.node_indices()
+                             if not (children[i].kind in skip and len(children[i].children) == 1)]
             else:
                 positions = []
                 off = base
@@ -309,7 +318,8 @@ class FileModel:
                     if type(c) is tuple:
                         off += len(c[1])
                     else:
-                        positions.append((i, off))
+                        if not (c.kind in skip and len(c.children) == 1):
+                            positions.append((i, off))
                         off += c.width
             for i, off in positions:
                 c = children[i]
