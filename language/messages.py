@@ -83,6 +83,7 @@ _def("ARGS_TO_NON_CALL", ERROR, "attempt to pass argument list to the function '
 _def("ILLEGAL_COMMA", ERROR, "illegal comma separated argument list")
 _def("NOT_VIRTUALIZEABLE", ERROR, "{which} can only be applied to a Resource Expression")
 _def("RESOURCE_WITHOUT_TITLE", ERROR, "Syntax error: resource body without title or hash with +>")
+_def("NOT_A_RESOURCE_EXPRESSION", ERROR, "Expression is not valid as a resource, resource-default, or resource-override")
 _def("UNLESS_ELSIF", ERROR, "elsif not supported in unless expression")
 _def("KEYWORD_AS_NAME", ERROR, "'{word}' keyword not allowed at this location")
 _def("QUOTED_NAME", ERROR, "A quoted string is not valid as a name here")

@@ -521,33 +521,20 @@ class Parser:
         there is a syntax error at its first '=>' (where Puppet wants the ':' of a title)."""
         toks = self.toks
         depth = 0
-        floors: list[int] = []      # see _titled_scan
+        floors: list[int] = []
         j = lbrace + 1
         first = None
         while j < len(toks):
             kind = toks[j][0]   # (trivia hang on the tokens: every one here is significant)
             if first is None:
                 first = kind
-            if kind in _OPENERS:
-                depth += 1
-            elif kind in _CLOSERS:
-                if floors and depth == floors[-1]:
-                    pass
-                elif depth == 0:
-                    break
-                else:
-                    depth -= 1
-            elif kind == K.INTERP_OPEN:
-                floors.append(depth)
-            elif kind == K.INTERP_CLOSE:
-                if floors:
-                    depth = floors.pop()
-            elif depth == 0 and not floors and kind in (K.FARROW, K.PARROW, K.COMMA):
+            depth = _bracket_step(kind, depth, floors)
+            if depth < 0 or kind == K.EOF:
+                break
+            if depth == 0 and not floors and kind in (K.FARROW, K.PARROW, K.COMMA):
                 if first not in (K.NAME, K.FARROW, K.PARROW):
                     # (a bare word key makes it an attribute list: another error in Puppet)
                     self.error("SYNTAX_ERROR", j, at=_describe(toks[j]))
-                break
-            elif kind == K.EOF:
                 break
             j += 1
         self.scans.append((lbrace, min(j, len(toks) - 1)))
@@ -1599,37 +1586,38 @@ def _titled_scan(kinds: list, j: int) -> tuple[bool, int]:
     """Parser.titled_body's scan from the brace at token j: (is it titled, the index of the
     last token it read)."""
     depth = 0
-    # The depth at each interpolation ('${') the scan is in: a bracket left open inside one ends
-    # with it, as the parser ends it there (Parser.interp_end), and a stray closer or a ':'
-    # inside one is not the body's.
     floors: list[int] = []
     j += 1
     n = len(kinds)
     while j < n:
         k = kinds[j]
-        if k in _OPENERS:
-            depth += 1
-        elif k in _CLOSERS:
-            if floors and depth == floors[-1]:
-                pass
-            elif depth == 0:
-                return False, j
-            else:
-                depth -= 1
-        elif k == K.INTERP_OPEN:
-            floors.append(depth)
-        elif k == K.INTERP_CLOSE:
-            if floors:
-                depth = floors.pop()
-        elif k == K.EOF:
+        depth = _bracket_step(k, depth, floors)
+        if depth < 0 or k == K.EOF:
             return False, j
-        elif depth == 0 and not floors:
+        if depth == 0 and not floors:
             if k == K.COLON:
                 return True, j
             if k in (K.FARROW, K.PARROW, K.SEMIC, K.QMARK):
                 return False, j
         j += 1
     return False, n - 1
+
+
+def _bracket_step(kind: str, depth: int, floors: list[int]) -> int:
+    """The bracket depth of a lookahead after a token of ``kind``: -1 for a closer at depth 0
+    (the end of what the lookahead reads).  Interpolations are stepped over the parser's way:
+    ``floors`` holds the depth at each '${' the lookahead is in, a bracket left open inside one
+    ends with its '}' (Parser.interp_end), and a stray closer inside one is its own error, not
+    the end; the caller tells what is inside one by ``floors`` (a ':' there is not a title's)."""
+    if kind in _OPENERS:
+        return depth + 1
+    if kind in _CLOSERS:
+        return depth if floors and depth == floors[-1] else depth - 1
+    if kind == K.INTERP_OPEN:
+        floors.append(depth)
+    elif kind == K.INTERP_CLOSE and floors:
+        return floors.pop()
+    return depth
 
 
 def last_token_kind(green: GreenNode) -> str | None:

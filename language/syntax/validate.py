@@ -177,17 +177,44 @@ class _Validator:
     # ---- statements ------------------------------------------------------------------------
     def statements(self, node: SyntaxNode) -> None:
         stmts = [c for c in node.children() if c.kind not in (K.ERROR, K.EPP_PARAMS, K.HEREDOC_BODY)]
+        joined = self.bodies_after_statements(node)
         for s in stmts[:-1]:
             what = _idem_what(s)
-            if what is not None:
+            if what is not None and s.offset not in joined:
                 self.add("IDEM_EXPRESSION_NOT_LAST", _idem_location(s), what=what)
         # The body of a class, defined type or node is evaluated for its effects only, so it
         # may not end with a value either (a function or lambda returns its last value).
         container = _BODY_OWNERS.get(node.parent.kind) if node.kind == K.BLOCK and node.parent is not None else None
-        if container is not None and stmts:
+        if container is not None and stmts and stmts[-1].offset not in joined:
             what = _idem_what(stmts[-1])
             if what is not None:
                 self.add("IDEM_NOT_ALLOWED_LAST", _idem_location(stmts[-1]), what=what, container=container)
+
+    def bodies_after_statements(self, node: SyntaxNode) -> set[int]:
+        """Puppet's grammar reads a '{' right after a statement (no ';' between, even on the
+        next line) as a resource body of the statement's last operand: `$x = 1 {a => 1}` is
+        `1 {a => 1}`.  When the braces hold attribute operations (`name => value`, or
+        nothing), an operand that is no resource type, type or override is an error, reported
+        where Puppet reports it (a hash with a quoted key is a syntax error, which the parser
+        tells: Parser.brace_after_statement).  The offsets of both statements of each such
+        pair: Puppet sees one expression there, so neither is reported as a value without
+        effect."""
+        joined: set[int] = set()
+        prev: SyntaxNode | None = None
+        for c in node.children_with_tokens():
+            if not isinstance(c, SyntaxNode):
+                if c.kind not in K.TRIVIA:
+                    prev = None         # a ';' (or a template's text) between
+                continue
+            if c.kind == K.HEREDOC_BODY:
+                continue
+            if c.kind == K.HASH and prev is not None and _attribute_operations(c):
+                operand = _resource_operand(prev)
+                if operand is not None and operand.kind not in _RESOURCE_SHAPES:
+                    self.add("NOT_A_RESOURCE_EXPRESSION", _idem_location(operand))
+                    joined.update((prev.offset, c.offset))
+            prev = c if c.kind != K.ERROR else None
+        return joined
 
     # ---- reassignment ----------------------------------------------------------------------
     def scope(self, body: SyntaxNode | None, params: list, builtins: tuple = ()) -> None:
@@ -477,6 +504,38 @@ def _idem_location(node: SyntaxNode):
         op = A.BinaryExpr(node).op_token
         if op is not None:
             return op
+    return node
+
+
+# What Puppet's grammar takes a body of attribute operations for (Factory.resource_shape): a
+# resource type's name, a type (defaults) and an access (an override); the parser makes
+# resources of those itself.
+_RESOURCE_SHAPES = frozenset({K.QNAME, K.TYPE_REF, K.ACCESS_EXPR, K.RESERVED_WORD})
+
+
+def _attribute_operations(node: SyntaxNode) -> bool:
+    """Does this hash read as attribute operations in Puppet's grammar: nothing between its
+    braces, or a first key that is a bare name?"""
+    entries = A.Hash(node).entries()
+    if not entries:
+        return next(node.children(), None) is None
+    key = entries[0].key()
+    return key is not None and key.syntax.kind == K.QNAME
+
+
+def _resource_operand(statement: SyntaxNode) -> SyntaxNode | None:
+    """The operand a '{' after ``statement`` is a resource body of: Puppet's '{' binds more
+    loosely than every operator but assignment and the relationship arrows, and takes the last
+    argument of a call without parentheses."""
+    node = statement
+    while node.kind in (K.ASSIGNMENT, K.RELATIONSHIP, K.STATEMENT_CALL):
+        last = None
+        for c in node.children():
+            if c.kind != K.HEREDOC_BODY:
+                last = c
+        if last is None:
+            return None
+        node = last
     return node
 
 
