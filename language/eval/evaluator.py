@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..syntax import ast, kinds as K
+from ..syntax.labels import node_label
 from ..syntax.tree import SyntaxNode
 from ..types import model as m
 from ..types.build import (BUILTIN_RESOURCE_TYPES, TypeCall, build, object_type_problem,
@@ -556,7 +557,7 @@ class Evaluator:
         if node.kind == K.ARRAY:
             return [self.lvalue(c) for c in exprs(node)]
         raise self.fail("ILLEGAL_ASSIGNMENT", render("ILLEGAL_ASSIGNMENT",
-                                                     what=a_an(_node_label(node))), node)
+                                                     what=a_an(node_label(node))), node)
 
     def assign(self, target: Any, value: Any, node, lhs, rhs, scope: Scope) -> None:
         if isinstance(target, tuple):
@@ -743,7 +744,7 @@ class Evaluator:
         if functor is None or functor.kind != K.QNAME:
             raise self.fail("ILLEGAL_EXPRESSION",
                             render("ILLEGAL_EXPRESSION_UNACCEPTABLE_AS_FUNCTION",
-                                   a_an_uc=a_an_uc(_node_label(functor))), functor or node)
+                                   a_an_uc=a_an_uc(node_label(functor))), functor or node)
         name = functor.first_token().text
         args = self.unfold(arg_nodes, scope)
         return self.call_function(name, args, lam, node, scope, functor)
@@ -966,32 +967,6 @@ def _is_literal_default(node: SyntaxNode) -> bool:
         return False
     t = node.first_token()
     return t is not None and t.kind == K.DEFAULT
-
-
-_NODE_LABELS = {
-    K.LITERAL: "Literal", K.QNAME: "Name", K.TYPE_REF: "Type-Name", K.VARIABLE_EXPR: "Variable",
-    K.DQ_STRING: "Double Quoted String", K.ARRAY: "Array Expression", K.HASH: "Hash Expression",
-    K.ACCESS_EXPR: "'[]' expression", K.CALL_EXPR: "Function Call", K.METHOD_CALL: "Method call",
-    K.PAREN_EXPR: "Parenthesized Expression", K.SELECTOR_EXPR: "Selector Expression",
-    K.IF_EXPR: "'if' statement", K.UNLESS_EXPR: "'unless' Statement", K.CASE_EXPR: "'case' statement",
-    K.RESOURCE_EXPR: "Resource Statement", K.LAMBDA: "Lambda", K.HEREDOC_EXPR: "Heredoc",
-}
-
-
-def _node_label(node: SyntaxNode | None) -> str:
-    if node is None:
-        return "Expression"
-    if node.kind == K.LITERAL:
-        t = node.first_token()
-        k = t.kind if t else ""
-        return {K.NUMBER: "Literal Integer" if t and ast.number_value(t.text).__class__ is int
-                else "Literal Float", K.STRING: "String", K.BOOLEAN: "Boolean",
-                K.UNDEF: "'undef' expression", K.DEFAULT: "'default' expression",
-                K.REGEX: "Regular Expression"}.get(k, "Literal")
-    if node.kind in (K.BINARY_EXPR, K.ASSIGNMENT, K.RELATIONSHIP):
-        t = op_token(node)
-        return f"'{t.text if t else '?'}' expression"
-    return _NODE_LABELS.get(node.kind, node.kind.replace("_", " ").title())
 
 
 _DISPATCH = {

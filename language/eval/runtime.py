@@ -20,6 +20,7 @@ from ..types.values import (REGEXP_COMPILE_ERRORS, URI, Binary, Deferred, Defaul
                             compile_python_regexp, translate_ruby_regexp)
 from ..types.errors import TypeSystemError
 from ..messages import render
+from ..syntax.labels import a_an, a_an_uc, article
 from ..syntax.ast import MAX_INTEGER, MIN_INTEGER  # the range is a syntax fact (literals beyond it)
 
 
@@ -109,22 +110,6 @@ def label(v: Any) -> str:
     if isinstance(v, URI):
         return "URI"
     return "Object"
-
-
-def article(text: str) -> str:
-    ch = text[:1]
-    if ch in ("'", '"') and len(text) > 1:
-        ch = text[1]
-    return "an" if ch.lower() in "aeiou" else "a"
-
-
-def a_an(text: str) -> str:
-    return f"{article(text)} {text}"
-
-
-def a_an_uc(text: str) -> str:
-    art = article(text)
-    return f"{art[0].upper()}{art[1:]} {text}"
 
 
 def generalized_type_name(v: Any) -> str:

@@ -16,6 +16,7 @@ from ..diagnostics import Diagnostic
 from . import ast as A
 from . import kinds as K
 from .parser import ParseResult, gc_paused
+from .labels import a_an, a_an_uc, node_label
 from .tree import SyntaxNode, SyntaxToken
 
 # Puppet's shape, ((::)?[a-z]\w*)*((::)?[a-z_]\w*), written without its ambiguity (segments
@@ -52,14 +53,10 @@ _NOT_RVALUE_WHAT = {
     K.TYPE_DEFINITION: "A Type Definition",
 }
 
-# Expressions without side effects: a value computed and dropped when not last in a block.
-_IDEM = {
-    K.DQ_STRING: "Double Quoted String", K.HEREDOC_EXPR: "'@()' expression", K.LITERAL: None, K.QNAME: "Name", K.TYPE_REF: "Type-Name", K.VARIABLE_EXPR: "Variable",
-    K.ARRAY: "Array Expression", K.HASH: "Hash Expression", K.ACCESS_EXPR: "Access Expression",
-    K.SELECTOR_EXPR: "Selector Expression", K.UNARY_EXPR: None, K.BINARY_EXPR: None,
-}
-_LITERAL_NAMES = {K.NUMBER: "Literal Integer", K.STRING: "String", K.BOOLEAN: "Literal Boolean",
-                  K.UNDEF: "'undef' expression", K.DEFAULT: "Literal Default", K.REGEX: "Literal Regular Expression"}
+# Expressions without side effects: a value computed and dropped when not last in a block
+# (conditionals, parentheses and operators when their parts are: _idem_what).
+_IDEM = frozenset({K.DQ_STRING, K.HEREDOC_EXPR, K.LITERAL, K.QNAME, K.TYPE_REF, K.VARIABLE_EXPR,
+                   K.ARRAY, K.HASH, K.ACCESS_EXPR, K.SELECTOR_EXPR})
 _BINARY_IDEM_OPS = frozenset({"+", "-", "*", "/", "%", "<<", ">>", "==", "!=", "<", ">", "<=", ">=",
                               "in", "and", "or"})   # not '=~'/'!~': they set match variables
 
@@ -311,10 +308,8 @@ class _Validator:
         if isinstance(target, A.AccessExpr):
             self.add("ILLEGAL_INDEXED_ASSIGNMENT", target.syntax)
             return
-        if isinstance(target, A.ParenExpr):
-            self.assignable(target.expr())
-            return
-        self.add("ILLEGAL_ASSIGNMENT", target.syntax, what=_describe(target))
+        # (not even a variable in parentheses: Puppet's checker names the parentheses)
+        self.add("ILLEGAL_ASSIGNMENT", _idem_location(target.syntax), what=a_an(node_label(target.syntax)))
 
     def rvalue(self, expr) -> None:
         """Report an expression used for its value that has none."""
@@ -490,6 +485,22 @@ class _Validator:
         if parent is not None and parent.kind not in _STATEMENT_PARENTS and parent.kind not in (K.RELATIONSHIP, K.ASSIGNMENT):
             self.rvalue(A.view(node))
 
+    def v_CALL_EXPR(self, node: SyntaxNode) -> None:
+        """Only a name is called (or a type, which makes a value of it): `"a"(1)`, `foo(1)(2)`
+        and an `if` followed by parentheses are Puppet's illegal expressions."""
+        functor = A.CallExpr(node).functor()
+        if functor is None:
+            return
+        f = functor.syntax
+        if f.kind in (K.QNAME, K.TYPE_REF, K.ERROR):
+            return
+        if f.kind == K.ACCESS_EXPR:
+            target = A.AccessExpr(f).target()
+            if target is not None and target.syntax.kind == K.TYPE_REF:
+                return      # Integer[1, 3](x): a call to a type
+        self.add("ILLEGAL_EXPRESSION", f, what=a_an_uc(node_label(f)), feature="function name",
+                 container="a Function Call")
+
     def v_RESERVED_WORD(self, node: SyntaxNode) -> None:
         self.add("RESERVED_WORD", node, word=A.ReservedWord(node).name)
 
@@ -572,7 +583,8 @@ _HANDLERS = {name[2:]: fn for name, fn in vars(_Validator).items() if name.start
 
 
 def _idem_what(node: SyntaxNode) -> str | None:
-    """What to call an expression whose value is dropped, or None when it has an effect."""
+    """What Puppet calls an expression whose value is dropped (labels.node_label), or None
+    when it has an effect."""
     k = node.kind
     if k in (K.IF_EXPR, K.UNLESS_EXPR):
         # a conditional without effect in its test and in every branch
@@ -592,7 +604,7 @@ def _idem_what(node: SyntaxNode) -> str | None:
         els = v.else_block()
         if els is not None and not _block_idem(els.syntax):
             return None
-        return "'if' statement" if k == K.IF_EXPR else "'unless' Statement"
+        return node_label(node)
     if k == K.CASE_EXPR:
         c = A.CaseExpr(node)
         test = c.test()
@@ -602,38 +614,12 @@ def _idem_what(node: SyntaxNode) -> str | None:
         if not options:
             return None   # 'case $x {}' is a syntax error already: no verdict
         bodies = (o.body() for o in options)
-        if all(_block_idem(b.syntax if b is not None else None) for b in bodies):
-            return "'case' statement"
-        return None
+        return node_label(node) if all(_block_idem(b.syntax if b is not None else None) for b in bodies) else None
     if k == K.PAREN_EXPR:
         inner = A.ParenExpr(node).expr()
-        return _idem_what(inner.syntax) if inner is not None else None
-    if k == K.DQ_STRING and node.child(K.INTERPOLATION) is None:
-        return "String"
-    if k not in _IDEM:
-        return None
-    if k == K.LITERAL:
-        t = node.first_token()
-        if t is not None and t.kind == K.NUMBER and isinstance(A.number_value(t.text), float):
-            return "Literal Float"
-        return _LITERAL_NAMES.get(t.kind) if t else None
+        return node_label(node) if inner is not None and _idem_what(inner.syntax) is not None else None
     if k == K.BINARY_EXPR:
-        op = A.BinaryExpr(node).op
-        return f"'{op}' expression" if op in _BINARY_IDEM_OPS else None
+        return node_label(node) if A.BinaryExpr(node).op in _BINARY_IDEM_OPS else None
     if k == K.UNARY_EXPR:
-        op = A.UnaryExpr(node).op
-        return {"-": "Unary Minus", "!": "'not' expression"}.get(op)
-    return _IDEM[k]
-
-
-def _describe(expr) -> str:
-    k = expr.syntax.kind
-    if k == K.LITERAL:
-        t = expr.token
-        if t is not None and t.kind == K.NUMBER:
-            v = A.number_value(t.text)
-            return "a Literal Float" if isinstance(v, float) else "a Literal Integer"
-        return "a " + _LITERAL_NAMES.get(t.kind if t else "", "Literal")
-    return {K.QNAME: "a Name", K.TYPE_REF: "a Type-Name", K.DQ_STRING: "a String",
-            K.CALL_EXPR: "a Function Call", K.METHOD_CALL: "a Method call",
-            K.HASH: "a Hash Expression", K.BINARY_EXPR: "an Expression"}.get(k, "an Expression")
+        return node_label(node) if A.UnaryExpr(node).op in ("-", "!") else None
+    return node_label(node) if k in _IDEM else None
