@@ -274,6 +274,12 @@ class _Edit:
         if margin is None or not (off + margin[0] <= start and end <= tok_end - margin[1]):
             return None
         parent = path[-1]
+        if parent.kind == K.ERROR:
+            # The tokens a syntax error skipped lie flat in an ERROR node, whatever strings and
+            # interpolations the lexer had them in: a comment there may be inside a string's
+            # interpolation, whose end (and whether the string runs away) the lexer decided by
+            # reading it (fuzz seed 2063: '{' typed in `"${x/*}${x}*/}"` in a broken statement).
+            return None
         if any(n.kind in _INSIDE_STRINGS for n in path[:-1]) or \
                 (parent.kind in _INSIDE_STRINGS and not (kind == K.STRING_TEXT and parent.kind == K.DQ_STRING)):
             return None   # a '#' or quote in an interpolation changes where its string ends

@@ -55,6 +55,9 @@ KNOWN_EDITS = [
     ("[x\n# y", 5, 5, "\n"),                           # a comment after an unclosed '[' turns into code
     ("[== Class: m\n#\n# %>Setup m", 18, 23, "\n"),    # ... after a broken one
     ("typ::e X = P[/a/]\n", 3, 3, "*/"),                # '/' after '*' starts a regexp ending beyond the unit
+    # a '{' typed in a comment that a syntax error left flat in an ERROR node, though the lexer
+    # read it inside an interpolation (fuzz seed 2063)
+    ('notify { "a":\n  $dq = "${x/*}${x}${x}*/}"\n  $y = 1\n}\n', 28, 29, "{"),
 ]
 
 
