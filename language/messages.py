@@ -98,6 +98,8 @@ _def("CONDITIONAL_REASSIGNMENT", WARNING, "Cannot reassign variable '${name}': e
 _def("APPENDS_DELETES_NO_LONGER_SUPPORTED", ERROR, "The operator '{op}' is no longer supported. See http://links.puppet.com/remove-plus-equals")
 _def("ILLEGAL_VAR_NAME", ERROR, "Illegal variable name, The given name '{name}' does not conform to the naming rule /^((::)?[a-z]\\w*)*((::)?[a-z_]\\w*)$/")
 _def("ILLEGAL_NUMERIC_VAR_NAME", ERROR, "Illegal numeric variable name, The given name '{name}' must be a decimal value if it starts with a digit 0-9")
+_def("ILLEGAL_PARAM_NAME", ERROR, "Illegal parameter name. The given name '{name}' does not conform to the naming rule /^[a-z_]\\w*$/")
+_def("ILLEGAL_NUMERIC_PARAMETER", ERROR, "The numeric parameter name '${name}' cannot be used (clashes with numeric match result variables)")
 _def("DUPLICATE_PARAMETER", ERROR, "The parameter '{name}' is declared more than once in the parameter list")
 _def("CAPTURES_REST_NOT_LAST", ERROR, "Parameter ${name} is not last, and has 'captures rest'")
 _def("CAPTURES_REST_NOT_SUPPORTED", ERROR, "Parameter ${name} has 'captures rest' - not supported in {container}")

@@ -946,27 +946,32 @@ class Parser:
         args: list = []
         self.bump(args)   # '('
         mark = len(self.errors)
-        self.collection_entries(args, K.RPAREN)
+        self.collection_entries(args, K.RPAREN, bare_keywords=False)
         self.expect_close(args, K.RPAREN, "')'", mark)
         node.append(GreenNode(K.ARG_LIST, args))
 
-    def collection_entries(self, node: list, close: str) -> None:
+    def collection_entries(self, node: list, close: str, bare_keywords: bool = True) -> None:
         """Comma-separated entries up to ``close`` (not consumed).  Adjacent ``k => v`` entries
         become one HASH node without braces (Puppet's unbraced hash).  A closer of a bracket
-        open around them (``self.enclosing``) ends them too: the bracket is missing its own."""
+        open around them (``self.enclosing``) ends them too: the bracket is missing its own.
+        ``bare_keywords``: may a keyword ('function', 'type') be an entry of its own, as a word
+        (an array's, not a call's or an access's)."""
         outer = self.enclosing
         self.enclosing = outer + (close,)
-        self._entries(node, close, outer)
+        self._entries(node, close, outer, bare_keywords)
         self.enclosing = outer
 
-    def _entries(self, node: list, close: str, outer: tuple) -> None:
+    def _entries(self, node: list, close: str, outer: tuple, bare_keywords: bool) -> None:
         kinds = self.kinds
         pending_hash: list | None = None
         while True:
             k = kinds[self.i]
             if k == close or k == K.EOF or k == K.RBRACE or self.i == self.interp_end or k in outer:
                 break
-            if k in _COLLECTION_KEYWORDS and kinds[self.i + 1] in (K.COMMA, close, K.FARROW):
+            # a keyword as a word: a hash's key, or an array's element (not a bare argument or
+            # access key, where Puppet's grammar has none)
+            if k in _COLLECTION_KEYWORDS and (kinds[self.i + 1] == K.FARROW or
+                                              (bare_keywords and kinds[self.i + 1] in (K.COMMA, close))):
                 item = self.keyword_literal()
             elif k in EXPR_START:
                 item = self.assignment()
@@ -1086,10 +1091,14 @@ class Parser:
             return self.named_def(K.PLAN_DEF)
         if k == K.NODE:
             return self.node_def()
+        # 'function' and 'type' start a definition, so a name must follow them (as a value, in
+        # Puppet's grammar, only in an array or a hash, and as an attribute's name): the error
+        # is at the token after, as Puppet reports it.
         if k == K.FUNCTION:
             if kinds[self.i + 1] in (K.NAME, K.WORD, K.CLASSREF):
                 return self.named_def(K.FUNCTION_DEF)
             self.bump(node)
+            self.syntax_error("a function name")
             return GreenNode(K.QNAME, node)
         if k == K.TYPE:
             nk = kinds[self.i + 1]
@@ -1100,6 +1109,7 @@ class Parser:
                 self.bump_as(node, K.NAME)
                 return GreenNode(K.QNAME, node)
             self.bump(node)
+            self.syntax_error("a type name")
             return GreenNode(K.RESERVED_WORD, node)
         if k == K.APPLY:
             return self.apply_expr()
@@ -1397,7 +1407,7 @@ class Parser:
         mark = len(self.errors)
         if self.kinds[self.i] == K.RBRACK:
             self.syntax_error(what)
-        self.collection_entries(node, K.RBRACK)
+        self.collection_entries(node, K.RBRACK, bare_keywords=False)
         self.expect_close(node, K.RBRACK, "']'", mark)
         return GreenNode(K.ACCESS_EXPR, node)
 

@@ -15,7 +15,7 @@ from dataclasses import replace
 from ..diagnostics import Diagnostic
 from . import ast as A
 from . import kinds as K
-from .parser import ParseResult, gc_paused
+from .parser import STATEMENT_CALLS, ParseResult, gc_paused, qname_text
 from .labels import a_an, a_an_uc, node_label
 from .tree import SyntaxNode, SyntaxToken
 
@@ -60,6 +60,10 @@ _IDEM = frozenset({K.DQ_STRING, K.HEREDOC_EXPR, K.LITERAL, K.QNAME, K.TYPE_REF, 
 _BINARY_IDEM_OPS = frozenset({"+", "-", "*", "/", "%", "<<", ">>", "==", "!=", "<", ">", "<=", ">=",
                               "in", "and", "or"})   # not '=~'/'!~': they set match variables
 
+
+# Puppet's rules for a parameter's name (its checker's check_Parameter)
+_PARAM_NAME = re.compile(r"[a-z_]\w*\Z")
+_NUMERIC_PARAM = re.compile(r"(?:0x)?[0-9]+\Z")
 
 # Puppet's escapes in double-quoted strings (a backslash before a line break joins the lines)
 _DQ_ESCAPES = frozenset("\\$'\"rntsu\n\r")
@@ -146,7 +150,8 @@ class _Validator:
 
     def token(self, c: tuple, off: int, node: SyntaxNode, i: int) -> None:
         """The checks of one token (``c``, the ``i``-th child of ``node``, at ``off``)."""
-        if c[0] == K.VARIABLE or c[0] == K.STRING_VAR:
+        if c[0] == K.STRING_VAR or (c[0] == K.VARIABLE and node.kind != K.PARAM):
+            # (a parameter's name has rules of its own: parameters())
             self.variable_name(SyntaxToken(c[0], c[1], off, node, i))
         elif c[0] == K.STRING_TEXT and node.kind == K.DQ_STRING and "\\" in c[1]:
             self.escapes(off, c[1])
@@ -372,6 +377,10 @@ class _Validator:
             if tok is None:
                 continue
             name = p.name
+            if _NUMERIC_PARAM.match(name):
+                self.add("ILLEGAL_NUMERIC_PARAMETER", tok, name=name)
+            if not _PARAM_NAME.match(name):
+                self.add("ILLEGAL_PARAM_NAME", tok, name=name)
             if name in seen:
                 self.add("DUPLICATE_PARAMETER", tok, name=name)
             seen.add(name)
@@ -502,7 +511,9 @@ class _Validator:
                  container="a Function Call")
 
     def v_RESERVED_WORD(self, node: SyntaxNode) -> None:
-        self.add("RESERVED_WORD", node, word=A.ReservedWord(node).name)
+        word = A.ReservedWord(node).name
+        if word != "type":      # (not a value at all: a syntax error, Parser.primary)
+            self.add("RESERVED_WORD", node, word=word)
 
 
 _BODY_OWNERS = {K.CLASS_DEF: "A Host Class Definition", K.DEFINE_DEF: "A 'define' expression",
@@ -622,4 +633,6 @@ def _idem_what(node: SyntaxNode) -> str | None:
         return node_label(node) if A.BinaryExpr(node).op in _BINARY_IDEM_OPS else None
     if k == K.UNARY_EXPR:
         return node_label(node) if A.UnaryExpr(node).op in ("-", "!") else None
+    if k == K.QNAME and qname_text(node.green) in STATEMENT_CALLS:
+        return None     # 'notice;': Puppet calls a statement function named alone, with no arguments
     return node_label(node) if k in _IDEM else None

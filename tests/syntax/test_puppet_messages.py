@@ -2,8 +2,9 @@
 a line ending in ';'), followed by one more statement so that a value it leaves is "not last",
 is parsed by the real Puppet 7 (../shared/oracle) and by puppet-ls: the first error is the
 same message at the same line and column, or neither reports one.  The fixtures hold what
-Puppet calls expressions in its messages (syntax/labels.py) and the resource bodies after a
-statement (validate.bodies_after_statements)."""
+Puppet calls expressions in its messages (syntax/labels.py), the resource bodies after a
+statement (validate.bodies_after_statements), and the places of keywords and parameter names
+in Puppet's grammar."""
 from __future__ import annotations
 
 import re
@@ -19,7 +20,7 @@ from puppet_ls.language.syntax.validate import validate
 from tests.corpus import ORACLE_DIR
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "syntax"
-CASES = ["puppet_labels.pp", "resource_after_statement.pp"]
+CASES = ["puppet_labels.pp", "resource_after_statement.pp", "puppet_grammar.pp"]
 AFTER = "\n$after = 1\n"
 
 pytestmark = pytest.mark.oracle
@@ -34,7 +35,7 @@ def statements(path: Path) -> list[str]:
             continue
         pending.append(line)
         if line.endswith(";"):
-            out.append("\n".join(pending)[:-1])
+            out.append("\n".join(pending))
             pending = []
     if pending:
         out.append("\n".join(pending))
@@ -48,7 +49,7 @@ def ours(text: str) -> tuple | None:
         [(d.offset, d.message) for d in validate(result) if d.severity == "error"]
     if not found:
         return None
-    offset, message = min(found)
+    offset, message = min(found, key=lambda f: f[0])     # (the first reported, at a place)
     line, col = LineIndex(text).position(offset)
     return message, line + 1, col + 1
 
@@ -58,6 +59,10 @@ def puppets(oracle, text: str) -> tuple | None:
     if r.get("ok"):
         return None
     err = r.get("error") or {}
+    diags = [d for d in r.get("diagnostics", []) if d.get("severity") == "error"]
+    if diags:       # (several: "Language validation logged 2 errors. Giving up")
+        d = min(diags, key=lambda d: (d.get("line") or 0, d.get("pos") or 0))
+        return d.get("message"), d.get("line"), d.get("pos")
     if "basic_message" in err:
         return err["basic_message"], err.get("line"), err.get("pos")
     # an error the grammar raises itself comes without an issue: its place is in its text
