@@ -490,6 +490,12 @@ class _Validator:
         self.appends(A.ResourceDefaults(node).ops(), "a Resource Defaults Expression")
 
     def v_COLLECT_EXPR(self, node: SyntaxNode) -> None:
+        view = A.CollectExpr(node).type_expr()
+        target = view.syntax if view is not None else None
+        if target is not None and target.kind not in (K.TYPE_REF, K.ERROR):
+            # only a resource type is collected (`foo <| |>`, `$t <<| |>>`: Puppet's checker)
+            self.add("ILLEGAL_EXPRESSION", target, what=a_an_uc(node_label(target)), feature="type name",
+                     container=a_an(node_label(node)))
         parent = node.parent
         if parent is not None and parent.kind not in _STATEMENT_PARENTS and parent.kind not in (K.RELATIONSHIP, K.ASSIGNMENT):
             self.rvalue(A.view(node))
