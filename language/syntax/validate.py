@@ -183,14 +183,14 @@ class _Validator:
         for s in stmts[:-1]:
             what = _idem_what(s)
             if what is not None and s.offset not in joined:
-                self.add("IDEM_EXPRESSION_NOT_LAST", _idem_location(s), what=what)
+                self.add("IDEM_EXPRESSION_NOT_LAST", _puppet_location(s), what=what)
         # The body of a class, defined type or node is evaluated for its effects only, so it
         # may not end with a value either (a function or lambda returns its last value).
         container = _BODY_OWNERS.get(node.parent.kind) if node.kind == K.BLOCK and node.parent is not None else None
         if container is not None and stmts and stmts[-1].offset not in joined:
             what = _idem_what(stmts[-1])
             if what is not None:
-                self.add("IDEM_NOT_ALLOWED_LAST", _idem_location(stmts[-1]), what=what, container=container)
+                self.add("IDEM_NOT_ALLOWED_LAST", _puppet_location(stmts[-1]), what=what, container=container)
 
     def bodies_after_statements(self, node: SyntaxNode) -> set[int]:
         """Puppet's grammar reads a '{' right after a statement (no ';' between, even on the
@@ -213,7 +213,7 @@ class _Validator:
             if c.kind == K.HASH and prev is not None and _attribute_operations(c):
                 operand = _resource_operand(prev)
                 if operand is not None and operand.kind not in _RESOURCE_SHAPES:
-                    self.add("NOT_A_RESOURCE_EXPRESSION", _idem_location(operand))
+                    self.add("NOT_A_RESOURCE_EXPRESSION", _puppet_location(operand))
                     joined.update((prev.offset, c.offset))
             prev = c if c.kind != K.ERROR else None
         return joined
@@ -314,7 +314,7 @@ class _Validator:
             self.add("ILLEGAL_INDEXED_ASSIGNMENT", target.syntax)
             return
         # (not even a variable in parentheses: Puppet's checker names the parentheses)
-        self.add("ILLEGAL_ASSIGNMENT", _idem_location(target.syntax), what=a_an(node_label(target.syntax)))
+        self.add("ILLEGAL_ASSIGNMENT", _puppet_location(target.syntax), what=a_an(node_label(target.syntax)))
 
     def rvalue(self, expr) -> None:
         """Report an expression used for its value that has none."""
@@ -526,7 +526,7 @@ _BODY_OWNERS = {K.CLASS_DEF: "A Host Class Definition", K.DEFINE_DEF: "A 'define
                 K.NODE_DEF: "A Node Definition"}
 
 
-def _idem_location(node: SyntaxNode):
+def _puppet_location(node: SyntaxNode):
     """Where Puppet puts an expression: a binary expression at its operator."""
     if node.kind == K.BINARY_EXPR:
         op = A.BinaryExpr(node).op_token
