@@ -15,6 +15,7 @@ this module instead.
 """
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import sys
@@ -22,6 +23,7 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 
 from puppet_ls.language.ide.index import FileEntry, index_source
+from puppet_ls.language.syntax.parser import gc_paused
 
 from .deadline import DEFAULT_FILE_TIMEOUT, left_out_of_index
 from .index_cache import IndexCache, dumps
@@ -65,8 +67,14 @@ def index_batch(batch: list, cache: IndexCache | None) -> list:
     (``marshal`` is the cheapest way back)."""
     out = []
     for path, module, role, key, data in batch:
-        entry = index_one(path, module, role, data, time_limited)
-        blob = dumps(entry) if entry is not None else None
+        # The collector paused for the file, then one young collection: a file's objects are
+        # freed by their counts as soon as it is done, save the few cycles of its scopes, so
+        # the passes the collector would make over them meanwhile are wasted (~15% of the CPU
+        # of indexing the corpus, a loop like this one with and without them).
+        with gc_paused():
+            entry = index_one(path, module, role, data, time_limited)
+            blob = dumps(entry) if entry is not None else None
+        gc.collect(0)
         if blob is not None and cache is not None:
             cache.put_blob(key, blob)
         out.append(blob)
