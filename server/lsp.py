@@ -1737,15 +1737,23 @@ def _start_indexing(ls: PuppetServer) -> None:
 
     def work():
         t0 = time.monotonic()
-        # Warm the function library used by hover/completion/checks while waiting for files.
-        try:
-            ide_completion.builtin_function_summaries()
-        except Exception:
-            log.exception("warming the function library failed")
         on_loop(begin)
         last = [0.0]
+        warm = [True]
+
+        def warm_library():
+            # The function library used by hover/completion/checks, made while the worker
+            # processes parse (the first report comes once the files are handed out), else
+            # once the index is done: not before the walk, where it would delay both.
+            if warm[0]:
+                warm[0] = False
+                try:
+                    ide_completion.builtin_function_summaries()
+                except Exception:
+                    log.exception("warming the function library failed")
 
         def progress(done, total, path):
+            warm_library()
             now = time.monotonic()
             if now - last[0] > 0.2 or done == total:
                 last[0] = now
@@ -1762,6 +1770,7 @@ def _start_indexing(ls: PuppetServer) -> None:
             log.exception("indexing failed")
             index = WorkspaceIndex()
         on_loop(finish, index, time.monotonic() - t0)
+        warm_library()
         if cache is not None and not cancel.is_set():
             log.info("index cache %s: %d hits, %d misses; %d stale entries pruned",
                      cache.file, cache.hits, cache.misses, cache.prune())
