@@ -271,8 +271,8 @@ def _child_main(argv: list) -> int:
         except (ValueError, OSError):
             pass
     rest = opts.rest[1:] if opts.rest[:1] == ["--"] else opts.rest
-    from .cli import main
-    return main(args=rest, prog_name="puppet-ls", standalone_mode=True) or 0
+    from .cli import command
+    return command()(args=rest, prog_name="puppet-ls", standalone_mode=True) or 0
 
 
 if __name__ == "__main__":
