@@ -1391,24 +1391,35 @@ class Parser:
             rt.append(self.missing("a return type"))
         return GreenNode(K.RETURN_TYPE, rt)
 
-    def postfix_access_only(self, left: GreenNode) -> GreenNode:
-        """A type with its parameters: only '[…]' may follow (parameter and return types)."""
+    def postfix_access_only(self, left: GreenNode, strict: bool = True) -> GreenNode:
+        """A type with its parameters: only '[…]' may follow (parameter and return types, the
+        names of type aliases).  ``strict``: Puppet's grammar takes one '[…]' there, without a
+        trailing comma: ``Hash[String][1] $x`` is a syntax error at the second '[',
+        ``Hash[String,] $x`` at the ']' (either is parsed all the same); a type alias's value
+        may end with a comma (``type A = Array[Integer,]``)."""
+        first = True
         while self.kinds[self.i] == K.LBRACK:
             if left.height >= MAX_CHAIN:
                 # as in postfix: '[0][0]…' thousands long would make a tree that deep
                 # (fuzz seed 2034, case 8453: the walks of validation ran out of stack)
                 return self.chain_too_long(left)
-            left = self.access(left, "a type parameter")
+            if strict and not first:
+                self.syntax_error()
+            first = False
+            left = self.access(left, "a type parameter", trailing_comma=not strict)
         return left
 
-    def access(self, left: GreenNode, what: str) -> GreenNode:
-        """``left[keys]`` (the '[' is the current token); keys may be unbraced hash entries."""
+    def access(self, left: GreenNode, what: str, trailing_comma: bool = True) -> GreenNode:
+        """``left[keys]`` (the '[' is the current token); keys may be unbraced hash entries,
+        and a comma may end them unless ``trailing_comma`` is false."""
         node = [left]
         self.bump(node)
         mark = len(self.errors)
         if self.kinds[self.i] == K.RBRACK:
             self.syntax_error(what)
         self.collection_entries(node, K.RBRACK, bare_keywords=False)
+        if not trailing_comma and self.kinds[self.i] == K.RBRACK and self.kinds[self.i - 1] == K.COMMA:
+            self.syntax_error(what)
         self.expect_close(node, K.RBRACK, "']'", mark)
         return GreenNode(K.ACCESS_EXPR, node)
 
@@ -1513,7 +1524,7 @@ class Parser:
             # The right-hand side is a type (possibly parameterized) or, for an Object type,
             # a hash; anything else is a syntax error in Puppet.
             if kinds[self.i] == K.CLASSREF:
-                target = self.postfix_access_only(self.primary())
+                target = self.postfix_access_only(self.primary(), strict=False)
                 node.append(target)
                 if kinds[self.i] == K.LBRACE and target.kind != K.ACCESS_EXPR:
                     # `type A = Parent { attributes => ... }` (even with the hash on the next
