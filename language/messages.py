@@ -82,7 +82,10 @@ _def("MISSING_RBRACE", ERROR, "Missing '}}' to close the '{{' on line {line}")
 _def("ARGS_TO_NON_CALL", ERROR, "attempt to pass argument list to the function '{name}' which cannot be called without parentheses")
 _def("ILLEGAL_COMMA", ERROR, "illegal comma separated argument list")
 _def("NOT_VIRTUALIZEABLE", ERROR, "{which} can only be applied to a Resource Expression")
-_def("RESOURCE_WITHOUT_TITLE", ERROR, "Syntax error: resource body without title or hash with +>")
+_def("RESOURCE_WITHOUT_TITLE", ERROR, "This expression is invalid. Did you try declaring a '{name}' resource without a title?",
+     "A name followed by a hash-like body (`notify { message => 'x' }`): Puppet reads a name and a hash, and rejects them together.")
+_def("UNTITLED_RESOURCE_BODY", ERROR, "Syntax error resource body without title or hash with +>",
+     "The same with a '+>' among the attributes, which no hash has: Puppet's parser rejects it (its text, word for word).")
 _def("NOT_A_RESOURCE_EXPRESSION", ERROR, "Expression is not valid as a resource, resource-default, or resource-override")
 _def("UNLESS_ELSIF", ERROR, "elsif not supported in unless expression")
 _def("KEYWORD_AS_NAME", ERROR, "'{word}' keyword not allowed at this location")

@@ -56,6 +56,9 @@ def node_label(node: SyntaxNode | None) -> str:
         return "Exported Query" if ast.CollectExpr(node).exported else "Virtual Query"
     if k == K.RESERVED_WORD:
         return f"Reserved Word '{ast.ReservedWord(node).name}'"
+    if k == K.RESOURCE_EXPR and node.child(K.RESOURCE_BODY) is None:
+        # `notify { message => 'x' }`: a name and a hash in Puppet's model, a block of the two
+        return _NODE_LABELS[K.BLOCK]
     return _NODE_LABELS.get(k, k.replace("_", " ").title())
 
 

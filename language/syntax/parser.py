@@ -686,6 +686,7 @@ class Parser:
                 if titled:
                     self.resource_block(node, titled=True)
                     return GreenNode(K.RESOURCE_EXPR, node)
+                mark = len(self.errors)
                 self.resource_block(node, titled=False)
                 if shape == K.TYPE_REF:
                     return GreenNode(K.RESOURCE_DEFAULTS, node)
@@ -695,7 +696,14 @@ class Parser:
                     # '@file { x => 1 }' is a name followed by a hash, which cannot be virtual
                     self.untitled_prefixed = True
                     return GreenNode(K.RESOURCE_EXPR, node)
-                self.errors.append(SyntaxError_(brace, brace + 1, "RESOURCE_WITHOUT_TITLE", issue("RESOURCE_WITHOUT_TITLE").format()))
+                # Without a '+>' this is a name and a hash to Puppet's parser, whose checker
+                # names the mistake (validate: RESOURCE_WITHOUT_TITLE); with one, no hash: a
+                # syntax error, unless the body has one already.
+                if len(self.errors) == mark and any(
+                        type(c) is not tuple and c.kind == K.ATTRIBUTE_OP and
+                        any(type(t) is tuple and t[0] == K.PARROW for t in c.children) for c in node):
+                    self.errors.append(SyntaxError_(brace, brace + 1, "UNTITLED_RESOURCE_BODY",
+                                                    issue("UNTITLED_RESOURCE_BODY").format()))
                 return GreenNode(K.RESOURCE_EXPR, node)
         return expr
 
@@ -706,7 +714,7 @@ class Parser:
             self.bump(node)   # '{'
         kinds = self.kinds
         if not titled:
-            self.attribute_ops(node)
+            self.attribute_ops(node, undecided=True)
         else:
             while kinds[self.i] not in (K.RBRACE, K.EOF):
                 body: list = []
@@ -741,12 +749,17 @@ class Parser:
             if self.kinds[self.i] == K.RBRACE:
                 self.bump(node)
 
-    def attribute_ops(self, node: list) -> None:
-        """attribute operations up to ';' or '}' (not consumed); trailing comma allowed."""
+    def attribute_ops(self, node: list, undecided: bool = False) -> None:
+        """attribute operations up to ';' or '}' (not consumed); trailing comma allowed.
+        ``undecided``: the body after a name or type, where Puppet's grammar reads an expression
+        first that is either the body's title (before a ':') or an attribute's name; when it is
+        not a name, the syntax error is at the token after it (``Notify { true => 1 }``: at the
+        '=>'), as Puppet reports it."""
         kinds = self.kinds
         if kinds[self.i] == K.COMMA:
             # 'title: ,' (no operations, then the optional trailing comma)
             self.bump(node)
+        first = undecided
         while True:
             k = kinds[self.i]
             if k in (K.RBRACE, K.SEMIC, K.EOF):
@@ -765,13 +778,20 @@ class Parser:
                 self.bump(op)
                 op.append(self.expression_or_missing())
             else:
-                self.syntax_error("an attribute name")
+                titleish = first and k in EXPR_START
+                if titleish:
+                    op.append(self.expression(0))
+                    self.syntax_error("':' after the resource title")
+                else:
+                    self.syntax_error("an attribute name")
+                first = False
                 self.recover(op, frozenset({K.COMMA, K.SEMIC, K.RBRACE, K.EOF}))
                 if op:
-                    node.append(GreenNode(K.ERROR, op) if len(op) != 1 or type(op[0]) is tuple else op[0])
+                    node.append(GreenNode(K.ERROR, op) if titleish or len(op) != 1 or type(op[0]) is tuple else op[0])
                 if kinds[self.i] == K.COMMA:
                     self.bump(node)
                 continue
+            first = False
             node.append(GreenNode(K.ATTRIBUTE_OP, op))
             if kinds[self.i] == K.COMMA:
                 self.bump(node)

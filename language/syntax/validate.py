@@ -485,6 +485,9 @@ class _Validator:
         r = A.ResourceExpr(node)
         for b in r.bodies():
             self.appends(b.ops(), "a Resource Instance Definition")
+        name = _name_and_hash(node)
+        if name is not None:
+            self.add("RESOURCE_WITHOUT_TITLE", node, name=name)
 
     def v_RESOURCE_DEFAULTS(self, node: SyntaxNode) -> None:
         self.appends(A.ResourceDefaults(node).ops(), "a Resource Defaults Expression")
@@ -599,10 +602,26 @@ def _param_names(node: SyntaxNode) -> list:
 _HANDLERS = {name[2:]: fn for name, fn in vars(_Validator).items() if name.startswith("v_")}
 
 
+def _name_and_hash(node: SyntaxNode) -> str | None:
+    """The name of ``name { attribute => value }``, a resource body without a title, which
+    Puppet's parser reads as a name followed by a hash (a Block Expression of the two); None
+    for anything else (with a '+>', which no hash has, or a body in error, the parser has
+    reported it)."""
+    if node.kind != K.RESOURCE_EXPR or node.child(K.RESOURCE_BODY) is not None or node.child(K.ERROR) is not None:
+        return None
+    r = A.ResourceExpr(node)
+    t = r.type_expr()
+    if t is None or t.syntax.kind != K.QNAME or any(op.op == "+>" for op in r.ops()):
+        return None
+    return qname_text(t.syntax.green)
+
+
 def _idem_what(node: SyntaxNode) -> str | None:
     """What Puppet calls an expression whose value is dropped (labels.node_label), or None
     when it has an effect."""
     k = node.kind
+    if k == K.RESOURCE_EXPR:
+        return node_label(node) if _name_and_hash(node) is not None else None
     if k in (K.IF_EXPR, K.UNLESS_EXPR):
         # a conditional without effect in its test and in every branch
         v = A.IfExpr(node)
