@@ -40,18 +40,9 @@ _RESERVED_TYPE_NAMES = frozenset({
     "typereference", "typeset", "undef", "uri", "variant",
 })
 
-_DEF_DESCRIPTION = {
-    K.CLASS_DEF: "a Host Class Definition", K.DEFINE_DEF: "a 'define' expression",
-    K.NODE_DEF: "a Node Definition", K.FUNCTION_DEF: "a Function Definition",
-    K.PLAN_DEF: "a Plan Definition", K.TYPE_ALIAS: "a Type Alias",
-    K.TYPE_DEFINITION: "a Type Definition",
-}
-_NOT_RVALUE_WHAT = {
-    K.CLASS_DEF: "A Host Class Definition", K.DEFINE_DEF: "A 'define' expression",
-    K.NODE_DEF: "A Node Definition", K.FUNCTION_DEF: "A Function Definition",
-    K.PLAN_DEF: "A Plan Definition", K.TYPE_ALIAS: "A Type Alias",
-    K.TYPE_DEFINITION: "A Type Definition",
-}
+# Definitions: no value (NOT_RVALUE), and placed at the top (their labels: labels.node_label).
+_DEFINITIONS = frozenset({K.CLASS_DEF, K.DEFINE_DEF, K.NODE_DEF, K.FUNCTION_DEF, K.PLAN_DEF, K.TYPE_ALIAS,
+                          K.TYPE_DEFINITION})
 
 # Expressions without side effects: a value computed and dropped when not last in a block
 # (conditionals, parentheses and operators when their parts are: _idem_what).
@@ -186,7 +177,8 @@ class _Validator:
                 self.add("IDEM_EXPRESSION_NOT_LAST", _puppet_location(s), what=what)
         # The body of a class, defined type or node is evaluated for its effects only, so it
         # may not end with a value either (a function or lambda returns its last value).
-        container = _BODY_OWNERS.get(node.parent.kind) if node.kind == K.BLOCK and node.parent is not None else None
+        owner = node.parent if node.kind == K.BLOCK else None
+        container = a_an_uc(node_label(owner)) if owner is not None and owner.kind in _BODY_OWNERS else None
         if container is not None and stmts and stmts[-1].offset not in joined:
             what = _idem_what(stmts[-1])
             if what is not None:
@@ -321,11 +313,8 @@ class _Validator:
         if expr is None:
             return
         k = expr.syntax.kind
-        if k in _NOT_RVALUE_WHAT:
-            self.add("NOT_RVALUE", expr.syntax, what=_NOT_RVALUE_WHAT[k])
-        elif k == K.COLLECT_EXPR:
-            what = "An Exported Query" if A.CollectExpr(expr.syntax).exported else "A Virtual Query"
-            self.add("NOT_RVALUE", expr.syntax, what=what)
+        if k in _DEFINITIONS or k == K.COLLECT_EXPR:
+            self.add("NOT_RVALUE", _puppet_location(expr.syntax), what=a_an_uc(node_label(expr.syntax)))
 
     # ---- definitions -----------------------------------------------------------------------
     def placement(self, node: SyntaxNode) -> None:
@@ -335,15 +324,15 @@ class _Validator:
         in_class = parent is not None and parent.kind == K.BLOCK and parent.parent is not None and parent.parent.kind == K.CLASS_DEF
         # used as a value (the assignment check reports NOT_RVALUE)
         if parent is not None and parent.kind not in _STATEMENT_PARENTS and parent.kind != K.ASSIGNMENT:
-            self.add("NOT_RVALUE", node, what=_NOT_RVALUE_WHAT[kind])
+            self.add("NOT_RVALUE", _puppet_location(node), what=a_an_uc(node_label(node)))
         if kind in (K.CLASS_DEF, K.DEFINE_DEF, K.NODE_DEF):
             if not (at_top or in_class):
                 self.add("NOT_TOP_LEVEL", node)
         elif not at_top:
             if in_class:
-                self.add("NOT_ABSOLUTE_TOP_LEVEL", node, what=_DEF_DESCRIPTION[kind][0].upper() + _DEF_DESCRIPTION[kind][1:])
+                self.add("NOT_ABSOLUTE_TOP_LEVEL", _puppet_location(node), what=a_an_uc(node_label(node)))
             else:
-                self.add("NOT_TOP_LEVEL", node)
+                self.add("NOT_TOP_LEVEL", _puppet_location(node))
 
     def definition_name(self, node: SyntaxNode) -> None:
         d = A.view(node)
@@ -357,14 +346,14 @@ class _Validator:
             if "::" in name:
                 self.add("ILLEGAL_CLASS_REFERENCE", tok)
             else:
-                self.add("ILLEGAL_DEFINITION_NAME", at, name=name, what=_DEF_DESCRIPTION[node.kind])
+                self.add("ILLEGAL_DEFINITION_NAME", at, name=name, what=a_an(node_label(node)))
             return
         if tok.kind in K.KEYWORD_KINDS:
             return   # the parser reported the keyword
         if not _DEF_NAME.match(name):
-            self.add("ILLEGAL_DEFINITION_NAME", at, name=name, what=_DEF_DESCRIPTION[node.kind])
+            self.add("ILLEGAL_DEFINITION_NAME", at, name=name, what=a_an(node_label(node)))
         elif node.kind in (K.CLASS_DEF, K.DEFINE_DEF) and name.lstrip(":") in _RESERVED_TYPE_NAMES:
-            self.add("RESERVED_TYPE_NAME", at, name=name, what=_DEF_DESCRIPTION[node.kind])
+            self.add("RESERVED_TYPE_NAME", at, name=name, what=a_an(node_label(node)))
 
     def parameters(self, node: SyntaxNode, container: str | None) -> None:
         pl = node.child(K.PARAM_LIST)
@@ -525,16 +514,22 @@ class _Validator:
             self.add("RESERVED_WORD", node, word=word)
 
 
-_BODY_OWNERS = {K.CLASS_DEF: "A Host Class Definition", K.DEFINE_DEF: "A 'define' expression",
-                K.NODE_DEF: "A Node Definition"}
+# Bodies evaluated for their effects only (IDEM_NOT_ALLOWED_LAST)
+_BODY_OWNERS = frozenset({K.CLASS_DEF, K.DEFINE_DEF, K.NODE_DEF})
 
 
 def _puppet_location(node: SyntaxNode):
-    """Where Puppet puts an expression: a binary expression at its operator."""
+    """Where Puppet puts an expression: a binary expression at its operator, a type alias from
+    its name (its model starts there: the grammar's type_alias_lhs)."""
     if node.kind == K.BINARY_EXPR:
         op = A.BinaryExpr(node).op_token
         if op is not None:
             return op
+    elif node.kind == K.TYPE_ALIAS:
+        name = next(iter(node.children()), None)
+        first = name.first_token() if name is not None else None
+        if first is not None:
+            return first.offset, node.end
     return node
 
 
