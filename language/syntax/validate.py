@@ -172,7 +172,7 @@ class _Validator:
         stmts = [c for c in node.children() if c.kind not in (K.ERROR, K.EPP_PARAMS, K.HEREDOC_BODY)]
         joined = self.bodies_after_statements(node)
         for s in stmts[:-1]:
-            what = _idem_what(s)
+            what = _idem_what(s) if not _calls_next(s) else None
             if what is not None and s.offset not in joined:
                 self.add("IDEM_EXPRESSION_NOT_LAST", _puppet_location(s), what=what)
         # The body of a class, defined type or node is evaluated for its effects only, so it
@@ -569,8 +569,14 @@ def _block_idem(block: SyntaxNode | None) -> bool:
     """Is a block without effect (empty, or only expressions without effect)?"""
     if block is None:
         return True
-    return all(_idem_what(c) is not None for c in block.children()
-               if c.kind not in (K.ERROR, K.HEREDOC_BODY))
+    stmts = [c for c in block.children() if c.kind not in (K.ERROR, K.HEREDOC_BODY)]
+    return all(_idem_what(c) is not None for c in stmts) and not any(_calls_next(c) for c in stmts[:-1])
+
+
+def _calls_next(node: SyntaxNode) -> bool:
+    """Is this a statement function named alone (``notice;``)?  Followed by another statement,
+    Puppet calls it with that statement (Factory.transform_calls); last, it is only a Name."""
+    return node.kind == K.QNAME and qname_text(node.green) in STATEMENT_CALLS
 
 
 _NEW_SCOPES = frozenset({K.CLASS_DEF, K.DEFINE_DEF, K.NODE_DEF, K.FUNCTION_DEF, K.PLAN_DEF, K.LAMBDA,
@@ -653,6 +659,4 @@ def _idem_what(node: SyntaxNode) -> str | None:
         return node_label(node) if A.BinaryExpr(node).op in _BINARY_IDEM_OPS else None
     if k == K.UNARY_EXPR:
         return node_label(node) if A.UnaryExpr(node).op in ("-", "!") else None
-    if k == K.QNAME and qname_text(node.green) in STATEMENT_CALLS:
-        return None     # 'notice;': Puppet calls a statement function named alone, with no arguments
     return node_label(node) if k in _IDEM else None
