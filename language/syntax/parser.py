@@ -897,7 +897,12 @@ class Parser:
                 node = [left]
                 self.bump(node)
                 nk = kinds[self.i]
-                if nk == K.NAME or nk in K.KEYWORD_KINDS:
+                if nk == K.NAME or nk == K.TYPE:
+                    self.bump_as(node, K.NAME)
+                elif nk in K.KEYWORD_KINDS:
+                    # Puppet's grammar names a method with a name or 'type' only: `$a.if` is
+                    # a syntax error at the keyword (read as the method's name all the same)
+                    self.syntax_error("a function name after '.'")
                     self.bump_as(node, K.NAME)
                 else:
                     self.syntax_error("a function name after '.'")
