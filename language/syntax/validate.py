@@ -47,7 +47,7 @@ _DEFINITIONS = frozenset({K.CLASS_DEF, K.DEFINE_DEF, K.NODE_DEF, K.FUNCTION_DEF,
 # Expressions without side effects: a value computed and dropped when not last in a block
 # (conditionals, parentheses and operators when their parts are: _idem_what).
 _IDEM = frozenset({K.DQ_STRING, K.HEREDOC_EXPR, K.LITERAL, K.QNAME, K.TYPE_REF, K.VARIABLE_EXPR,
-                   K.ARRAY, K.HASH, K.ACCESS_EXPR, K.SELECTOR_EXPR})
+                   K.ARRAY, K.HASH, K.ACCESS_EXPR, K.SELECTOR_EXPR, K.UNARY_EXPR})
 _BINARY_IDEM_OPS = frozenset({"+", "-", "*", "/", "%", "<<", ">>", "==", "!=", "<", ">", "<=", ">=",
                               "in", "and", "or"})   # not '=~'/'!~': they set match variables
 
@@ -171,15 +171,16 @@ class _Validator:
     def statements(self, node: SyntaxNode) -> None:
         stmts = [c for c in node.children() if c.kind not in (K.ERROR, K.EPP_PARAMS, K.HEREDOC_BODY)]
         joined = self.bodies_after_statements(node)
-        for s in stmts[:-1]:
-            what = _idem_what(s) if not _calls_next(s) else None
+        calls = _in_calls(stmts)
+        for s, call in zip(stmts[:-1], calls):
+            what = _idem_what(s) if not call else None
             if what is not None and s.offset not in joined:
                 self.add("IDEM_EXPRESSION_NOT_LAST", _puppet_location(s), what=what)
         # The body of a class, defined type or node is evaluated for its effects only, so it
         # may not end with a value either (a function or lambda returns its last value).
         owner = node.parent if node.kind == K.BLOCK else None
         container = a_an_uc(node_label(owner)) if owner is not None and owner.kind in _BODY_OWNERS else None
-        if container is not None and stmts and stmts[-1].offset not in joined:
+        if container is not None and stmts and stmts[-1].offset not in joined and not calls[-1]:
             what = _idem_what(stmts[-1])
             if what is not None:
                 self.add("IDEM_NOT_ALLOWED_LAST", _puppet_location(stmts[-1]), what=what, container=container)
@@ -570,13 +571,24 @@ def _block_idem(block: SyntaxNode | None) -> bool:
     if block is None:
         return True
     stmts = [c for c in block.children() if c.kind not in (K.ERROR, K.HEREDOC_BODY)]
-    return all(_idem_what(c) is not None for c in stmts) and not any(_calls_next(c) for c in stmts[:-1])
+    return not any(_in_calls(stmts)) and all(_idem_what(c) is not None for c in stmts)
 
 
-def _calls_next(node: SyntaxNode) -> bool:
-    """Is this a statement function named alone (``notice;``)?  Followed by another statement,
-    Puppet calls it with that statement (Factory.transform_calls); last, it is only a Name."""
-    return node.kind == K.QNAME and qname_text(node.green) in STATEMENT_CALLS
+def _in_calls(stmts: list) -> list[bool]:
+    """Which statements of a list make a call: a statement function named alone (``notice;``)
+    followed by another statement is called with that statement as its argument (Puppet's
+    Factory.transform_calls; a call is no argument of the next), and both have an effect; last,
+    such a name is only a Name."""
+    out = [False] * len(stmts)
+    i = 0
+    while i < len(stmts) - 1:
+        s = stmts[i]
+        if s.kind == K.QNAME and qname_text(s.green) in STATEMENT_CALLS:
+            out[i] = out[i + 1] = True
+            i += 2
+        else:
+            i += 1
+    return out
 
 
 _NEW_SCOPES = frozenset({K.CLASS_DEF, K.DEFINE_DEF, K.NODE_DEF, K.FUNCTION_DEF, K.PLAN_DEF, K.LAMBDA,
@@ -657,6 +669,4 @@ def _idem_what(node: SyntaxNode) -> str | None:
         return node_label(node) if inner is not None and _idem_what(inner.syntax) is not None else None
     if k == K.BINARY_EXPR:
         return node_label(node) if A.BinaryExpr(node).op in _BINARY_IDEM_OPS else None
-    if k == K.UNARY_EXPR:
-        return node_label(node) if A.UnaryExpr(node).op in ("-", "!") else None
     return node_label(node) if k in _IDEM else None
