@@ -32,6 +32,7 @@ from collections.abc import Callable
 from ..messages import issue
 from . import kinds as K
 from .lexer import AFTER_STRING, RANGE_LEX_ERRORS, Heredoc, LexResult, lex, lex_range, next_tokens
+from .ast import single_quoted_value, variable_name
 from .tree import GreenNode, SyntaxNode, green_token
 
 STATEMENT_CALLS = frozenset({
@@ -140,14 +141,30 @@ class ParseResult:
         return SyntaxNode(self.green)
 
 
-def _describe(tok) -> str:
-    kind, text = tok[0], tok[1]
+# Longer token values are cut in messages (Puppet's are whole: a string of many lines too).
+_DESCRIBE_MAX = 100
+
+
+def _describe(toks: list, j: int) -> str:
+    """The token at ``j`` as Puppet's parser names it in a syntax error: by its value, so a
+    variable without its '$', a string's text without its quotes (a double-quoted one's up to
+    its first interpolation), a regexp as Ruby prints one (Regexp#to_s)."""
+    kind, text = toks[j][0], toks[j][1]
     if kind == K.EOF:
         return "end of input"
     if text == "":
         return _DESCRIBE.get(kind, kind)
-    if len(text) > 20:
-        text = text[:17] + "..."
+    if kind == K.VARIABLE:
+        text = variable_name(text)
+    elif kind == K.STRING:
+        text = single_quoted_value(text)
+    elif kind == K.REGEX:
+        text = f"(?-mix:{text[1:-1]})"
+    elif kind == K.DQ_OPEN and j + 1 < len(toks):
+        nk, ntext = toks[j + 1][0], toks[j + 1][1]
+        text = ntext if nk == K.STRING_TEXT else "" if nk == K.DQ_CLOSE else text
+    if len(text) > _DESCRIBE_MAX:
+        text = text[:_DESCRIBE_MAX - 3] + "..."
     return f"'{text}'"
 
 
@@ -294,7 +311,7 @@ class Parser:
             # a '}' inserted by brace pairing: name what really is there
             j += 1
             shown = self.toks[j]
-        self.error("SYNTAX_ERROR", hint=expected or "", at=_describe(shown))
+        self.error("SYNTAX_ERROR", hint=expected or "", at=_describe(self.toks, j))
 
     def expect(self, ch: list, kind: str, what: str) -> bool:
         if self.kinds[self.i] == kind:
@@ -535,7 +552,7 @@ class Parser:
             if depth == 0 and not floors and kind in (K.FARROW, K.PARROW, K.COMMA):
                 if first not in (K.NAME, K.FARROW, K.PARROW):
                     # (a bare word key makes it an attribute list: another error in Puppet)
-                    self.error("SYNTAX_ERROR", j, at=_describe(toks[j]))
+                    self.error("SYNTAX_ERROR", j, at=_describe(toks, j))
                 break
             j += 1
         self.scans.append((lbrace, min(j, len(toks) - 1)))
