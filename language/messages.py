@@ -77,7 +77,7 @@ _def("CHECK_TIMEOUT", ERROR, "Checking this file was stopped after {seconds} s (
 
 # ---- syntax -------------------------------------------------------------------------------------
 _def("SYNTAX_ERROR", ERROR, "Syntax error at {at}")
-_def("UNMATCHED_BRACE", ERROR, "Syntax error at '}}': no '{{' to close")
+_def("UNMATCHED_BRACE", ERROR, "Syntax error at '}}'", "A '}' that no '{' opened (Puppet's parser says no more).")
 _def("MISSING_RBRACE", ERROR, "Missing '}}' to close the '{{' on line {line}")
 _def("ARGS_TO_NON_CALL", ERROR, "attempt to pass argument list to the function '{name}' which cannot be called without parentheses")
 _def("ILLEGAL_COMMA", ERROR, "illegal comma separated argument list")

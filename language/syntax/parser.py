@@ -160,6 +160,8 @@ def _describe(toks: list, j: int) -> str:
         text = single_quoted_value(text)
     elif kind == K.REGEX:
         text = f"(?-mix:{text[1:-1]})"
+    elif kind == K.DQ_CLOSE:
+        text = ""       # (the end of a string's text: see Parser.syntax_error)
     elif kind == K.DQ_OPEN and j + 1 < len(toks):
         nk, ntext = toks[j + 1][0], toks[j + 1][1]
         text = ntext if nk == K.STRING_TEXT else "" if nk == K.DQ_CLOSE else text
@@ -311,6 +313,11 @@ class Parser:
             # a '}' inserted by brace pairing: name what really is there
             j += 1
             shown = self.toks[j]
+        if shown[0] == K.INTERP_CLOSE and j + 1 < len(self.toks) and self.toks[j + 1][0] in (K.STRING_TEXT, K.DQ_CLOSE):
+            # Puppet's lexer reads the '}' that closes an interpolation with the string's text
+            # after it (DQMID, DQPOST): the error is at that text, named by it
+            self.error("SYNTAX_ERROR", j + 1, hint=expected or "", at=_describe(self.toks, j + 1))
+            return
         self.error("SYNTAX_ERROR", hint=expected or "", at=_describe(self.toks, j))
 
     def expect(self, ch: list, kind: str, what: str) -> bool:

@@ -7,16 +7,13 @@ statement (validate.bodies_after_statements), and the places of keywords and par
 in Puppet's grammar."""
 from __future__ import annotations
 
-import re
 import shutil
 import sys
 from pathlib import Path
 
 import pytest
 
-from puppet_ls.language.syntax.lines import LineIndex
-from puppet_ls.language.syntax.parser import parse
-from puppet_ls.language.syntax.validate import validate
+from benchmarks.syntax_differential import ours, puppets
 from tests.corpus import ORACLE_DIR
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "syntax"
@@ -40,37 +37,6 @@ def statements(path: Path) -> list[str]:
     if pending:
         out.append("\n".join(pending))
     return out
-
-
-def ours(text: str) -> tuple | None:
-    """(message, line, column) of puppet-ls's first error on ``text``, 1-based."""
-    result = parse(text)
-    found = [(e.offset, e.message) for e in result.errors] or \
-        [(d.offset, d.message) for d in validate(result) if d.severity == "error"]
-    if not found:
-        return None
-    offset, message = min(found, key=lambda f: f[0])     # (the first reported, at a place)
-    line, col = LineIndex(text).position(offset)
-    return message, line + 1, col + 1
-
-
-def puppets(oracle, text: str) -> tuple | None:
-    r = oracle.parse(src=text)
-    if r.get("ok"):
-        return None
-    err = r.get("error") or {}
-    diags = [d for d in r.get("diagnostics", []) if d.get("severity") == "error"]
-    if diags:       # (several: "Language validation logged 2 errors. Giving up")
-        d = min(diags, key=lambda d: (d.get("line") or 0, d.get("pos") or 0))
-        return d.get("message"), d.get("line"), d.get("pos")
-    if "basic_message" in err:
-        return err["basic_message"], err.get("line"), err.get("pos")
-    # an error the grammar raises itself comes without an issue: its place is in its text
-    m = _PLAIN.match(str(err.get("message", "")))
-    return (m.group(1), int(m.group(2)), int(m.group(3))) if m else (err.get("message"), None, None)
-
-
-_PLAIN = re.compile(r"Could not parse for environment \w+: (.*) \((?:file: [^,]*, )?line: (\d+), column: (\d+)\)$")
 
 
 @pytest.fixture(scope="module")
