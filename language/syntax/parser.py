@@ -1385,12 +1385,13 @@ class Parser:
         k = kinds[self.i]
         if k in (K.NAME, K.WORD, K.CLASSREF):
             self.bump(node)
-        elif k == K.DEFAULT:
-            self.error("KEYWORD_AS_NAME", word="default")
+        elif k == K.CLASS:
+            # the one keyword Puppet's grammar takes as a name, to say so (classname)
+            self.error("KEYWORD_AS_NAME", word="class")
             self.bump(node)
-        elif k in K.KEYWORD_KINDS:
-            self.error("KEYWORD_AS_NAME", word=self.toks[self.i][1])
-            self.bump(node)
+        elif k == K.DEFAULT or k in K.KEYWORD_KINDS:
+            self.syntax_error("a name")
+            self.bump(node)     # (read as the name all the same)
         elif k == K.STRING or k == K.DQ_OPEN:
             self.error("QUOTED_NAME")
             node.append(GreenNode(K.ERROR, [self.primary()]))
@@ -1410,8 +1411,11 @@ class Parser:
             k = kinds[self.i]
             if k in (K.NAME, K.WORD, K.CLASSREF, K.DEFAULT):
                 self.bump(parent)
+            elif k == K.CLASS:
+                self.error("KEYWORD_AS_NAME", word="class")
+                self.bump(parent)
             elif k in K.KEYWORD_KINDS:
-                self.error("KEYWORD_AS_NAME", word=self.toks[self.i][1])
+                self.syntax_error("a class name")
                 self.bump(parent)
             else:
                 self.syntax_error("a class name")
