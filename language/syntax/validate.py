@@ -40,7 +40,7 @@ _RESERVED_TYPE_NAMES = frozenset({
     "typereference", "typeset", "undef", "uri", "variant",
 })
 
-# Definitions: no value (NOT_RVALUE), and placed at the top (their labels: labels.node_label).
+# Definitions, which make no value (NOT_RVALUE; their labels: labels.node_label).
 _DEFINITIONS = frozenset({K.CLASS_DEF, K.DEFINE_DEF, K.NODE_DEF, K.FUNCTION_DEF, K.PLAN_DEF, K.TYPE_ALIAS,
                           K.TYPE_DEFINITION})
 
