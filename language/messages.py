@@ -86,6 +86,7 @@ _def("RESOURCE_WITHOUT_TITLE", ERROR, "This expression is invalid. Did you try d
      "A name followed by a hash-like body (`notify { message => 'x' }`): Puppet reads a name and a hash, and rejects them together.")
 _def("UNTITLED_RESOURCE_BODY", ERROR, "Syntax error resource body without title or hash with +>",
      "The same with a '+>' among the attributes, which no hash has: Puppet's parser rejects it (its text, word for word).")
+_def("ILLEGAL_QUERY_EXPRESSION", ERROR, "Illegal query expression. {expression} cannot be used in a query")
 _def("NOT_A_RESOURCE_EXPRESSION", ERROR, "Expression is not valid as a resource, resource-default, or resource-override")
 _def("UNLESS_ELSIF", ERROR, "elsif not supported in unless expression")
 _def("KEYWORD_AS_NAME", ERROR, "'{word}' keyword not allowed at this location")
@@ -344,7 +345,7 @@ _text("FROM_CONTEXT_WHERE_THIS_ILLEGAL", "CONTROL_FLOW", "{word}() from context 
 _text("EVALUATION_STOPPED_TIME_BUDGET_SECONDS", "EVAL_TIMEOUT", "Evaluation stopped: the time budget of {seconds:g} seconds is exhausted")
 _text("EVALUATION_STOPPED_NESTING_DEEPER_THAN", "EVAL_RECURSION_LIMIT", "Evaluation stopped: nesting deeper than {max_depth} levels (probably infinite recursion)")
 # language/eval/catalog.py
-_text("ILLEGAL_QUERY_EXPRESSION", "ILLEGAL_QUERY", "Illegal query expression")
+_text("ILLEGAL_QUERY_PART", "ILLEGAL_QUERY", "Illegal query expression")
 _text("ILLEGAL_QUERY_OPERATOR", "ILLEGAL_QUERY", "Illegal query operator '{op}'")
 _text("ATTEMPT_REDEFINE_ENTITY_HTTP_PUPPET", "RESERVED_TYPE_NAME", "Attempt to redefine entity 'http://puppet.com/2016.1/runtime/type/{lower}'. Originally set by Puppet-Type-System/Static-Loader.")
 _text("TYPE_ALIAS_MUST_TYPE_GOT", "ILLEGAL_TYPE_ALIAS", "Type alias '{name}' must be a type, got {generalized_type_name}")

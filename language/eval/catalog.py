@@ -1036,7 +1036,7 @@ def _query(cat: Catalog, node: SyntaxNode, res: Resource, scope) -> Any:
                 return not any(equals(a, value) for a in actual)
             return not equals(actual, value)
         raise ev.fail("ILLEGAL_QUERY", render("ILLEGAL_QUERY_OPERATOR", op=op), node)
-    raise ev.fail("ILLEGAL_QUERY", render("ILLEGAL_QUERY_EXPRESSION"), node)
+    raise ev.fail("ILLEGAL_QUERY", render("ILLEGAL_QUERY_PART"), node)
 
 
 _TYPE_SPEC_KINDS = frozenset({K.TYPE_REF, K.ACCESS_EXPR, K.LITERAL, K.QNAME, K.ARRAY, K.HASH,

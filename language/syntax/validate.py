@@ -492,6 +492,37 @@ class _Validator:
         parent = node.parent
         if parent is not None and parent.kind not in _STATEMENT_PARENTS and parent.kind not in (K.RELATIONSHIP, K.ASSIGNMENT):
             self.rvalue(A.view(node))
+        query = A.CollectExpr(node).query()
+        if query is not None:
+            self.query(query.syntax)
+
+    def query(self, node: SyntaxNode) -> None:
+        """What a collector's query may hold (Puppet's checker): '==' and '!=' comparisons,
+        joined by 'and' and 'or', in parentheses or not, and names, variables, numbers, strings
+        and booleans; anything else is ILLEGAL_QUERY_EXPRESSION (`<| port - 1 |>`)."""
+        todo = [node]       # (a list, not recursion: 'and' chains are as long as the source)
+        while todo:
+            n = todo.pop()
+            k = n.kind
+            if k == K.PAREN_EXPR:
+                inner = A.ParenExpr(n).expr()
+                if inner is not None:
+                    todo.append(inner.syntax)
+                continue
+            if k == K.BINARY_EXPR:
+                b = A.BinaryExpr(n)
+                if b.op in ("and", "or"):
+                    todo.extend(side.syntax for side in (b.right(), b.left()) if side is not None)
+                    continue
+                if b.op in ("==", "!="):
+                    continue
+            elif k in (K.VARIABLE_EXPR, K.QNAME, K.ERROR) or (k == K.DQ_STRING and n.child(K.INTERPOLATION) is None):
+                continue
+            elif k == K.LITERAL:
+                t = n.first_token()
+                if t is None or t.kind in (K.NUMBER, K.STRING, K.BOOLEAN):
+                    continue
+            self.add("ILLEGAL_QUERY_EXPRESSION", _puppet_location(n), expression=a_an_uc(node_label(n)))
 
     def v_CALL_EXPR(self, node: SyntaxNode) -> None:
         """Only a name is called (or a type, which makes a value of it): `"a"(1)`, `foo(1)(2)`
