@@ -147,8 +147,8 @@ _DESCRIBE_MAX = 100
 
 def _describe(toks: list, j: int) -> str:
     """The token at ``j`` as Puppet's parser names it in a syntax error: by its value, so a
-    variable without its '$', a string's text without its quotes (a double-quoted one's up to
-    its first interpolation), a regexp as Ruby prints one (Regexp#to_s)."""
+    variable without its '$', a single-quoted string's text without its quotes, a regexp as
+    Ruby prints one (Regexp#to_s)."""
     kind, text = toks[j][0], toks[j][1]
     if kind == K.EOF:
         return "end of input"
@@ -162,9 +162,9 @@ def _describe(toks: list, j: int) -> str:
         text = f"(?-mix:{text[1:-1]})"
     elif kind == K.DQ_CLOSE:
         text = ""       # (the end of a string's text: see Parser.syntax_error)
-    elif kind == K.DQ_OPEN and j + 1 < len(toks):
-        nk, ntext = toks[j + 1][0], toks[j + 1][1]
-        text = ntext if nk == K.STRING_TEXT else "" if nk == K.DQ_CLOSE else text
+    # (At a double-quoted string's opening quote Puppet names the text after it; that would make
+    # the message of a one-character token depend on text an edit can change without reparsing
+    # the token: the incremental reparse kept stale ones. It stays '"'.)
     if len(text) > _DESCRIBE_MAX:
         text = text[:_DESCRIBE_MAX - 3] + "..."
     return f"'{text}'"

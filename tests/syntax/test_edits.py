@@ -58,6 +58,9 @@ KNOWN_EDITS = [
     # a '{' typed in a comment that a syntax error left flat in an ERROR node, though the lexer
     # read it inside an interpolation (fuzz seed 2063)
     ('notify { "a":\n  $dq = "${x/*}${x}${x}*/}"\n  $y = 1\n}\n', 28, 29, "{"),
+    # an error at a string's opening quote once named the text after it, which this edit changes
+    # (test_random_edits, seed 1, on the fixtures alone)
+    ('class ju"nk {\n  $a = 1 )(] ,\n  $"\n] => =>#>\n  notice($b)\n}\nclass after {}\n', 14, 14, "("),
 ]
 
 
