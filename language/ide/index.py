@@ -174,10 +174,9 @@ def _external_fact_names(path: str, text: str) -> list:
 def _params(d) -> tuple:
     out = []
     for p in d.params():
-        te = p.type_expr()
-        dv = p.default()
-        out.append(ParamSig(p.name, te.syntax.trimmed_text() if te is not None else "", p.has_default,
-                            p.captures_rest, dv.syntax.trimmed_text()[:200] if dv is not None else ""))
+        te, name, rest, has_default, dv = p.parts()
+        out.append(ParamSig(name, te.syntax.trimmed_text() if te is not None else "", has_default,
+                            rest, dv.syntax.trimmed_text()[:200] if dv is not None else ""))
     return tuple(out)
 
 

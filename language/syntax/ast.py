@@ -561,6 +561,32 @@ class Param(AstNode):
     def has_default(self) -> bool:
         return self._token(K.EQUALS) is not None
 
+    def parts(self) -> tuple:
+        """(type expression, name, captures rest, has a default, default expression): what the
+        properties above say, read in one pass over the children (the index asks all five of
+        every parameter of the workspace)."""
+        type_expr = default = None
+        name = ""
+        named = rest = seen_eq = seen_node = False
+        for c in self.syntax.children_with_tokens():
+            if isinstance(c, SyntaxToken):
+                kind = c.kind
+                if kind == K.VARIABLE and not named:
+                    named = True
+                    name = variable_name(c.text)
+                elif kind == K.EQUALS:
+                    seen_eq = True
+                elif kind == K.TIMES:
+                    rest = True
+                continue
+            if not seen_node:
+                seen_node = True
+                if not named:
+                    type_expr = view(c)
+            if seen_eq and default is None:
+                default = view(c)
+        return type_expr, name, rest, seen_eq, default
+
 
 class IfExpr(AstNode):
     @property
