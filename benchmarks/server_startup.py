@@ -18,8 +18,9 @@ Each run starts a fresh server and measures, wall clock from spawn:
                   every 20 ms until then)
   index complete  the ``$/progress`` end of the indexing (the client offers workDoneProgress)
   CPU             the server's CPU time until then, and its finished children's (the
-                  processes that parse files for the index): on a loaded machine the CPU times
-                  say more than the wall clock
+                  processes that parse files for the index, counted once they have stored
+                  their entries in the cache and ended, which they do after the index is
+                  complete): on a loaded machine the CPU times say more than the wall clock
   RSS             of the server process after indexing (``VmRSS``, and the evaluation
                   worker's beside it), from /proc
 twice: cold (an empty cache folder, ``PUPPET_LS_CACHE_DIR``) and warm (the cache a previous run
@@ -70,6 +71,24 @@ def children_rss_kb(pid: int) -> int:
     return total
 
 
+def index_workers(pid: int) -> list:
+    """The pids of the server's indexing processes that have not ended, or ended and not been
+    waited for (their CPU is not counted before)."""
+    out = []
+    for d in Path("/proc").iterdir():
+        if not d.name.isdigit():
+            continue
+        try:
+            fields = (d / "stat").read_text().rsplit(")", 1)[1].split()
+            if int(fields[1]) != pid:
+                continue
+            if fields[0] == "Z" or b"puppet_ls.server.index_worker" in (d / "cmdline").read_bytes():
+                out.append(int(d.name))
+        except (OSError, IndexError, ValueError):
+            pass
+    return out
+
+
 def one_run(drv, server: list, root: Path, rel: str, cache: Path, code: dict, timeout: float = 60.0) -> dict:
     path = root / "modules" / rel
     text = path.read_text()
@@ -98,6 +117,11 @@ def one_run(drv, server: list, root: Path, rel: str, cache: Path, code: dict, ti
         t, m = wait_for_index(c, timeout)
         out["index complete"] = t - t_spawn
         out["index message"] = m["params"]["value"].get("message", "")
+        # the index is complete once its files are answered; its processes then store their
+        # entries in the cache and end: their CPU counts once they have
+        until = time.monotonic() + timeout
+        while index_workers(c.proc.pid) and time.monotonic() < until:
+            time.sleep(0.01)
         cpu = c.cpu_seconds()     # the server's own, and its finished children's (index workers)
         out["server CPU"] = cpu.get("server_cpu_s", 0) * 1000
         out["index workers CPU"] = cpu.get("reaped_children_cpu_s", 0) * 1000

@@ -18,7 +18,7 @@ import pytest
 
 from puppet_ls.server import index_cache
 from puppet_ls.server.index_cache import IndexCache, default_folder, dumps, loads
-from puppet_ls.server.workspace import build_index
+from puppet_ls.server.workspace import build_index, settle_workers
 from tests.corpus import corpus_files
 from tests.lsp.conftest import WORKSPACE
 
@@ -289,9 +289,35 @@ def test_indexing_in_processes_equals_serial(workspace: Path, tmp_path: Path, mo
     serial = build_index([str(workspace)], [])
     assert snapshot(index) == snapshot(serial)
     assert list(index._by_name.items()) == list(serial._by_name.items())    # the same order of definitions
+    assert settle_workers(30)       # (the build does not wait for the workers to store and end)
     cache = IndexCache(str(tmp_path / "cache"))
     build(workspace, cache)
     assert cache.misses == 0        # the workers (or the fallback) stored every entry
+
+
+# The real worker, slow to end once its input is closed (as one storing a large workspace's
+# entries is, one after the other, in the cache's one database).
+_SLOW_TO_END = """import sys, time
+from puppet_ls.server import index_worker as w
+code = w.main()
+time.sleep(3)
+sys.exit(code)
+"""
+
+
+def test_the_index_is_complete_before_its_workers_end(workspace: Path, tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    from puppet_ls.server import workspace as ws_mod
+    monkeypatch.setattr(ws_mod, "PARALLEL_MIN", 1)
+    monkeypatch.setattr(ws_mod, "WORKER_COMMAND", [sys.executable, "-c", _SLOW_TO_END])
+    serial = snapshot(build_index([str(workspace)], []))
+    index = build_index([str(workspace)], [], jobs=2, cache=IndexCache(str(tmp_path / "cache")))
+    assert not settle_workers(0), "the build waited for its workers to end"
+    assert snapshot(index) == serial
+    assert settle_workers(30)
+    cache = IndexCache(str(tmp_path / "cache"))
+    build(workspace, cache)
+    assert cache.misses == 0        # what the workers stored after the build is there
 
 
 # The real worker with a half-second limit per file and an indexer that never ends on one file.
