@@ -356,6 +356,7 @@ class _IndexPool:
         self.answered: set = set()          # the threads whose worker answered all it was given
         self.ended: set = set()             # the threads that are done (failed ones too)
         self.progressed = threading.Event()     # a batch answered, or a thread answered all or ended
+        self.killed = False                 # the build was cancelled: every worker is killed
 
     def add(self, item: tuple) -> int:
         """Give the pool one (path, module, role, key, bytes) item; its position in ``finish``'s
@@ -399,6 +400,8 @@ class _IndexPool:
             return
         with self.lock:
             self.procs.append(proc)
+            if self.killed:         # started as the build was cancelled
+                proc.kill()
         stdin, stdout = proc.stdin, proc.stdout
         assert stdin is not None and stdout is not None
         failed = False
@@ -465,6 +468,7 @@ class _IndexPool:
                 if cancelled is not None and cancelled() and not killed:
                     killed = True
                     with self.lock:
+                        self.killed = True
                         for proc in self.procs:
                             with contextlib.suppress(OSError):
                                 proc.kill()
@@ -473,6 +477,9 @@ class _IndexPool:
                 if progress is not None and self.done != last and self.work and now - reported >= 0.1:
                     last, reported = self.done, now
                     progress(self.done, len(self.work), "")
+            if killed:
+                for t in self.threads:      # cancelled: every worker is gone when this returns
+                    t.join(10)
             while True:     # the batches no worker took (none could start, or all failed)
                 try:
                     batch = self.queue.get_nowait()
