@@ -54,15 +54,25 @@ HOVER_AT = "contain ntp::install@+12"
 HOVER_WANT = "class ntp::install"   # the class's signature, from the index (not just "Value: 'ntp::install'")
 
 
-def children_rss_kb(pid: int) -> int:
-    total = 0
+def children(pid: int) -> list:
+    """(/proc folder, state letter) of each child process of ``pid``."""
+    out = []
     for d in Path("/proc").iterdir():
         if not d.name.isdigit():
             continue
         try:
             fields = (d / "stat").read_text().rsplit(")", 1)[1].split()
-            if int(fields[1]) != pid:
-                continue
+            if int(fields[1]) == pid:
+                out.append((d, fields[0]))
+        except (OSError, IndexError, ValueError):
+            pass
+    return out
+
+
+def children_rss_kb(pid: int) -> int:
+    total = 0
+    for d, _ in children(pid):
+        try:
             for line in (d / "status").read_text().splitlines():
                 if line.startswith("VmRSS"):
                     total += int(line.split()[1])
@@ -72,19 +82,14 @@ def children_rss_kb(pid: int) -> int:
 
 
 def index_workers(pid: int) -> list:
-    """The pids of the server's indexing processes that have not ended, or ended and not been
-    waited for (their CPU is not counted before)."""
+    """The server's indexing processes that have not ended, or ended and not been waited for
+    (their CPU is not counted before)."""
     out = []
-    for d in Path("/proc").iterdir():
-        if not d.name.isdigit():
-            continue
+    for d, state in children(pid):
         try:
-            fields = (d / "stat").read_text().rsplit(")", 1)[1].split()
-            if int(fields[1]) != pid:
-                continue
-            if fields[0] == "Z" or b"puppet_ls.server.index_worker" in (d / "cmdline").read_bytes():
-                out.append(int(d.name))
-        except (OSError, IndexError, ValueError):
+            if state == "Z" or b"puppet_ls.server.index_worker" in (d / "cmdline").read_bytes():
+                out.append(d)
+        except OSError:
             pass
     return out
 
