@@ -456,7 +456,6 @@ class _IndexPool:
                 self._queue()
             for _ in self.threads:
                 self.queue.put(None)
-            killed = False
             last = -1
             reported = 0.0
             while True:
@@ -465,8 +464,7 @@ class _IndexPool:
                     if all(t in self.answered or t in self.ended for t in self.threads):
                         break
                 self.progressed.wait(timeout=0.1)
-                if cancelled is not None and cancelled() and not killed:
-                    killed = True
+                if cancelled is not None and not self.killed and cancelled():
                     with self.lock:
                         self.killed = True
                         for proc in self.procs:
@@ -477,7 +475,7 @@ class _IndexPool:
                 if progress is not None and self.done != last and self.work and now - reported >= 0.1:
                     last, reported = self.done, now
                     progress(self.done, len(self.work), "")
-            if killed:
+            if self.killed:
                 for t in self.threads:      # cancelled: every worker is gone when this returns
                     t.join(10)
             while True:     # the batches no worker took (none could start, or all failed)
