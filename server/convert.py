@@ -8,6 +8,7 @@ from lsprotocol import types as lsp
 
 from puppet_ls.language.ide.semantic_tokens import TOKEN_MODIFIERS, TOKEN_TYPES
 
+from .core import plain
 from .positions import UTF32, PositionCodec, units
 
 SEVERITY = {"error": lsp.DiagnosticSeverity.Error, "warning": lsp.DiagnosticSeverity.Warning,
@@ -91,11 +92,7 @@ def diagnostics(codec: PositionCodec, uri: str, diags: list, related_support: bo
 def markup(text: str, markdown: bool) -> lsp.MarkupContent:
     if markdown:
         return lsp.MarkupContent(lsp.MarkupKind.Markdown, text)
-    return lsp.MarkupContent(lsp.MarkupKind.PlainText, _plain(text))
-
-
-def _plain(md: str) -> str:
-    return md.replace("```puppet\n", "").replace("\n```", "").replace("```", "").replace("**", "").replace("`", "")
+    return lsp.MarkupContent(lsp.MarkupKind.PlainText, plain(text))
 
 
 def completion_documentation(text: str, doc_formats: list) -> lsp.MarkupContent | str | None:
@@ -105,8 +102,8 @@ def completion_documentation(text: str, doc_formats: list) -> lsp.MarkupContent 
     if lsp.MarkupKind.Markdown in doc_formats:
         return lsp.MarkupContent(lsp.MarkupKind.Markdown, text)
     if lsp.MarkupKind.PlainText in doc_formats:
-        return lsp.MarkupContent(lsp.MarkupKind.PlainText, _plain(text))
-    return _plain(text)      # a plain string is always allowed
+        return lsp.MarkupContent(lsp.MarkupKind.PlainText, plain(text))
+    return plain(text)      # a plain string is always allowed
 
 
 class Wire(dict):

@@ -32,7 +32,6 @@ import os
 import sys
 import threading
 import time
-from urllib.parse import unquote, urlparse
 
 from lsprotocol import types as lsp
 from puppet_ls.language import formatter
@@ -41,7 +40,6 @@ from puppet_ls.language.ide import calls as ide_calls
 from puppet_ls.language.ide import code_actions as ide_actions
 from puppet_ls.language.ide import completion as ide_completion
 from puppet_ls.language.ide import folding as ide_folding
-from puppet_ls.language.ide import hover as ide_hover
 from puppet_ls.language.ide import links as ide_links
 from puppet_ls.language.ide import navigation as ide_nav
 from puppet_ls.language.ide import preview as ide_preview
@@ -60,22 +58,22 @@ from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
-from pygls.uris import from_fs_path, to_fs_path
+from pygls.uris import from_fs_path
 
 from . import __version__, controlrepo, convert, framing, lens
 from . import config as lintconfig
+from .core import (ServerState, apply_settings, budget_for, file_text, hiera_target,
+                   hover_answer, uri_to_path)
 from .documents import Document, SemanticTokensCache, apply_changes, is_puppet_document, open_document
 from .evalworker import EvalWorker
-from .factsfile import class_resolver, load_context, parameter_resolver
-from .hiera_ls import DataDocument, HieraSupport, is_data_document
+from .hiera_ls import DataDocument, is_data_document
 from .index_cache import IndexCache, default_folder
 from .positions import UTF8, UTF16, UTF32, PositionCodec
-from .settings import DEFAULTS, Settings, parse_settings
+from .settings import Settings
 from .workspace import (
     build_index,
     index_entry_for,
     module_root_of,
-    modulepath_from_environment,
     read_text,
     walked_root,
 )
@@ -164,41 +162,24 @@ class PuppetProtocol(LanguageServerProtocol):
             yield handler, (params,), None
 
 
-def uri_to_path(uri: str) -> str:
-    """The file path of a document URI; the path part of another scheme's URI; the URI itself
-    when it cannot be parsed (an unclosed '[' of an IPv6 host), so that the document still opens."""
-    try:
-        if uri.startswith("file:"):
-            return to_fs_path(uri) or unquote(urlparse(uri).path)
-        return unquote(urlparse(uri).path) or uri
-    except ValueError:
-        return uri
-
-
-class PuppetServer(LanguageServer):
-    """The server and its state (touched only from the event loop thread)."""
+class PuppetServer(ServerState, LanguageServer):
+    """The server: its state (``core.ServerState``) and pygls's protocol, touched only from
+    the event loop thread."""
 
     def __init__(self) -> None:
-        super().__init__("puppet-ls", __version__, protocol_cls=PuppetProtocol, max_workers=4,
-                         converter_factory=framing.strict_converter)
-        self.docs: dict = {}                   # uri -> Document
-        self.settings: Settings = DEFAULTS
-        self.init_options = None
-        self.index = WorkspaceIndex()
-        self.index_key = 0                     # bumps whenever the index changes
+        LanguageServer.__init__(self, "puppet-ls", __version__, protocol_cls=PuppetProtocol, max_workers=4,
+                                converter_factory=framing.strict_converter)
+        ServerState.__init__(self)
+        self.worker: EvalWorker | None = None
         self.index_thread: threading.Thread | None = None
         self.index_cancel = threading.Event()
-        self.index_ready = False
-        self.early_roots: set = set()          # module folders indexed ahead of the workspace
         # the last long completion list sent without documentation: (items, documentation formats)
         self.completion_list: tuple = ([], [])
         self.timers: dict = {}                 # uri -> asyncio.TimerHandle
         self.last_change: dict = {}            # uri -> time of the last edit (for debouncing)
         self.loop: asyncio.AbstractEventLoop | None = None
-        self.encoding = UTF16
         # Evaluation: None evaluates in this process (in-process tests); run_server starts the
         # supervised worker.  Handlers that evaluate run in this pool, never on the event loop.
-        self.worker: EvalWorker | None = None
         self.eval_pool = concurrent.futures.ThreadPoolExecutor(max_workers=4, thread_name_prefix="puppet-ls-eval")
         # Every other analysis (diagnostics, tokens, folding, completion, …) runs here: on a
         # document near the size limit it takes seconds, and the event loop must stay free to
@@ -207,46 +188,27 @@ class PuppetServer(LanguageServer):
         self.interactive_pool = concurrent.futures.ThreadPoolExecutor(max_workers=3, thread_name_prefix="puppet-ls-ask")
         self.running: dict[int | str, threading.Event] = {}   # request id -> its evaluations' token
         self.previews_skipped = False          # the worker was not ready: ask for a refresh later
-        self._preview_context: tuple | None = None    # (settings it was read for, context)
         self.semantic_tokens_cache = SemanticTokensCache()
         self.workspace_cursor = 0              # where the next workspace diagnostics round starts
 
-        # The lint configuration of the workspace, read as `puppet-ls check` reads it from the
-        # workspace folder (server/config.py), so that the editor and CI report the same.
-        self.lint_config = lintconfig.resolve([])
-        self.config_key = 0                    # bumps whenever lint_config changes
-        # Hiera: the layers of the workspace's environment and the open data documents
-        self.hiera_support = HieraSupport()
-
-    def load_lint_config(self) -> bool:
-        """Read the workspace's lint configuration again; True when it changed."""
-        roots = self.roots()
-        if not roots:
-            return False
-        root = roots[0]
+    def show_warning(self, message: str) -> None:
         try:
-            cfg = lintconfig.load([root], cwd=root)
+            self.window_show_message(lsp.ShowMessageParams(type=lsp.MessageType.Warning, message=message))
         except Exception:
-            log.exception("reading the configuration of %s failed", root)
-            return False
-        for problem in cfg.problems:
-            log.warning("configuration: %s", problem)
-        if cfg.problems and [str(p) for p in cfg.problems] != [str(p) for p in self.lint_config.problems]:
-            # what `check` stops on (exit 2) is left out here, and the editor says so once
-            msg = "puppet-ls configuration (left out): " + "; ".join(str(p) for p in cfg.problems[:5])
-            try:
-                self.window_show_message(lsp.ShowMessageParams(type=lsp.MessageType.Warning, message=msg))
-            except Exception:
-                log.exception("could not show the configuration message")
-        old = self.lint_config
-        same = (old.lint, old.selected, old.named_ignores, old.modulepath, old.sources, old.error_level,
-                [(b, tuple(p.patterns), c) for b, p, c in old.per_file_ignores]) == \
-            (cfg.lint, cfg.selected, cfg.named_ignores, cfg.modulepath, cfg.sources, cfg.error_level,
-             [(b, tuple(p.patterns), c) for b, p, c in cfg.per_file_ignores])
-        self.lint_config = cfg
-        if not same:
-            self.config_key += 1
-        return not same
+            log.exception("could not show a message")
+
+    def capabilities(self) -> object:
+        return self.client_capabilities
+
+    def roots(self) -> list:
+        try:
+            folders = list(self.workspace.folders.values())
+        except RuntimeError:
+            return []
+        out = [uri_to_path(f.uri) for f in folders]
+        if not out and self.workspace.root_uri:
+            out = [uri_to_path(self.workspace.root_uri)]
+        return [r for r in out if r]
 
     def start_worker(self) -> None:
         self.worker = EvalWorker(memory_mb=self.settings.previews_memory_mb)
@@ -294,78 +256,6 @@ class PuppetServer(LanguageServer):
                 self.previews_skipped = True
             return worker.evaluate(program, budget.steps, budget.seconds, limit[0], token, budget.context)
         return evaluate
-
-    # ---- preview context (issue 16): the fact set and node previews evaluate with --------------
-    def preview_context(self) -> ide_preview.PreviewContext | None:
-        """The context of ``puppet.previews.facts``/``node``, read once per setting (a problem
-        with the facts file is shown once, and previews go on without facts)."""
-        roots = self.roots()
-        want = (self.settings.previews_facts, self.settings.previews_node, roots[0] if roots else None,
-                self.settings.previews_external_facts, self.settings.modulepath)
-        cached = self._preview_context
-        if cached is not None and cached[0] == want:
-            return cached[1]
-        # the modules' facts.d folders are listed when the settings change or a facts.d file does
-        # (did_change_watched_files), not on every request
-        ctx, problem = load_context(want[0], want[1], want[2], modulepath=[*roots, *self.modulepath()],
-                                    external=want[3])
-        if ctx is not None:
-            # other classes' variables: their files, found in the index (open documents first)
-            def find(name: str) -> str | None:
-                for e in self.index.lookup("class", name):
-                    return e.path
-                return None
-            ctx.classes = class_resolver(find, lambda path: _file_text(self, path))
-            # class parameters' values by automatic parameter lookup in the workspace's Hiera
-            ctx.parameters = parameter_resolver(self.hiera, ctx, generation=lambda: self.hiera_support.generation)
-        self._preview_context = (want, ctx)
-        if problem:
-            log.warning("%s", problem)
-            try:
-                self.window_show_message(lsp.ShowMessageParams(type=lsp.MessageType.Warning,
-                                                               message=f"puppet-ls previews: {problem}"))
-            except Exception:
-                log.exception("could not show the facts message")
-        return ctx
-
-    # ---- client capabilities -------------------------------------------------------------------
-    def cap(self, path: str, default=None):
-        node: object = self.client_capabilities
-        for part in path.split("."):
-            node = getattr(node, part, None)
-            if node is None:
-                return default
-        return node
-
-    # ---- environment ---------------------------------------------------------------------------
-    def roots(self) -> list:
-        try:
-            folders = list(self.workspace.folders.values())
-        except RuntimeError:
-            return []
-        out = [uri_to_path(f.uri) for f in folders]
-        if not out and self.workspace.root_uri:
-            out = [uri_to_path(self.workspace.root_uri)]
-        return [r for r in out if r]
-
-    def modulepath(self) -> list:
-        roots = self.roots()
-        out = []
-        for p in self.settings.modulepath:
-            p = os.path.expanduser(p)
-            if not os.path.isabs(p) and roots:
-                p = os.path.join(roots[0], p)
-            out.append(p)
-        out += [p for p in self.lint_config.modulepath if p not in out]
-        for r in roots:
-            out += modulepath_from_environment(r, [])
-        return out
-
-    def analysis(self, doc: Document):
-        return doc.analysis(self.index, self.index_key)
-
-    def hiera(self):
-        return self.hiera_support.hiera(self.roots(), self.modulepath(), self.settings.hiera_global_config)
 
 
 def _isolated(empty, evaluates: bool = False, heavy: bool = False, data: bool = False):
@@ -450,7 +340,7 @@ def build_server() -> PuppetServer:
         ls.encoding = encodings.get(enc, UTF16)
         ls.init_options = params.initialization_options
         if params.initialization_options is not None:
-            _apply_settings(ls, params.initialization_options)
+            apply_settings(ls, params.initialization_options)
 
     @server.feature(lsp.INITIALIZED)
     async def initialized(ls: PuppetServer, params) -> None:
@@ -478,7 +368,7 @@ def build_server() -> PuppetServer:
         settings = params.settings
         ours = {"modulepath", "index", "diagnostics", "previews", "hover", "completion", "log"}
         if isinstance(settings, dict) and ("puppet" in settings or ours & set(settings)):
-            _apply_settings(ls, settings)       # pushed settings (the section, or an object holding it)
+            apply_settings(ls, settings)       # pushed settings (the section, or an object holding it)
         elif ls.cap("workspace.configuration", False):
             await _pull_configuration(ls)       # "something changed": ask for our section
         config_changed = ls.load_lint_config()
@@ -602,36 +492,8 @@ def build_server() -> PuppetServer:
     @server.feature(lsp.TEXT_DOCUMENT_HOVER)
     @_isolated(None, evaluates=True, data=True)
     def hover(ls: PuppetServer, params: lsp.HoverParams, doc: Document, make_budget):
-        fmts = ls.cap("text_document.hover.content_format", None) or [lsp.MarkupKind.PlainText]
-        if isinstance(doc, DataDocument):
-            data_codec = PositionCodec(LineIndex(doc.text), ls.encoding)
-            found = hiera_editor.data_key_hover(
-                doc.text, data_codec.offset(params.position.line, params.position.character), ls.index)
-            if found is None:
-                return None
-            return lsp.Hover(contents=convert.markup(found[0], lsp.MarkupKind.Markdown in fmts),
-                             range=convert.rng(data_codec, found[1], found[2]))
-        codec = doc.codec
-        offset = codec.offset(params.position.line, params.position.character)
-        hiera_md = _hiera_hover(ls, doc, offset)
-        if hiera_md is not None and hiera_md[0] == "key":
-            _, md, start, end = hiera_md
-            return lsp.Hover(contents=convert.markup(md, lsp.MarkupKind.Markdown in fmts),
-                             range=convert.rng(codec, start, end))
-        # A hover's value is worth less than a prompt hover: a shorter total deadline.
-        budget = make_budget(_budget(ls, total_ms=150))
-        res = ide_hover.hover(ls.analysis(doc), offset, budget, values=ls.settings.hover_values)
-        if hiera_md is not None:
-            # a class parameter: the code's hover, then the value Hiera binds to it
-            _, md, start, end = hiera_md
-            if res is not None:
-                md = res.markdown + "\n\n---\n\n" + md
-            return lsp.Hover(contents=convert.markup(md, lsp.MarkupKind.Markdown in fmts),
-                             range=convert.rng(codec, start, end))
-        if res is None:
-            return None
-        return lsp.Hover(contents=convert.markup(res.markdown, lsp.MarkupKind.Markdown in fmts),
-                         range=convert.rng(codec, res.start, res.end))
+        found = hover_answer(ls, doc, params.position.line, params.position.character, make_budget)
+        return None if found is None else convert.Wire(found)
 
     @server.feature(lsp.TEXT_DOCUMENT_COMPLETION,
                     lsp.CompletionOptions(trigger_characters=["$", ":", "[", ".", "'", "\"", ">", " "],
@@ -736,7 +598,7 @@ def build_server() -> PuppetServer:
     def workspace_symbol(ls: PuppetServer, params: lsp.WorkspaceSymbolParams, doc):
         out = []
         for e in workspace_symbols(ls.index, params.query, limit=200):
-            text = _file_text(ls, e.path)
+            text = file_text(ls, e.path)
             if text is None:
                 continue
             codec = PositionCodec(LineIndex(text), ls.encoding)
@@ -939,7 +801,7 @@ def build_server() -> PuppetServer:
         end = codec.offset(params.range.end.line, params.range.end.character)
         return [lsp.InlayHint(position=lsp.Position(*codec.position(p.offset)), label=p.label,
                               padding_left=True, tooltip=f"{p.value} : {p.type}")
-                for p in ide_preview.previews(ls.analysis(doc), start, end, make_budget(_budget(ls)))]
+                for p in ide_preview.previews(ls.analysis(doc), start, end, make_budget(budget_for(ls)))]
 
     @server.feature(lsp.TEXT_DOCUMENT_CODE_LENS)
     @_isolated(list, evaluates=True)
@@ -952,7 +814,7 @@ def build_server() -> PuppetServer:
         if ls.cap("text_document.inlay_hint", None) is not None:
             return out
         codec = doc.codec
-        for p in ide_preview.previews(ls.analysis(doc), 0, len(doc.text), make_budget(_budget(ls))):
+        for p in ide_preview.previews(ls.analysis(doc), 0, len(doc.text), make_budget(budget_for(ls))):
             pos = lsp.Position(*codec.position(p.offset))
             out.append(lsp.CodeLens(range=lsp.Range(pos, pos),
                                     command=lsp.Command(title=p.label, command=SHOW_VALUE_COMMAND,
@@ -1012,16 +874,6 @@ def _previews_key(s: Settings) -> tuple:
     return (s.previews_enable, s.previews_facts, s.previews_node, s.previews_max_steps, s.previews_timeout_ms)
 
 
-def _budget(ls: PuppetServer, total_ms: int | None = None) -> ide_preview.PreviewBudget:
-    """The settings' budget; ``total_ms`` caps a request's total (and so each expression)."""
-    s = ls.settings
-    seconds = s.previews_timeout_ms / 1000.0
-    total = max(0.2, seconds * 6)
-    if total_ms is not None:
-        total = total_ms / 1000.0
-        seconds = min(seconds, total)
-    return ide_preview.PreviewBudget(steps=s.previews_max_steps, seconds=seconds, total_seconds=total,
-                                     context=ls.preview_context())
 
 
 def _command_location(args) -> tuple:
@@ -1055,16 +907,12 @@ def _module_file(ls: PuppetServer, doc: Document, module: str, folder: str, rel:
     return None
 
 
-def _file_text(ls: PuppetServer, path: str) -> str | None:
-    uri = from_fs_path(path)
-    doc = ls.docs.get(uri) if uri else None
-    return doc.text if doc is not None else read_text(path)
 
 
 def _sources(ls: PuppetServer):
     """The text of a workspace file by path, for questions that read other files: an open
     document's text, else the file's."""
-    return lambda path: _file_text(ls, path)
+    return lambda path: file_text(ls, path)
 
 
 def _refused(res):
@@ -1111,7 +959,7 @@ def _locations(ls: PuppetServer, doc: Document, locs: list) -> list:
             out.append(lsp.Location(doc.uri, convert.rng(doc.codec, loc.start, loc.end)))
             continue
         if loc.path not in texts:
-            t = _file_text(ls, loc.path)
+            t = file_text(ls, loc.path)
             texts[loc.path] = PositionCodec(LineIndex(t), ls.encoding) if t is not None else None
         codec = texts[loc.path]
         if codec is None:
@@ -1259,33 +1107,12 @@ def _path_diagnostics(ls: PuppetServer, index, path: str, text: str) -> list:
 
 # ---- Hiera ---------------------------------------------------------------------------------------
 
-def _hiera_target(ls: PuppetServer, doc: Document, offset: int) -> tuple | None:
-    """("key", key, start, end) for a lookup('...') key, ("param", key, start, end) for a class
-    parameter (automatic parameter lookup binds <class>::<param>); None elsewhere."""
-    at = hiera_editor.lookup_key_at(doc.text, offset)
-    if at is not None and at.key:
-        return "key", at.key, at.start, at.end
-    param = hiera_editor.class_param_at(doc.result, offset)
-    if param is not None:
-        cls, name, start, end = param
-        return "param", f"{cls}::{name}", start, end
-    return None
 
 
-def _hiera_hover(ls: PuppetServer, doc: Document, offset: int) -> tuple | None:
-    target = _hiera_target(ls, doc, offset)
-    if target is None:
-        return None
-    hiera = ls.hiera()
-    if hiera is None or not hiera.layers:
-        return None      # no Hiera in this workspace: the code's own hover
-    kind, key, start, end = target
-    root = ls.hiera_support.environment(ls.roots()) or ""
-    return kind, ls.hiera_support.lookup_hover(hiera, key, ls.settings, root, ls.preview_context()), start, end
 
 
 def _hiera_definition(ls: PuppetServer, doc: Document, offset: int) -> list:
-    target = _hiera_target(ls, doc, offset)
+    target = hiera_target(ls, doc, offset)
     hiera = ls.hiera() if target is not None else None
     if target is None or hiera is None:
         return []
@@ -1347,19 +1174,6 @@ def _publish_data(ls: PuppetServer, uri: str) -> None:
     ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, version=doc.version, diagnostics=diags))
 
 
-def _apply_settings(ls: PuppetServer, raw) -> None:
-    settings, problems = parse_settings(raw)
-    ls.settings = settings
-    if ls.worker is not None:
-        ls.worker.set_memory_limit(settings.previews_memory_mb)
-    logging.getLogger("puppet-ls").setLevel(settings.log_level.upper())
-    if problems:
-        msg = "puppet-ls settings: " + "; ".join(problems)
-        log.warning(msg)
-        try:
-            ls.window_show_message(lsp.ShowMessageParams(type=lsp.MessageType.Warning, message=msg))
-        except Exception:
-            log.exception("could not show the settings message")
 
 
 async def _pull_configuration(ls: PuppetServer) -> None:
@@ -1370,7 +1184,7 @@ async def _pull_configuration(ls: PuppetServer) -> None:
         log.info("the client did not answer workspace/configuration; keeping the current settings")
         return
     if res and res[0] is not None:
-        _apply_settings(ls, res[0])
+        apply_settings(ls, res[0])
 
 
 def _apply_size_limit(ls: PuppetServer) -> None:
@@ -1477,7 +1291,7 @@ def _unreached_branches(ls: PuppetServer, doc: Document, compute: bool) -> list:
     if found is None:
         if not compute:
             return []
-        budget = _budget(ls)
+        budget = budget_for(ls)
         budget.evaluator = ls.evaluator(time.monotonic() + budget.total_seconds, threading.Event())
         found = ide_preview.branches(ls.analysis(doc), 0, len(doc.text), budget)
         if ls.worker is None or ls.worker.wait_ready(0):
