@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlparse
 
 from pygls.uris import from_fs_path, to_fs_path
@@ -30,6 +31,9 @@ from .hiera_ls import DataDocument, HieraSupport
 from .positions import UTF16, PositionCodec
 from .settings import DEFAULTS, Settings, parse_settings
 from .workspace import modulepath_from_environment, read_text
+
+if TYPE_CHECKING:
+    from .evalworker import EvalWorker
 
 log = logging.getLogger("puppet-ls")
 
@@ -66,7 +70,9 @@ class ServerState:
         self.index_ready = False
         self.early_roots: set = set()          # module folders indexed ahead of the workspace
         self.encoding = UTF16
-        self.worker = None                     # the evaluation worker (evalworker.EvalWorker)
+        # Evaluation: None evaluates in this process (in-process tests); run_server starts the
+        # supervised worker.
+        self.worker: EvalWorker | None = None
         # the client's capabilities as JSON, and its workspace folders' URIs (from initialize);
         # the server reads pygls's own copies instead (its overrides of capabilities/roots)
         self.raw_capabilities: dict = {}

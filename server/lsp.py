@@ -170,7 +170,6 @@ class PuppetServer(ServerState, LanguageServer):
         LanguageServer.__init__(self, "puppet-ls", __version__, protocol_cls=PuppetProtocol, max_workers=4,
                                 converter_factory=framing.strict_converter)
         ServerState.__init__(self)
-        self.worker: EvalWorker | None = None
         self.index_thread: threading.Thread | None = None
         self.index_cancel = threading.Event()
         # the last long completion list sent without documentation: (items, documentation formats)
@@ -178,8 +177,7 @@ class PuppetServer(ServerState, LanguageServer):
         self.timers: dict = {}                 # uri -> asyncio.TimerHandle
         self.last_change: dict = {}            # uri -> time of the last edit (for debouncing)
         self.loop: asyncio.AbstractEventLoop | None = None
-        # Evaluation: None evaluates in this process (in-process tests); run_server starts the
-        # supervised worker.  Handlers that evaluate run in this pool, never on the event loop.
+        # Handlers that evaluate run in this pool, never on the event loop.
         self.eval_pool = concurrent.futures.ThreadPoolExecutor(max_workers=4, thread_name_prefix="puppet-ls-eval")
         # Every other analysis (diagnostics, tokens, folding, completion, …) runs here: on a
         # document near the size limit it takes seconds, and the event loop must stay free to
