@@ -35,6 +35,10 @@ def run() -> None:
 
 def serve(host: str | None = None, port: int | None = None, log_file: str | None = None) -> int:
     """Run the language server (stdio unless ``host`` and ``port``) until its client ends it."""
+    if host is None or port is None:
+        # over stdio the early front answers the first requests while pygls loads (early.py)
+        from . import early
+        return early.serve_stdio(log_file)
     from . import code_cache
     # (the code attrs generates for the protocol's classes, kept between starts: a third of
     # the server's start-up otherwise; docs/decisions.md)

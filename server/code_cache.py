@@ -77,22 +77,23 @@ def _trusted(path: str) -> bool:
     return st.st_uid == getuid() and not st.st_mode & 0o022
 
 
-def _load(path: str) -> dict:
+def read_private(path: str) -> bytes | None:
+    """The bytes of ``path`` when it and its folder are this user's own and nobody else may
+    change them (None otherwise, or when it is missing or larger than ``MAX_BYTES``)."""
     if not (_trusted(os.path.dirname(path)) and _trusted(path)):
-        return {}
+        return None
     try:
         if os.path.getsize(path) > MAX_BYTES:
-            return {}
+            return None
         with open(path, "rb") as f:
-            magic, entries = marshal.load(f)
-    except (OSError, EOFError, ValueError, TypeError):
-        return {}
-    if magic != _MAGIC or not isinstance(entries, dict):
-        return {}
-    return entries
+            return f.read()
+    except OSError:
+        return None
 
 
-def _save(path: str, entries: dict) -> None:
+def write_private(path: str, data: bytes) -> None:
+    """Replace ``path`` with ``data`` in one step, in a folder only this user may change
+    (made so when it is missing; nothing is written to a folder that is not)."""
     folder = os.path.dirname(path)
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)
@@ -104,14 +105,36 @@ def _save(path: str, entries: dict) -> None:
         fd, tmp = tempfile.mkstemp(prefix=".code-", dir=folder)
         try:
             with os.fdopen(fd, "wb") as f:
-                marshal.dump((_MAGIC, entries), f)
+                f.write(data)
             os.replace(tmp, path)       # another server starting at once reads one file or the other
         except BaseException:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
             raise
     except (OSError, ValueError) as exc:
+        log.debug("%s not written: %s", path, exc)
+
+
+def _load(path: str) -> dict:
+    data = read_private(path)
+    if data is None:
+        return {}
+    try:
+        magic, entries = marshal.loads(data)
+    except (EOFError, ValueError, TypeError):
+        return {}
+    if magic != _MAGIC or not isinstance(entries, dict):
+        return {}
+    return entries
+
+
+def _save(path: str, entries: dict) -> None:
+    try:
+        data = marshal.dumps((_MAGIC, entries))
+    except ValueError as exc:
         log.debug("code cache not written: %s", exc)
+        return
+    write_private(path, data)
 
 
 @contextlib.contextmanager

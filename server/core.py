@@ -30,7 +30,8 @@ from .factsfile import class_resolver, load_context, parameter_resolver
 from .hiera_ls import DataDocument, HieraSupport
 from .positions import UTF16, PositionCodec
 from .settings import DEFAULTS, Settings, parse_settings
-from .workspace import modulepath_from_environment, read_text
+from .index_cache import IndexCache, default_folder
+from .workspace import module_root_of, modulepath_from_environment, read_text
 
 if TYPE_CHECKING:
     from .evalworker import EvalWorker
@@ -212,6 +213,38 @@ def budget_for(ls: ServerState, total_ms: int | None = None) -> ide_preview.Prev
         seconds = min(seconds, total)
     return ide_preview.PreviewBudget(steps=s.previews_max_steps, seconds=seconds, total_seconds=total,
                                      context=ls.preview_context())
+
+
+def index_cache_for(ls: ServerState) -> IndexCache | None:
+    return IndexCache(default_folder(ls.settings.index_cache_dir)) if ls.settings.index_cache else None
+
+
+def early_module_root(ls: ServerState, path: str) -> str | None:
+    """The module folder of a document just opened, to be indexed on its own ahead of the
+    workspace (None when the workspace index is ready, the module was taken already or is
+    outside the workspace and the modulepath); it is recorded as taken."""
+    if ls.index_ready or not ls.settings.index_enable:
+        return None
+    root = module_root_of(path)
+    roots = ls.roots() + ls.modulepath()
+    if root is None or root in ls.early_roots or not any(
+            root == r or root.startswith(r.rstrip(os.sep) + os.sep) for r in roots):
+        return None
+    ls.early_roots.add(root)
+    return root
+
+
+def merge_early(ls: ServerState, index: WorkspaceIndex) -> bool:
+    """Add a module indexed ahead of the workspace to the partial index (False, and nothing
+    added, when the whole workspace won the race)."""
+    if ls.index_ready:
+        return False
+    for name, mroot in index.module_roots.items():
+        ls.index.add_module(name, mroot, index.module_meta.get(name))
+    for entry in index.files.values():
+        ls.index.add(entry)
+    ls.index_key += 1
+    return True
 
 
 # ---- Hiera in Puppet code -----------------------------------------------------------------------

@@ -17,6 +17,7 @@ never answered (its id is lost inside the JSON decoding).  Here:
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import logging
 import os
@@ -155,6 +156,28 @@ def _blank_line(buf: bytearray):
     return best
 
 
+# ---- the process --------------------------------------------------------------------------------
+
+def configure_process(log_file: str | None) -> None:
+    """Logging (to stderr or a file, never stdout), the thread switch interval and the
+    collector's thresholds of the server's process."""
+    handler = logging.FileHandler(log_file) if log_file else logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    logging.basicConfig(level=logging.WARNING, handlers=[handler])
+    logging.getLogger("puppet-ls").setLevel(logging.INFO)
+    # pygls logs every message it sends at INFO: far too much, and slow for big documents.
+    logging.getLogger("pygls").setLevel(logging.WARNING)
+    # Analyses run in worker threads; a shorter switch interval than Python's 5 ms hands the
+    # interpreter back to the reader and the event loop sooner, so ordinary requests are not
+    # queued behind seconds of analysis of a large document.
+    sys.setswitchinterval(0.001)
+    # The collector's default thresholds make a full collection every few hundred thousand
+    # allocations; with the trees of open documents and the index alive, each one walks them
+    # all (tens of milliseconds, every few keystrokes while typing in a large file).  The
+    # server makes no reference cycles it relies on the collector for at that rate.
+    gc.set_threshold(20_000, 50, 1000)
+
+
 # ---- lifetime -----------------------------------------------------------------------------------
 
 class Lifetime:
@@ -216,6 +239,13 @@ def _alive(pid: int) -> bool:
 
 # ---- the writer ---------------------------------------------------------------------------------
 
+def encode(message: dict) -> bytes:
+    """One message as it goes to the client (as pygls writes it: ASCII JSON, both headers)."""
+    body = json.dumps(message).encode()
+    return (f"Content-Length: {len(body)}\r\n"
+            "Content-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n").encode() + body
+
+
 class MessageWriter:
     """pygls's writer interface over stdout: every byte of a message, one message at a time.
 
@@ -240,25 +270,67 @@ class MessageWriter:
 
 # ---- the reader ---------------------------------------------------------------------------------
 
-def serve_stdio(protocol, lifetime: Lifetime, on_cancel: Callable[[object], None] | None = None,
-                stdin_fd: int = 0, stdout=None) -> None:
-    """Run ``protocol`` (a pygls JsonRPCProtocol) over stdin/stdout until the process ends."""
-    loop = asyncio.new_event_loop()
-    asyncio.set_event_loop(loop)
-    protocol.set_writer(MessageWriter(stdout or sys.stdout.buffer))
+NOT_JSON = object()     # what the reader hands on for a frame whose body is not JSON
 
-    def deliver(raw) -> None:
-        dispatch(protocol, raw)
 
-    def reader() -> None:
+class StdinReader:
+    """Reads stdin in a thread of its own and hands each decoded message (``NOT_JSON`` for a
+    frame that is not JSON) to a sink, in input order.  Until a sink is attached the messages
+    are held, for ``take`` (the early front, before the event loop exists) and then for the
+    sink, first.  ``exit``, EOF, ``$/cancelRequest`` and the editor's death act here at once."""
+
+    def __init__(self, lifetime: Lifetime, stdin_fd: int = 0) -> None:
+        self.lifetime = lifetime
+        self.stdin_fd = stdin_fd
+        self.on_cancel: Callable[[object], None] | None = None
+        self._lock = threading.Condition()
+        self._sink: Callable[[object], object] | None = None
+        self._held: list = []
+        self._woken = False
+
+    def start(self) -> None:
+        threading.Thread(target=self._read, name="puppet-ls-stdin", daemon=True).start()
+
+    def take(self, timeout: float | None = None):
+        """The next held message (None after ``timeout`` or a ``wake``)."""
+        with self._lock:
+            if not self._held and not self._woken:
+                self._lock.wait(timeout)
+            self._woken = False
+            return self._held.pop(0) if self._held else None
+
+    def wake(self) -> None:
+        """Make a waiting ``take`` return."""
+        with self._lock:
+            self._woken = True
+            self._lock.notify_all()
+
+    def attach(self, sink: Callable[[object], object], first: list) -> None:
+        """From now on hand messages to ``sink``: ``first``, then those held, then the rest."""
+        with self._lock:
+            for item in [*first, *self._held]:
+                sink(item)
+            self._held.clear()
+            self._sink = sink
+
+    def _put(self, item) -> None:
+        with self._lock:
+            if self._sink is not None:
+                self._sink(item)
+            else:
+                self._held.append(item)
+                self._lock.notify_all()
+
+    def _read(self) -> None:
         parser = FrameParser()
+        lifetime = self.lifetime
         while True:
             try:
-                readable, _, _ = select.select([stdin_fd], [], [], STALL_SECONDS)
+                readable, _, _ = select.select([self.stdin_fd], [], [], STALL_SECONDS)
                 if not readable:
                     events = parser.stalled()
                 else:
-                    data = os.read(stdin_fd, 1 << 16)
+                    data = os.read(self.stdin_fd, 1 << 16)
                     if not data:
                         lifetime.end("stdin closed")
                         return
@@ -275,12 +347,33 @@ def serve_stdio(protocol, lifetime: Lifetime, on_cancel: Callable[[object], None
                 except (ValueError, RecursionError) as exc:
                     parser.reject(value)
                     log.warning("LSP input: a message that is not JSON (%s)", str(exc)[:200])
-                    loop.call_soon_threadsafe(send_error, protocol, None, PARSE_ERROR, "Parse error: the message is not JSON")
+                    self._put(NOT_JSON)
                     continue
-                if not _early(raw, lifetime, on_cancel):
-                    loop.call_soon_threadsafe(deliver, raw)
+                if not _early(raw, lifetime, self.on_cancel):
+                    self._put(raw)
 
-    threading.Thread(target=reader, name="puppet-ls-stdin", daemon=True).start()
+
+def serve_stdio(protocol, lifetime: Lifetime, on_cancel: Callable[[object], None] | None = None,
+                stdin_fd: int = 0, stdout=None, reader: StdinReader | None = None,
+                writer: MessageWriter | None = None, replay: list | None = None) -> None:
+    """Run ``protocol`` (a pygls JsonRPCProtocol) over stdin/stdout until the process ends:
+    with the ``reader`` and ``writer`` already started (early.py) when given, and the messages
+    of ``replay`` handled first."""
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    protocol.set_writer(writer or MessageWriter(stdout or sys.stdout.buffer))
+
+    def deliver(raw) -> None:
+        if raw is NOT_JSON:
+            send_error(protocol, None, PARSE_ERROR, "Parse error: the message is not JSON")
+        else:
+            dispatch(protocol, raw)
+
+    if reader is None:
+        reader = StdinReader(lifetime, stdin_fd)
+        reader.start()
+    reader.on_cancel = on_cancel
+    reader.attach(lambda raw: loop.call_soon_threadsafe(deliver, raw), replay or [])
     try:
         loop.run_forever()
     finally:
@@ -325,6 +418,8 @@ def dispatch(protocol, raw) -> None:
     if is_request and (not isinstance(raw["id"], (int, str)) or isinstance(raw["id"], bool)):
         send_error(protocol, None, INVALID_REQUEST, "Invalid request: the id must be a number or a string")
         return
+    if raw.get("method") == "initialize":
+        protocol.puppet_ls_initialize_params = raw.get("params")
     try:
         try:
             message = protocol.structure_message(raw)
@@ -345,6 +440,11 @@ def dispatch(protocol, raw) -> None:
         log.exception("handling %s failed", raw.get("method"))
         if is_request:
             send_error(protocol, raw["id"], -32603, "Internal error")
+
+
+def initialize_params(protocol):
+    """The params of the ``initialize`` request ``protocol`` was given, as the client sent them."""
+    return getattr(protocol, "puppet_ls_initialize_params", None)
 
 
 def _salvage_initialize(protocol, raw: dict) -> dict:

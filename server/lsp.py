@@ -25,11 +25,10 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import functools
-import gc
 import hashlib
+import json
 import logging
 import os
-import sys
 import threading
 import time
 
@@ -60,14 +59,14 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 from pygls.uris import from_fs_path
 
-from . import __version__, controlrepo, convert, framing, lens
+from . import __version__, controlrepo, convert, early, framing, lens
 from . import config as lintconfig
-from .core import (ServerState, apply_settings, budget_for, file_text, hiera_target,
+from .core import (ServerState, apply_settings, budget_for, early_module_root, file_text, hiera_target,
+                   index_cache_for, merge_early,
                    hover_answer, uri_to_path)
 from .documents import Document, SemanticTokensCache, apply_changes, is_puppet_document, open_document
 from .evalworker import EvalWorker
 from .hiera_ls import DataDocument, is_data_document
-from .index_cache import IndexCache, default_folder
 from .positions import UTF8, UTF16, UTF32, PositionCodec
 from .settings import Settings
 from .workspace import (
@@ -92,8 +91,13 @@ class PuppetProtocol(LanguageServerProtocol):
     with line indexes and parse trees), and choosing UTF-8 positions when the client offers
     them."""
 
+    # (id, result JSON) of the initialize request the early front answered (early.py)
+    answered_early: tuple | None = None
+    initialize_id = None
+
     @lsp_method(lsp.INITIALIZE)
     def lsp_initialize(self, params: lsp.InitializeParams):
+        self.initialize_id = self.msg_id
         general = params.capabilities.general
         offered = list(general.position_encodings or []) if general is not None else []
         if general is not None and offered:
@@ -109,6 +113,15 @@ class PuppetProtocol(LanguageServerProtocol):
         return result
 
     def _send_response(self, msg_id, result=None, error=None):
+        if msg_id is not None and msg_id == self.initialize_id and error is None:
+            # the answer to initialize is kept for the early front of the next start, which
+            # may have sent it already (early.py)
+            sent = self.answered_early if self.answered_early and self.answered_early[0] == msg_id else None
+            early.keep_initialize_answer(framing.initialize_params(self), json.loads(json.dumps(
+                result, default=self._serialize_message)), sent[1] if sent else None)
+            if sent is not None:
+                self._result_types.pop(msg_id, None)
+                return
         if error is None and isinstance(result, convert.Wire):
             # already in its JSON form: no lsprotocol objects to take apart (convert.Wire)
             self._result_types.pop(msg_id, None)
@@ -1354,39 +1367,24 @@ def _lint_diagnostics(ls: PuppetServer, doc: Document, uri: str) -> list:
 
 # ---- indexing -------------------------------------------------------------------------------------
 
-def _index_cache(ls: PuppetServer) -> IndexCache | None:
-    return IndexCache(default_folder(ls.settings.index_cache_dir)) if ls.settings.index_cache else None
-
-
 def _index_module_early(ls: PuppetServer, path: str) -> None:
     """While the workspace is being indexed, index the module of a document just opened on its
     own (a few dozen files, usually from the cache) and add it to the partial index, so that
     hover, definition and completion of the module's own classes answer within a moment of
     start instead of after the whole workspace."""
-    if ls.index_ready or not ls.settings.index_enable:
+    root = early_module_root(ls, path)
+    if root is None:
         return
-    root = module_root_of(path)
-    roots = ls.roots() + ls.modulepath()
-    if root is None or root in ls.early_roots or not any(
-            root == r or root.startswith(r.rstrip(os.sep) + os.sep) for r in roots):
-        return
-    ls.early_roots.add(root)
     try:    # didOpen may come before the "initialized" handler has recorded the loop
         loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
     except RuntimeError:
         loop = ls.loop
-    cache = _index_cache(ls)
+    cache = index_cache_for(ls)
 
     def merge(index):
-        if ls.index_ready:      # the whole workspace won the race
-            return
-        for name, mroot in index.module_roots.items():
-            ls.index.add_module(name, mroot, index.module_meta.get(name))
-        for entry in index.files.values():
-            ls.index.add(entry)
-        ls.index_key += 1
-        for uri in list(ls.docs):
-            _schedule_diagnostics(ls, uri, 0)
+        if merge_early(ls, index):
+            for uri in list(ls.docs):
+                _schedule_diagnostics(ls, uri, 0)
 
     def work():
         try:
@@ -1573,7 +1571,7 @@ def _start_indexing(ls: PuppetServer) -> None:
             # give the event loop thread the interpreter between files
             time.sleep(0)
 
-        cache = _index_cache(ls)
+        cache = index_cache_for(ls)
         try:
             index = build_index(roots, modulepath, progress=progress,
                                 cancelled=cancel.is_set, max_files=ls.settings.index_max_files, cache=cache,
@@ -1592,23 +1590,13 @@ def _start_indexing(ls: PuppetServer) -> None:
     t.start()
 
 
-def run_server(host: str | None = None, port: int | None = None, log_file: str | None = None) -> int:
-    """Run until the client says exit; logs go to stderr or a file, never stdout."""
-    handler = logging.FileHandler(log_file) if log_file else logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    logging.basicConfig(level=logging.WARNING, handlers=[handler])
-    logging.getLogger("puppet-ls").setLevel(logging.INFO)
-    # pygls logs every message it sends at INFO: far too much, and slow for big documents.
-    logging.getLogger("pygls").setLevel(logging.WARNING)
-    # Analyses run in worker threads; a shorter switch interval than Python's 5 ms hands the
-    # interpreter back to the reader and the event loop sooner, so ordinary requests are not
-    # queued behind seconds of analysis of a large document.
-    sys.setswitchinterval(0.001)
-    # The collector's default thresholds make a full collection every few hundred thousand
-    # allocations; with the trees of open documents and the index alive, each one walks them
-    # all (tens of milliseconds, every few keystrokes while typing in a large file).  The
-    # server makes no reference cycles it relies on the collector for at that rate.
-    gc.set_threshold(20_000, 50, 1000)
+def run_server(host: str | None = None, port: int | None = None, log_file: str | None = None,
+               front=None) -> int:
+    """Run until the client says exit; logs go to stderr or a file, never stdout.  ``front``
+    (early.Front) is the early front that read stdin until now: its reader, writer and
+    lifetime go on, and the messages it did not answer are handled first."""
+    if front is None:
+        framing.configure_process(log_file)
     server = build_server()
     # The worker starts in the background now: its ~0.5 s of start-up overlaps initialize.
     server.start_worker()
@@ -1616,10 +1604,16 @@ def run_server(host: str | None = None, port: int | None = None, log_file: str |
         if host is not None and port is not None:
             server.start_tcp(host, port)
         else:
-            lifetime = framing.Lifetime()
+            lifetime = front.lifetime if front is not None else framing.Lifetime()
             if server.worker is not None:
                 lifetime.cleanups.append(server.worker.close)
-            framing.serve_stdio(server.protocol, lifetime, on_cancel=server.cancel_running)
+            if front is None:
+                framing.serve_stdio(server.protocol, lifetime, on_cancel=server.cancel_running)
+            else:
+                protocol: PuppetProtocol = server.protocol     # type: ignore[assignment]
+                protocol.answered_early = front.answered_initialize
+                framing.serve_stdio(server.protocol, lifetime, on_cancel=server.cancel_running,
+                                    reader=front.reader, writer=front.writer, replay=front.handover())
     finally:
         if server.worker is not None:
             server.worker.close()
