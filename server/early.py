@@ -39,6 +39,9 @@ ENV_VAR = "PUPPET_LS_NO_EARLY_ANSWERS"
 # How long the front waits for ``initialize`` (a client sends it at once) before loading the
 # server anyway.
 INITIALIZE_WAIT = 0.05
+# A larger document is left to the server: its parse would hold the front (the server parses
+# and analyses in threads of its own).
+MAX_TEXT = 200_000
 ANSWERS_FILE = "initialize-answers.json"
 MAX_ANSWERS = 16
 # Messages that change what a hover would say in ways the front does not follow.
@@ -148,11 +151,12 @@ class Front:
         self.state: Any = None                  # core.ServerState, once the engine is loaded
         self._core: Any = None
         self._documents: Any = None
+        self.loaded = threading.Event()         # the server's module is loaded: stop
 
     # ---- the loop --------------------------------------------------------------------------
     def run(self) -> ModuleType:
         """Answer until the server's module is loaded; return it."""
-        loaded = threading.Event()
+        loaded = self.loaded
         found: list = []
 
         def load() -> None:
@@ -265,7 +269,7 @@ class Front:
             return
         core, state = self._core, self.state
         path = core.uri_to_path(uri)
-        if not self._documents.is_puppet_document(lang, path):
+        if len(text) > MAX_TEXT or not self._documents.is_puppet_document(lang, path):
             return
         try:
             state.docs[uri] = self._documents.open_document(uri, path, version, text, state.encoding,
@@ -273,7 +277,12 @@ class Front:
             root = core.early_module_root(state, path)
             if root is not None:
                 from .workspace import build_index
-                core.merge_early(state, build_index([root], [], complete=False, cache=core.index_cache_for(state)))
+                # (a module parsed without its cache may take longer than the server's loading:
+                # then the server indexes it, as it does without the front)
+                index = build_index([root], [], complete=False, cache=core.index_cache_for(state),
+                                    cancelled=self.loaded.is_set)
+                if not self.loaded.is_set():
+                    core.merge_early(state, index)
         except Exception:
             log.exception("the early front could not open %s", uri)
             state.docs.pop(uri, None)
