@@ -118,6 +118,8 @@ class Excluder:
     def __init__(self, groups: Iterable[tuple[str, tuple]]):
         # (bases normalised once: _relative compares normalised paths)
         groups = [(base, tuple(patterns)) for base, patterns in groups if patterns]
+        # what the exclusions are, to compare (the index snapshot is kept for one set of them)
+        self.signature = tuple((os.path.abspath(base) if base else "", patterns) for base, patterns in groups)
         self.groups = [(os.path.abspath(base) if base else "", pathspec.GitIgnoreSpec.from_lines(list(patterns)))
                        for base, patterns in groups]
         # Patterns that all name directories ('vendor/') leave out no file of a walk that

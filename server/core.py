@@ -25,6 +25,7 @@ from puppet_ls.language.hiera import editor as hiera_editor
 from puppet_ls.language.syntax.lines import LineIndex
 
 from . import config as lintconfig
+from . import index_snapshot
 from .documents import Document
 from .factsfile import class_resolver, load_context, parameter_resolver
 from .hiera_ls import DataDocument, HieraSupport
@@ -70,6 +71,9 @@ class ServerState:
         self.index_key = 0                     # bumps whenever the index changes
         self.index_ready = False
         self.early_roots: set = set()          # module folders indexed ahead of the workspace
+        # (index_plan, index, seconds) of a whole-workspace index made before the server was
+        # loaded (the early front's snapshot), for the first indexing to take
+        self.ready_index: tuple | None = None
         self.encoding = UTF16
         # Evaluation: None evaluates in this process (in-process tests); run_server starts the
         # supervised worker.
@@ -217,6 +221,18 @@ def budget_for(ls: ServerState, total_ms: int | None = None) -> ide_preview.Prev
 
 def index_cache_for(ls: ServerState) -> IndexCache | None:
     return IndexCache(default_folder(ls.settings.index_cache_dir)) if ls.settings.index_cache else None
+
+
+def index_plan(ls: ServerState) -> tuple:
+    """What the workspace index is built from (index_snapshot.plan): a build for another plan
+    is not this workspace's index."""
+    return index_snapshot.plan(ls.roots(), ls.modulepath(), ls.settings.index_max_files,
+                               ls.lint_config.excluder.signature)
+
+
+def index_done_message(index: WorkspaceIndex, seconds: float) -> str:
+    """The end of the indexing's progress, as the editor shows it."""
+    return f"{len(index.files)} files, {len(index.modules())} modules in {seconds:.1f} s"
 
 
 def early_module_root(ls: ServerState, path: str) -> str | None:

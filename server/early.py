@@ -28,6 +28,7 @@ import logging
 import os
 import sys
 import threading
+import time
 from types import ModuleType
 from typing import Any
 
@@ -43,6 +44,8 @@ INITIALIZE_WAIT = 0.05
 # and analyses in threads of its own).
 MAX_TEXT = 200_000
 ANSWERS_FILE = "initialize-answers.json"
+# The ids of the front's own requests to the client (their answers are dropped).
+REQUEST_PREFIX = "puppet-ls-early-"
 MAX_ANSWERS = 16
 # Messages that change what a hover would say in ways the front does not follow.
 _STOPPERS = frozenset({"initialize", "shutdown", "workspace/didChangeConfiguration",
@@ -152,6 +155,8 @@ class Front:
         self._core: Any = None
         self._documents: Any = None
         self.loaded = threading.Event()         # the server's module is loaded: stop
+        self._index_wanted = False
+        self.ready_index: tuple | None = None   # (plan, index, seconds) for the server
 
     # ---- the loop --------------------------------------------------------------------------
     def run(self) -> ModuleType:
@@ -175,9 +180,13 @@ class Front:
             self._initialize(first)
         threading.Thread(target=load, name="puppet-ls-load", daemon=True).start()
         while not loaded.is_set():
-            item = self.reader.take()
+            item = self.reader.take(0 if self._index_wanted else None)
             if item is not None:
                 self._handle(item)
+            elif self._index_wanted:
+                # nothing else to answer now: the workspace index, if its snapshot holds
+                self._index_wanted = False
+                self._load_index()
         if isinstance(found[0], BaseException):
             raise found[0]
         if self.answered_initialize is not None:
@@ -241,6 +250,8 @@ class Front:
 
     # ---- the other messages ----------------------------------------------------------------
     def _handle(self, raw) -> None:
+        if isinstance(raw, dict) and "method" not in raw and str(raw.get("id", "")).startswith(REQUEST_PREFIX):
+            return      # the client's answer to the front's own request (progress)
         if self.passive or self.state is None or not isinstance(raw, dict):
             self.kept.append(raw)
             return
@@ -252,6 +263,7 @@ class Front:
             self.passive = True
         elif method == "initialized":
             self.state.load_lint_config()
+            self._index_wanted = self.state.settings.index_enable
         elif method == "textDocument/didOpen":
             self._open(raw.get("params"))
         elif method in ("textDocument/didChange", "textDocument/didClose"):
@@ -259,6 +271,47 @@ class Front:
             td = raw.get("params", {}).get("textDocument") if isinstance(raw.get("params"), dict) else None
             if isinstance(td, dict) and isinstance(td.get("uri"), str):
                 self.state.docs.pop(td["uri"], None)
+
+    def _load_index(self) -> None:
+        """The snapshot of the workspace index the server would build now, when nothing it was
+        read from changed (index_snapshot.py): handed to the server, and reported done."""
+        core, state = self._core, self.state
+        try:
+            cache = core.index_cache_for(state)
+            if cache is None:
+                return
+            from . import index_snapshot
+            from .workspace import index_entry_for
+            t0 = time.monotonic()
+            build = core.index_plan(state)
+            index = index_snapshot.load(cache, build)
+            if index is None:
+                return
+            seconds = time.monotonic() - t0
+            self.ready_index = (build, index, seconds)
+            log.info("the workspace index from its snapshot: %d files in %.0f ms", len(index.files), seconds * 1000)
+            if state.cap("window.work_done_progress", False):
+                # (the token is named as the server names its indexing's)
+                token = f"puppet-ls-index-{int(time.monotonic() * 1000)}"
+                for message in (
+                        {"jsonrpc": "2.0", "id": REQUEST_PREFIX + token, "method": "window/workDoneProgress/create",
+                         "params": {"token": token}},
+                        {"jsonrpc": "2.0", "method": "$/progress", "params": {"token": token, "value": {
+                            "kind": "begin", "title": "puppet-ls: indexing", "percentage": 0, "cancellable": False}}},
+                        {"jsonrpc": "2.0", "method": "$/progress", "params": {"token": token, "value": {
+                            "kind": "end", "message": core.index_done_message(index, seconds)}}}):
+                    self.writer.write(framing.encode(message))
+            # the front's own hovers from now on see the workspace (a copy: the server adds
+            # the open documents to its own when it takes the index)
+            mine = index.copy()
+            roots = state.roots() + state.modulepath()
+            for doc in state.docs.values():
+                entry = index_entry_for(doc.path, doc.text, roots)
+                if entry is not None:
+                    mine.add(entry)
+            state.index, state.index_key, state.index_ready = mine, state.index_key + 1, True
+        except Exception:
+            log.exception("the early front could not load the index")
 
     def _open(self, params) -> None:
         td = params.get("textDocument") if isinstance(params, dict) else None

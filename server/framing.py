@@ -418,6 +418,8 @@ def dispatch(protocol, raw) -> None:
     if is_request and (not isinstance(raw["id"], (int, str)) or isinstance(raw["id"], bool)):
         send_error(protocol, None, INVALID_REQUEST, "Invalid request: the id must be a number or a string")
         return
+    if "method" not in raw and str(raw.get("id", "")).startswith("puppet-ls-early-"):
+        return      # the answer to a request of the early front (early.REQUEST_PREFIX)
     if raw.get("method") == "initialize":
         protocol.puppet_ls_initialize_params = raw.get("params")
     try:

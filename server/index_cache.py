@@ -83,10 +83,22 @@ def _entity_tuple(e: Entity) -> tuple:
     return tuple(values)
 
 
+_PARAMS_AT = _ENTITY_FIELDS.index("params")
+
+
+def _frozen(cls, names: tuple, values) -> object:
+    """An instance of the frozen dataclass ``cls`` with these field values, made without its
+    ``__init__`` (which sets each field through ``object.__setattr__``: most of the time of
+    reading an index back, ~28 µs an entity; neither class has a ``__post_init__``)."""
+    obj = object.__new__(cls)
+    obj.__dict__.update(zip(names, values))
+    return obj
+
+
 def _entity(t: tuple) -> Entity:
-    values = dict(zip(_ENTITY_FIELDS, t))
-    values["params"] = tuple(ParamSig(*p) for p in values["params"])
-    return Entity(**values)
+    values = list(t)
+    values[_PARAMS_AT] = tuple(_frozen(ParamSig, _PARAM_FIELDS, p) for p in values[_PARAMS_AT])
+    return _frozen(Entity, _ENTITY_FIELDS, values)      # type: ignore[return-value]
 
 
 def dumps(entry: FileEntry) -> bytes:

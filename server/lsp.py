@@ -59,10 +59,10 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 from pygls.uris import from_fs_path
 
-from . import __version__, controlrepo, convert, early, framing, lens
+from . import __version__, controlrepo, convert, early, framing, index_snapshot, lens
 from . import config as lintconfig
 from .core import (ServerState, apply_settings, budget_for, early_module_root, file_text, hiera_target,
-                   index_cache_for, merge_early,
+                   index_cache_for, index_done_message, index_plan, merge_early,
                    hover_answer, uri_to_path)
 from .documents import Document, SemanticTokensCache, apply_changes, is_puppet_document, open_document
 from .evalworker import EvalWorker
@@ -1478,12 +1478,41 @@ def _sources_changed(ls: PuppetServer, changes: list) -> None:
     threading.Thread(target=work, name="puppet-ls-index-changes", daemon=True).start()
 
 
+def _index_complete(ls: PuppetServer, index: WorkspaceIndex, roots: list, modulepath: list, seconds: float) -> None:
+    """A whole-workspace index is ready: it replaces the partial one (on the event loop)."""
+    # open documents are newer than the files on disk
+    for doc in ls.docs.values():
+        if doc.too_large:
+            continue
+        entry = index_entry_for(doc.path, doc.text, roots + modulepath)
+        if entry is not None:
+            index.add(entry)
+    ls.index = index
+    ls.index_key += 1
+    ls.index_ready = True
+    ls.early_roots.clear()
+    log.info("indexed %d files of %d modules in %.1f s", len(index.files), len(index.modules()), seconds)
+    for uri in list(ls.docs):
+        _schedule_diagnostics(ls, uri, 0)
+    # data files are judged against the classes the index now knows
+    ls.hiera_support.invalidate()
+    for uri in list(ls.hiera_support.docs):
+        _publish_data(ls, uri)
+    controlrepo.republish(ls)      # the Puppetfile's modules against the new index
+
+
 def _start_indexing(ls: PuppetServer) -> None:
     """(Re)build the workspace index in a background thread; the previous build is cancelled."""
     ls.index_cancel.set()
     if not ls.settings.index_enable:
         return
     roots, modulepath = ls.roots(), ls.modulepath()
+    build = index_plan(ls)
+    ready, ls.ready_index = ls.ready_index, None
+    if ready is not None and ready[0] == build:
+        # the early front loaded this build's snapshot and reported the end already
+        _index_complete(ls, ready[1], roots, modulepath, ready[2])
+        return
     cancel = threading.Event()
     ls.index_cancel = cancel
     loop = ls.loop
@@ -1519,33 +1548,13 @@ def _start_indexing(ls: PuppetServer) -> None:
     def finish(index, seconds):
         if progress_ok:
             try:
-                ls.work_done_progress.end(token, lsp.WorkDoneProgressEnd(
-                    message=f"{len(index.files)} files, {len(index.modules())} modules in {seconds:.1f} s"))
+                ls.work_done_progress.end(token, lsp.WorkDoneProgressEnd(message=index_done_message(index, seconds)))
             except Exception:   # as for the reports above
                 log.debug("progress end failed", exc_info=True)
-        if cancel.is_set():
-            return
-        # open documents are newer than the files on disk
-        for doc in ls.docs.values():
-            if doc.too_large:
-                continue
-            entry = index_entry_for(doc.path, doc.text, roots + modulepath)
-            if entry is not None:
-                index.add(entry)
-        ls.index = index
-        ls.index_key += 1
-        ls.index_ready = True
-        ls.early_roots.clear()
-        log.info("indexed %d files of %d modules in %.1f s", len(index.files), len(index.modules()), seconds)
-        for uri in list(ls.docs):
-            _schedule_diagnostics(ls, uri, 0)
-        # data files are judged against the classes the index now knows
-        ls.hiera_support.invalidate()
-        for uri in list(ls.hiera_support.docs):
-            _publish_data(ls, uri)
-        controlrepo.republish(ls)      # the Puppetfile's modules against the new index
+        if not cancel.is_set():
+            _index_complete(ls, index, roots, modulepath, seconds)
 
-    def work():
+    def work() -> None:
         t0 = time.monotonic()
         on_loop(begin)
         last = [0.0]
@@ -1572,14 +1581,25 @@ def _start_indexing(ls: PuppetServer) -> None:
             time.sleep(0)
 
         cache = index_cache_for(ls)
+        walked: dict = {}
+        kept = None
         try:
-            index = build_index(roots, modulepath, progress=progress,
-                                cancelled=cancel.is_set, max_files=ls.settings.index_max_files, cache=cache,
-                                jobs=min(4, os.cpu_count() or 1), exclude=ls.lint_config.excluder)
+            # the last complete build's index when nothing it read changed, else a build
+            index = index_snapshot.load(cache, build) if cache is not None else None
+            if index is None:
+                index = build_index(roots, modulepath, progress=progress,
+                                    cancelled=cancel.is_set, max_files=ls.settings.index_max_files, cache=cache,
+                                    jobs=min(4, os.cpu_count() or 1), exclude=ls.lint_config.excluder,
+                                    walked=walked)
+                if cache is not None and not cancel.is_set():
+                    kept = index_snapshot.take(index)
         except Exception:
             log.exception("indexing failed")
             index = WorkspaceIndex()
         on_loop(finish, index, time.monotonic() - t0)
+        if kept is not None and cache is not None:
+            # (taken before ``finish`` adds the open documents' entries on the event loop)
+            index_snapshot.save(cache, build, walked["stamps"], kept)
         warm_library()
         if cache is not None and not cancel.is_set():
             log.info("index cache %s: %d hits, %d misses; %d stale entries pruned",
@@ -1612,6 +1632,7 @@ def run_server(host: str | None = None, port: int | None = None, log_file: str |
             else:
                 protocol: PuppetProtocol = server.protocol     # type: ignore[assignment]
                 protocol.answered_early = front.answered_initialize
+                server.ready_index = front.ready_index
                 framing.serve_stdio(server.protocol, lifetime, on_cancel=server.cancel_running,
                                     reader=front.reader, writer=front.writer, replay=front.handover())
     finally:

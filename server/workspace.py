@@ -54,6 +54,16 @@ class SourceFile:
     ident: tuple = ()       # (device, inode): the same file reached by another path
 
 
+def stat_key(path_or_stat) -> tuple | None:
+    """What tells a file or folder's state apart (size, times, inode), None when it is missing:
+    writing a file or adding one to a folder changes it (and ctime cannot be set back)."""
+    try:
+        st = os.stat(path_or_stat) if isinstance(path_or_stat, str) else path_or_stat
+    except OSError:
+        return None
+    return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+
+
 def read_text(path: str, limit: int = MAX_FILE_BYTES) -> str | None:
     """A file's text (UTF-8, undecodable bytes replaced), or None when it cannot be read, is
     not a regular file or is too large to be source code."""
@@ -63,7 +73,8 @@ def read_text(path: str, limit: int = MAX_FILE_BYTES) -> str | None:
     return decode(data)
 
 
-def _walk(root: str, limit: int, seen_dirs: set | None = None, exclude: Excluder = DEFAULT_EXCLUDER) -> Iterable[tuple]:
+def _walk(root: str, limit: int, seen_dirs: set | None = None, exclude: Excluder = DEFAULT_EXCLUDER,
+          dirs: list | None = None) -> Iterable[tuple]:
     """(path, identity, path parts relative to ``root``) of the files the index reads, a
     directory's files before its sub-directories, names sorted.  ``identity`` is the file's
     (device, inode): directories are told apart the same way, so a link loop ends and a folder
@@ -86,6 +97,8 @@ def _walk(root: str, limit: int, seen_dirs: set | None = None, exclude: Excluder
         if ident in seen:
             continue
         seen.add(ident)
+        if dirs is not None:
+            dirs.append((dirpath, stat_key(st)))
         try:
             with os.scandir(dirpath) as it:
                 entries = sorted(it, key=lambda e: e.name)
@@ -171,12 +184,15 @@ def modulepath_from_environment(folder: str, basemodulepath: list) -> list:
 
 
 def index_files(roots: list, modulepath: list, complete: bool | None = None,
-                max_files: int = MAX_FILES, exclude: Excluder = DEFAULT_EXCLUDER) -> tuple[WorkspaceIndex, list]:
+                max_files: int = MAX_FILES, exclude: Excluder = DEFAULT_EXCLUDER,
+                walked: dict | None = None) -> tuple[WorkspaceIndex, list]:
     """The first half of ``build_index``: an index holding only the modules found under the
     workspace ``roots`` and the ``modulepath`` directories, and the ``SourceFile``s to index
     into it, in the order ``build_index`` adds them.  ``complete``: by default, when a modulepath
     was given and all its directories exist (a control repository whose Puppetfile modules are
-    not installed would otherwise have every stdlib type reported)."""
+    not installed would otherwise have every stdlib type reported).  ``walked``, when given, is
+    filled with the ``"stamps"`` of the roots and folders read and the ``"files"`` found
+    (index_snapshot.py)."""
     if complete is None:
         complete = bool(modulepath) and all(os.path.isdir(d) for d in modulepath)
     index = WorkspaceIndex(complete=complete)
@@ -185,8 +201,16 @@ def index_files(roots: list, modulepath: list, complete: bool | None = None,
     walk_roots = [r for r in roots if os.path.isdir(r)] + [d for d in modulepath if os.path.isdir(d)]
     seen_files: set = set()
     seen_dirs: set = set()
+    dirs: list | None = None
+    found: list | None = None
+    if walked is not None:
+        # (path, stat_key) of the roots and of each folder as it was read
+        dirs = walked["stamps"] = [(p, stat_key(p)) for p in (*roots, *modulepath)]
+        found = walked["files"] = []
     for root in walk_roots:
-        for path, ident, parts in _walk(root, max_files, seen_dirs, exclude):
+        for path, ident, parts in _walk(root, max_files, seen_dirs, exclude, dirs):
+            if found is not None:
+                found.append(path)
             if ident in seen_files:
                 continue
             seen_files.add(ident)
@@ -238,7 +262,7 @@ def build_index(roots: list, modulepath: list, complete: bool | None = None,
                 guard: Callable[[str], AbstractContextManager] | None = None,
                 max_file_bytes: int = MAX_FILE_BYTES,
                 cache: IndexCache | None = None, jobs: int = 1,
-                exclude: Excluder = DEFAULT_EXCLUDER) -> WorkspaceIndex:
+                exclude: Excluder = DEFAULT_EXCLUDER, walked: dict | None = None) -> WorkspaceIndex:
     """Index every module file under the workspace ``roots`` and the ``modulepath``
     directories.  ``progress(done, total, path)`` is called now and then; ``cancelled()`` stops
     the work early (the partial index is returned).  ``complete`` says whether the result
@@ -249,7 +273,10 @@ def build_index(roots: list, modulepath: list, complete: bool | None = None,
     With a ``cache``, a file whose entry is cached is not parsed, and new entries are stored.
     With ``jobs`` > 1 (and no guard), the files to parse are parsed in that many processes when
     there are at least ``PARALLEL_MIN`` of them."""
-    index, files = index_files(roots, modulepath, complete, max_files, exclude)
+    index, files = index_files(roots, modulepath, complete, max_files, exclude, walked)
+    if walked is not None:
+        # each file's state before it is read: a file written meanwhile differs next time
+        walked["stamps"] += [(p, stat_key(p)) for p in walked["files"]]
     total = len(files)
     if guard is not None:
         jobs = 1        # the guard's time limit works in this process only

@@ -118,11 +118,10 @@ def test_the_server_start_imports_no_tool() -> None:
 
 def test_the_server_starts_without_click() -> None:
     """`puppet-ls --stdio` starts the server without importing click (~30 ms of every start):
-    ``-X importtime`` lists each module a process imports; stdin at its end stops the server (status 1: no ``shutdown`` came)."""
-    import subprocess
-    import sys
-    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "puppet_ls.server.cli", "--stdio"],
-                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60, check=False)
-    imported = {line.rsplit("|", 1)[-1].strip() for line in proc.stderr.splitlines() if line.startswith("import time:")}
+    ``-X importtime`` lists each module a process imports."""
+    from tests.stdio import full_start
+    status, err = full_start(("-X", "importtime"))
+    assert status == 0
+    imported = {line.rsplit("|", 1)[-1].strip() for line in err.splitlines() if line.startswith("import time:")}
     assert "puppet_ls.server.lsp" in imported
     assert "click" not in imported

@@ -6,10 +6,10 @@ from __future__ import annotations
 import marshal
 import os
 import stat
-import subprocess
-import sys
 
 import pytest
+
+from tests.stdio import full_start
 
 from puppet_ls.server import code_cache
 
@@ -108,12 +108,9 @@ def test_server_start_keeps_code(tmp_path):
     env = dict(os.environ, PUPPET_LS_CODE_CACHE_DIR=str(tmp_path / "code"))
     env.pop("PUPPET_LS_NO_CACHE", None)
     path = code_cache.cache_file(str(tmp_path / "code"))
-    run = [sys.executable, "-m", "puppet_ls.server.cli", "--stdio"]
     for _ in range(2):
-        # end of input at once: the server imports everything, then stops (status 1: the
-        # client never asked it to shut down)
-        done = subprocess.run(run, check=False, input=b"", env=env, capture_output=True, timeout=60)
-        assert b"exiting (stdin closed)" in done.stderr, done.stderr.decode()[-2000:]
+        status, err = full_start(env=env)
+        assert status == 0 and "exiting (exit)" in err, err[-2000:]
         if _ == 0:
             written = os.stat(path).st_mtime_ns
             with open(path, "rb") as f:

@@ -454,6 +454,20 @@ class WorkspaceIndex(Environment):
         self._names: dict = {}                # kind -> sorted names, while "" -> generation holds
         self.generation = 0
 
+    def copy(self) -> WorkspaceIndex:
+        """Another index with the same content, changed independently of this one (the
+        entries, which are never changed in place, are shared)."""
+        other = WorkspaceIndex(self.complete)
+        other.files = dict(self.files)
+        other.module_roots = dict(self.module_roots)
+        other.module_meta = dict(self.module_meta)
+        other._shadowed_roots = {k: set(v) for k, v in self._shadowed_roots.items()}
+        other._by_name = {k: list(v) for k, v in self._by_name.items()}
+        other._facts = set(self._facts)
+        other._top_vars = set(self._top_vars)
+        other.generation = self.generation
+        return other
+
     # -- building ------------------------------------------------------------------------------
     def add_module(self, name: str, root: str, metadata: dict | None = None) -> None:
         """Record a module folder.  A module found again in a later folder (a second modulepath
@@ -465,6 +479,14 @@ class WorkspaceIndex(Environment):
             return
         if metadata:
             self.module_meta[name] = metadata
+
+    def module_records(self) -> list:
+        """(name, root, metadata) of every ``add_module`` that made this index's modules, in an
+        order that makes them again (the first folder of each module, then the later ones)."""
+        out = [(name, root, self.module_meta.get(name)) for name, root in self.module_roots.items()]
+        for name, roots in self._shadowed_roots.items():
+            out += [(name, root, None) for root in sorted(roots)]
+        return out
 
     def shadowed(self, entry: FileEntry) -> bool:
         """Is ``entry`` a file of a module copy that an earlier folder of the same module hides?"""

@@ -268,3 +268,37 @@ def test_early_answers_equal_the_servers(tmp_path):
     # the class of the module, from the index, and the plain answers
     assert "class demo::install" in first[0]["contents"]["value"]
     assert sum(h is not None for h in first) >= 6
+
+
+def _symbols(root: Path, env: dict, log: Path, builds: bool) -> tuple:
+    """(the log, every workspace symbol) of a server once its index is complete."""
+    init_pp = root / "modules" / "demo" / "manifests" / "init.pp"
+    c = _Client(env, log)
+    c.send(_init(root, _caps()))
+    c.wait(lambda m: m.get("id") == 1)
+    c.send(_note("initialized"))
+    c.send(_open(init_pp, INIT_CLASS))
+    c.wait(lambda m: m.get("method") == "$/progress" and m["params"]["value"].get("kind") == "end")
+    c.send({"jsonrpc": "2.0", "id": 7, "method": "workspace/symbol", "params": {"query": ""}})
+    found = c.wait(lambda m: m.get("id") == 7)["result"]
+    end = time.monotonic() + 30
+    while builds and "index cache" not in log.read_text() and time.monotonic() < end:
+        time.sleep(0.05)        # the snapshot is kept after the index is complete
+    assert c.close() == 0
+    creates = [m["id"] for m in c.seen if m.get("method") == "window/workDoneProgress/create"]
+    return log.read_text(), sorted(json.dumps(s, sort_keys=True) for s in found), creates
+
+
+def test_the_kept_index_is_taken_before_the_server_is_loaded(tmp_path):
+    root = _workspace(tmp_path)
+    # files written within the file system clock's last ticks are not trusted (index_snapshot)
+    time.sleep(2.1)
+    env = {**os.environ, "PUPPET_LS_CODE_CACHE_DIR": str(tmp_path / "code"),
+           "PUPPET_LS_CACHE_DIR": str(tmp_path / "cache")}
+    built_log, built, _ = _symbols(root, {**env, early.ENV_VAR: "1"}, tmp_path / "built.log", True)
+    assert "from its snapshot" not in built_log
+    taken_log, taken, creates = _symbols(root, env, tmp_path / "taken.log", False)
+    assert "the workspace index from its snapshot: 2 files" in taken_log, taken_log[-2000:]
+    assert taken == built and len(built) >= 2
+    # the server took the front's index: no indexing of its own was reported
+    assert len(creates) == 1 and creates[0].startswith(early.REQUEST_PREFIX), creates
