@@ -197,6 +197,9 @@ class Front:
         """The messages the server is to handle first (the front stops answering)."""
         self.passive = True
         kept, self.kept = self.kept, []
+        # the front's documents and index copy are not the server's: let them go
+        self.state = self._core = self._documents = None
+        self.ready_index = None
         return kept
 
     def _send(self, msg_id, result) -> None:

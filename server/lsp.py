@@ -1633,8 +1633,9 @@ def run_server(host: str | None = None, port: int | None = None, log_file: str |
                 protocol: PuppetProtocol = server.protocol     # type: ignore[assignment]
                 protocol.answered_early = front.answered_initialize
                 server.ready_index = front.ready_index
+                replay = front.handover()
                 framing.serve_stdio(server.protocol, lifetime, on_cancel=server.cancel_running,
-                                    reader=front.reader, writer=front.writer, replay=front.handover())
+                                    reader=front.reader, writer=front.writer, replay=replay)
     finally:
         if server.worker is not None:
             server.worker.close()
