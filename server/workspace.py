@@ -133,9 +133,14 @@ def _walk(root: str, limit: int, seen_dirs: set | None = None, exclude: Excluder
             stack.append((e.path, parts + (e.name,)))
 
 
-def classify(path: str, walk_root: str, module_names: dict, parts: tuple | None = None) -> SourceFile | None:
+def classify(path: str, walk_root: str, module_names: dict, parts: tuple | None = None,
+             memo: dict | None = None) -> SourceFile | None:
     """The module and role of a file found under ``walk_root`` (None when it is not indexed);
-    ``parts``: its path relative to ``walk_root``, when the caller knows them."""
+    ``parts``: its path relative to ``walk_root``, when the caller knows them; ``memo``: what
+    was found out about module folders, shared by the calls of one walk (a module without a
+    metadata.json was otherwise looked at again for each of its files)."""
+    if memo is None:
+        memo = {}
     if parts is None:
         parts = Path(os.path.relpath(path, walk_root)).parts
     for i in range(len(parts) - 2, -1, -1):
@@ -145,9 +150,19 @@ def classify(path: str, walk_root: str, module_names: dict, parts: tuple | None 
         if role is None:
             continue
         module_root = os.path.join(walk_root, *parts[:i]) if i else walk_root
-        if role == "manifest" and len(parts) == i + 2 and _is_environment(module_root, i == 0):
-            return SourceFile(path, "", "site")
-        return SourceFile(path, module_names.get(module_root) or _module_of(module_root), role)
+        if role == "manifest" and len(parts) == i + 2:
+            key = ("environment", module_root, i == 0)
+            if key not in memo:
+                memo[key] = _is_environment(module_root, i == 0)
+            if memo[key]:
+                return SourceFile(path, "", "site")
+        name = module_names.get(module_root)
+        if not name:
+            key = ("module", module_root)
+            if key not in memo:
+                memo[key] = _module_of(module_root)
+            name = memo[key]
+        return SourceFile(path, name, role)
     return None
 
 
@@ -201,6 +216,7 @@ def index_files(roots: list, modulepath: list, complete: bool | None = None,
     walk_roots = [r for r in roots if os.path.isdir(r)] + [d for d in modulepath if os.path.isdir(d)]
     seen_files: set = set()
     seen_dirs: set = set()
+    classified: dict = {}
     dirs: list | None = None
     found: list | None = None
     if walked is not None:
@@ -225,7 +241,7 @@ def index_files(roots: list, modulepath: list, complete: bool | None = None,
                     continue
                 if base == "environment.conf":
                     continue
-                sf = classify(path, root, module_names, parts)
+                sf = classify(path, root, module_names, parts, classified)
             except Exception:   # one odd file must not stop indexing
                 log.exception("indexing %s failed", path)
                 continue
