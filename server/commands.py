@@ -25,7 +25,7 @@ import click
 from puppet_ls.language.diagnostics import Diagnostic
 from puppet_ls.language.ide.diagnostics import internal_error, parse_for_path
 from puppet_ls.language.ide.symbols import document_symbols
-from puppet_ls.language.syntax.lines import LineIndex
+from puppet_ls.language.syntax.lines import KnownPositions, LineIndex
 
 from .check_run import CheckOptions, FileReport, check_file, read_source
 from .deadline import DEFAULT_FILE_TIMEOUT, FileTimeout, time_limit
@@ -90,7 +90,7 @@ def collect_files(paths: tuple[str, ...], exclude: Callable[[str, bool, str], bo
     return files, missing, unlisted
 
 
-def diagnostic_record(report: FileReport, d: Diagnostic, index: LineIndex | None) -> dict:
+def diagnostic_record(report: FileReport, d: Diagnostic, index: LineIndex | KnownPositions | None) -> dict:
     if index is not None:
         line, col = index.position(d.offset)
         end_line, end_col = index.position(d.end)
@@ -162,8 +162,10 @@ def write_report(fmt: str, reports: list[FileReport], output_file: str | None = 
             index = None
         else:
             sources[report.path] = report.text
-            # (only a file with findings needs its lines: most of a big run has none)
-            index = LineIndex(report.text) if report.diagnostics or report.ignored else None
+            # (only a file with findings needs positions: most of a big run has none)
+            index = KnownPositions(report.text, [o for d in (*report.diagnostics, *(d for d, _ in report.ignored))
+                                                 for o in (d.offset, d.end)]) \
+                if report.diagnostics or report.ignored else None
         records += [diagnostic_record(report, d, index) for d in report.diagnostics]
         records += [diagnostic_record(report, d, index) | {"severity": IGNORED, "reason": reason}
                     for d, reason in report.ignored]
