@@ -151,10 +151,10 @@ def classify(path: str, walk_root: str, module_names: dict, parts: tuple | None 
             continue
         module_root = os.path.join(walk_root, *parts[:i]) if i else walk_root
         if role == "manifest" and len(parts) == i + 2:
-            key = ("environment", module_root, i == 0)
-            if key not in memo:
-                memo[key] = _is_environment(module_root, i == 0)
-            if memo[key]:
+            env_key = ("environment", module_root, i == 0)
+            if env_key not in memo:
+                memo[env_key] = _is_environment(module_root, i == 0)
+            if memo[env_key]:
                 return SourceFile(path, "", "site")
         name = module_names.get(module_root)
         if not name:
