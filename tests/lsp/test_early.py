@@ -302,3 +302,14 @@ def test_the_kept_index_is_taken_before_the_server_is_loaded(tmp_path):
     assert taken == built and len(built) >= 2
     # the server took the front's index: no indexing of its own was reported
     assert len(creates) == 1 and creates[0].startswith(early.REQUEST_PREFIX), creates
+
+
+def test_the_front_never_loads_the_protocol_library():
+    """What the front imports before it answers (its module, the engine, the server's state
+    and hover) loads neither lsprotocol nor pygls's protocol: that is its whole point."""
+    code = ("import sys\n"
+            "from puppet_ls.server import core, documents, early, index_snapshot, positions, workspace\n"
+            "from puppet_ls.language import check\n"
+            "print(sorted(m for m in sys.modules if m.startswith(('lsprotocol', 'pygls.protocol', 'pygls.lsp', 'cattrs'))))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
+    assert out.stdout.strip() == "[]", out.stdout
