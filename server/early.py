@@ -61,11 +61,15 @@ def _stamp() -> str:
     parts = [__version__, sys.version]
     here = os.path.dirname(os.path.abspath(__file__))
     try:
-        with os.scandir(here) as it:
-            for e in sorted(it, key=lambda e: e.name):
-                if e.name.endswith(".py"):
-                    st = e.stat()
-                    parts.append(f"{e.name}:{st.st_mtime_ns}:{st.st_size}")
+        # this package's server and language modules (the capabilities come from the first,
+        # the semantic tokens' legend from the second): a changed source is another answer
+        for folder in (here, os.path.join(os.path.dirname(here), "language")):
+            for dirpath, dirnames, filenames in os.walk(folder):
+                dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+                for name in sorted(filenames):
+                    if name.endswith(".py"):
+                        st = os.stat(os.path.join(dirpath, name))
+                        parts.append(f"{dirpath}/{name}:{st.st_mtime_ns}:{st.st_size}")
         for name in ("pygls", "lsprotocol"):
             spec = importlib.util.find_spec(name)
             if spec is None or not spec.origin:
