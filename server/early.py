@@ -8,8 +8,9 @@ front, with only the engine (``core.py``), answers what it can answer exactly as
 would, and keeps every other message, in order, for the server:
 
 * ``initialize`` with the server's own answer to a client with the same capabilities at an
-  earlier start (kept in the user's private cache folder, keyed also by the server's and the
-  protocol library's files; ``keep_initialize_answer``); without one the front answers nothing;
+  earlier start (kept in the user's private cache folder, keyed also by this package's source
+  files and the protocol library's; ``keep_initialize_answer``); without one the front answers
+  nothing;
 * ``textDocument/hover`` on an open Puppet document, through ``core.hover_answer`` — unless the
   answer needs the evaluator (a value) or Hiera (a lookup key or class parameter): those wait
   for the server.
@@ -56,7 +57,7 @@ _STOPPERS = frozenset({"initialize", "shutdown", "workspace/didChangeConfigurati
 
 def _stamp() -> str:
     """What the answer to initialize depends on besides the client's capabilities: this
-    server's version and files, the protocol library's files, Python's version."""
+    package's version and source files, the protocol library's files, Python's version."""
     import importlib.util
     parts = [__version__, sys.version]
     here = os.path.dirname(os.path.abspath(__file__))
