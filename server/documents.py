@@ -103,10 +103,15 @@ def _parse(text: str, path: str, max_size: int, epp: bool | None = None) -> tupl
 
 
 def open_document(uri: str, path: str, version: int | None, text: str, encoding: str,
-                  max_size: int = DEFAULT_MAX_SIZE, language_id: str = "") -> Document:
+                  max_size: int = DEFAULT_MAX_SIZE, language_id: str = "", parsed: Document | None = None) -> Document:
     """The first revision of a document; ``language_id`` (the client's) decides whether a file
-    whose name does not tell is a template."""
+    whose name does not tell is a template.  ``parsed``: the same document opened before (by
+    the early front), whose parse is taken when text, path and kind are the same."""
     kind = document_kind(path, language_id) if language_id else ""
+    if parsed is not None and parsed.text == text and parsed.path == path and parsed.kind == kind \
+            and parsed.too_large == (len(text) > max_size):
+        return Document(uri, path, version, text, parsed.result, parsed.lines, encoding,
+                        too_large=parsed.too_large, kind=kind)
     result, too_large = _parse(text, path, max_size, kind == EPP if kind else None)
     return Document(uri, path, version, text, result, LineIndex(text), encoding, too_large=too_large, kind=kind)
 

@@ -162,6 +162,7 @@ class Front:
         self.loaded = threading.Event()         # the server's module is loaded: stop
         self._index_wanted = False
         self.ready_index: tuple | None = None   # (plan, index, seconds) for the server
+        self.parsed: dict = {}                  # uri -> Document, at the handover, for the server
 
     # ---- the loop --------------------------------------------------------------------------
     def run(self) -> ModuleType:
@@ -202,7 +203,9 @@ class Front:
         """The messages the server is to handle first (the front stops answering)."""
         self.passive = True
         kept, self.kept = self.kept, []
-        # the front's documents and index copy are not the server's: let them go
+        # the documents' parses go to the server (open_document takes them when the server
+        # opens the same text); the rest of the front's state is not the server's
+        self.parsed = dict(self.state.docs) if self.state is not None else {}
         self.state = self._core = self._documents = None
         self.ready_index = None
         return kept

@@ -201,6 +201,7 @@ class PuppetServer(ServerState, LanguageServer):
         self.previews_skipped = False          # the worker was not ready: ask for a refresh later
         self.semantic_tokens_cache = SemanticTokensCache()
         self.workspace_cursor = 0              # where the next workspace diagnostics round starts
+        self.early_docs: dict = {}             # uri -> the early front's Document (its parse is taken)
 
     def show_warning(self, message: str) -> None:
         try:
@@ -429,7 +430,8 @@ def build_server() -> PuppetServer:
             log.info("not analysing %s: language %r is not Puppet", td.uri, td.language_id)
             return
         ls.docs[td.uri] = open_document(td.uri, uri_to_path(td.uri), td.version, td.text, ls.encoding,
-                                        ls.settings.documents_max_size, td.language_id or "")
+                                        ls.settings.documents_max_size, td.language_id or "",
+                                        parsed=ls.early_docs.pop(td.uri, None))
         _index_module_early(ls, ls.docs[td.uri].path)
         _publish(ls, td.uri)
 
@@ -1634,6 +1636,7 @@ def run_server(host: str | None = None, port: int | None = None, log_file: str |
                 protocol.answered_early = front.answered_initialize
                 server.ready_index = front.ready_index
                 replay = front.handover()
+                server.early_docs = front.parsed
                 framing.serve_stdio(server.protocol, lifetime, on_cancel=server.cancel_running,
                                     reader=front.reader, writer=front.writer, replay=replay)
     finally:

@@ -270,3 +270,29 @@ def test_workspace_rounds_continue_where_they_stopped(monkeypatch) -> None:
         ls.work_pool.shutdown(wait=False)
         ls.interactive_pool.shutdown(wait=False)
         ls.eval_pool.shutdown(wait=False)
+
+
+# (what differs from the document the early front opened) -> is its parse taken?
+REOPENED = {"the same": ({}, True), "another text": ({"text": "class b {}\n"}, False),
+            "another path": ({"path": "/u.pp"}, False), "a template": ({"path": "/t.epp"}, False),
+            "now too large": ({"max_size": 4}, False), "another version and encoding": ({"version": 9, "encoding": UTF8}, True)}
+
+
+@pytest.mark.parametrize("name", list(REOPENED))
+def test_open_document_takes_the_early_parse_only_of_the_same_document(name):
+    """The server opens again what the early front opened (server/early.py): the parse is
+    taken only when it would be the same, and the new document shares nothing else."""
+    base = {"path": "/t.pp", "version": 1, "text": "class a {}\n", "encoding": UTF16, "max_size": 1000, "language_id": "puppet"}
+    early = open_document("file:///t.pp", base["path"], base["version"], base["text"], base["encoding"],
+                          base["max_size"], base["language_id"])
+    early.analysis(None, 1)
+    changes, taken = REOPENED[name]
+    a = {**base, **changes}
+    doc = open_document("file:///t.pp", a["path"], a["version"], a["text"], a["encoding"], a["max_size"],
+                        a["language_id"], parsed=early)
+    assert (doc.result is early.result) == taken
+    fresh = open_document("file:///t.pp", a["path"], a["version"], a["text"], a["encoding"], a["max_size"], a["language_id"])
+    assert (doc.version, doc.encoding, doc.too_large, doc.kind, doc.text) == \
+        (fresh.version, fresh.encoding, fresh.too_large, fresh.kind, fresh.text)
+    assert (doc.result.text, [str(e) for e in doc.result.errors]) == (fresh.result.text, [str(e) for e in fresh.result.errors])
+    assert doc._analysis is None and doc.cache == {} and doc.model_memo is not early.model_memo
