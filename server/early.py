@@ -41,6 +41,11 @@ ENV_VAR = "PUPPET_LS_NO_EARLY_ANSWERS"
 # How long the front waits for ``initialize`` (a client sends it at once) before loading the
 # server anyway.
 INITIALIZE_WAIT = 0.05
+# The front is idle once no message came for this long (a client sends ``initialized`` and its
+# first ``didOpen``s right after the answer to ``initialize``) ...
+IDLE_WAIT = 0.02
+# ... and the server's imports start then, or this long after the answer to initialize at the latest.
+LOAD_DELAY = 0.3
 # A larger document is left to the server: its parse would hold the front (the server parses
 # and analyses in threads of its own).
 MAX_TEXT = 200_000
@@ -169,8 +174,14 @@ class Front:
         """Answer until the server's module is loaded; return it."""
         loaded = self.loaded
         found: list = []
+        # The server's imports wait until the front has done what the first messages ask of
+        # it (their parse, the hover, the index snapshot), or LOAD_DELAY at most: the two
+        # threads share one interpreter lock, so each would otherwise take twice as long, and
+        # the server, which takes over the front's parses and index, is not ready any sooner.
+        go = threading.Event()
 
         def load() -> None:
+            go.wait(LOAD_DELAY)
             try:
                 with code_cache.kept(code_cache.private_folder()):
                     from . import lsp
@@ -186,13 +197,17 @@ class Front:
             self._initialize(first)
         threading.Thread(target=load, name="puppet-ls-load", daemon=True).start()
         while not loaded.is_set():
-            item = self.reader.take(0 if self._index_wanted else None)
+            if self.passive or self.state is None:
+                go.set()
+            item = self.reader.take(IDLE_WAIT if not go.is_set() else 0 if self._index_wanted else None)
             if item is not None:
                 self._handle(item)
             elif self._index_wanted:
                 # nothing else to answer now: the workspace index, if its snapshot holds
                 self._index_wanted = False
                 self._load_index()
+            else:
+                go.set()
         if isinstance(found[0], BaseException):
             raise found[0]
         if self.answered_initialize is not None:
