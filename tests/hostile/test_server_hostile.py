@@ -288,9 +288,12 @@ def test_stdin_eof_ends_the_server_and_its_worker():
     try:
         c.open(REGEXP)
         _hints(c)
-        time.sleep(0.5)
-        workers = _children(c.proc.pid)
+        # (the server may still be loading: its hints start the worker once it is)
+        deadline = time.monotonic() + 10
+        while not (workers := _children(c.proc.pid)) and time.monotonic() < deadline:
+            time.sleep(0.05)
         assert workers, "the evaluation worker is not running"
+        time.sleep(0.3)     # the runaway evaluation under way
         c.proc.stdin.close()
         assert c.exited(5) is not None
         time.sleep(0.5)
