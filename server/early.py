@@ -3,9 +3,10 @@ hovers while pygls and lsprotocol load.
 
 Importing ``lsprotocol.types`` and pygls takes ~300 ms, longer than everything else a first
 hover needs (the engine's imports, the document's parse and its module's index: ~200 ms).  So
-the server starts reading stdin at once, and while a thread imports the protocol library this
-front, with only the engine (``core.py``), answers what it can answer exactly as the server
-would, and keeps every other message, in order, for the server:
+the server starts reading stdin at once, and before and while a thread imports the protocol
+library (the import waits until the front is idle: ``Front.run``) this front, with only the
+engine (``core.py``), answers what it can answer exactly as the server would, and keeps every
+other message, in order, for the server:
 
 * ``initialize`` with the server's own answer to a client with the same capabilities at an
   earlier start (kept in the user's private cache folder, keyed also by this package's source
